@@ -1,0 +1,50 @@
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { createDatabase, type Database } from "@app/db";
+import { createLedgerServer } from "../src/server.ts";
+import { freePort } from "../../../test/free-port.ts";
+
+const open: { server: Server; db: Database }[] = [];
+
+async function serve(connectionString: string): Promise<string> {
+  const db = createDatabase({ connectionString });
+  const server = createLedgerServer({ db });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  open.push({ server, db });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  for (const { server, db } of open.splice(0)) {
+    server.close();
+    await db.$disconnect();
+  }
+});
+
+describe("ledger GET /healthz", () => {
+  it("answers 200 when the database answers", async () => {
+    const response = await fetch(`${await serve(inject("databaseUrl"))}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok", database: "ok" });
+  });
+
+  it("answers 503 with the error body, quickly, when the database is unreachable", async () => {
+    const nobody = `postgresql://postgres:x@127.0.0.1:${await freePort()}/app`;
+    const started = Date.now();
+    const response = await fetch(`${await serve(nobody)}/healthz`);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({
+      statusCode: 503,
+      error: "SERVICE_UNAVAILABLE",
+      message: "the database is unreachable",
+    });
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it("answers unknown paths with a JSON 404", async () => {
+    const response = await fetch(`${await serve(inject("databaseUrl"))}/nowhere`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ statusCode: 404, error: "NOT_FOUND" });
+  });
+});

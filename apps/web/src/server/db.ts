@@ -1,0 +1,10 @@
+import { createDatabase, type Database } from "@app/db";
+import { webEnv } from "~/env";
+
+let db: Database | undefined;
+
+/** The web app's one database client (one pool per server process). */
+export function database(): Database {
+  db ??= createDatabase({ connectionString: webEnv().DATABASE_URL, maxConnections: 20 });
+  return db;
+}

@@ -1,0 +1,89 @@
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  errors,
+  importSPKI,
+  jwtVerify,
+  type JWK,
+  type JWTVerifyGetKey,
+} from "jose";
+
+export type KeySource = { jwksUrl: string } | { publicKeyPem: string } | { jwks: { keys: JWK[] } };
+
+export interface TokenVerifierConfig {
+  issuer: string;
+  audience: string;
+  key: KeySource;
+}
+
+export const ALLOWED_ALGORITHMS = ["RS256", "ES256"];
+/** Leeway for `exp` and `nbf`: clocks of two honest machines differ by a few seconds. */
+export const CLOCK_TOLERANCE_SECONDS = 5;
+
+export type AuthenticationFailure = "missing_token" | "invalid_token" | "expired_token";
+
+/** Why a request is not authenticated; the message is safe to show a client. */
+export class AuthenticationError extends Error {
+  override name = "AuthenticationError";
+  constructor(
+    readonly reason: AuthenticationFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface VerifiedIdentity {
+  userId: string;
+}
+
+export type TokenVerifier = (authorizationHeader: string | null | undefined) => Promise<VerifiedIdentity>;
+
+/**
+ * A verifier of `Authorization: Bearer <jwt>` headers: signature (RS256 or
+ * ES256 only) against a JWKS or a PEM key, `iss`, `aud` (required), `exp`
+ * (required), `nbf`, `sub` (required) and no unknown `crit` header.
+ */
+export function createTokenVerifier(config: TokenVerifierConfig): TokenVerifier {
+  const getKey = keyResolver(config.key);
+
+  return async (authorizationHeader) => {
+    const token = bearerToken(authorizationHeader);
+    try {
+      const { payload } = await jwtVerify(token, await getKey, {
+        issuer: config.issuer,
+        audience: config.audience,
+        algorithms: ALLOWED_ALGORITHMS,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        requiredClaims: ["sub", "aud", "exp"],
+      });
+      if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 255) {
+        throw new AuthenticationError("invalid_token", "the token's subject is missing or invalid");
+      }
+      return { userId: payload.sub };
+    } catch (error) {
+      if (error instanceof AuthenticationError) throw error;
+      if (error instanceof errors.JWTExpired) {
+        throw new AuthenticationError("expired_token", "the token has expired");
+      }
+      throw new AuthenticationError("invalid_token", "the token is invalid");
+    }
+  };
+}
+
+function bearerToken(header: string | null | undefined): string {
+  const match = /^Bearer +([^ ]+) *$/i.exec(header ?? "");
+  if (!match?.[1]) {
+    throw new AuthenticationError("missing_token", "an Authorization: Bearer token is required");
+  }
+  return match[1];
+}
+
+type KeyInput = JWTVerifyGetKey | Awaited<ReturnType<typeof importSPKI>>;
+
+function keyResolver(key: KeySource): Promise<KeyInput> {
+  if ("jwksUrl" in key) return Promise.resolve(createRemoteJWKSet(new URL(key.jwksUrl)));
+  if ("jwks" in key) return Promise.resolve(createLocalJWKSet(key.jwks));
+  // A PEM names no algorithm; try RS256 first and fall back to ES256.
+  return importSPKI(key.publicKeyPem, "RS256").catch(() => importSPKI(key.publicKeyPem, "ES256"));
+}

@@ -1,0 +1,5 @@
+export { createDatabase, isDatabaseReachable, type Database, type DatabaseOptions } from "./client.ts";
+export { startEmbeddedPostgres, type RunningPostgres } from "./embedded-postgres.ts";
+export { migrateDatabase, readMigrations, MigrationError, type Migration } from "./migrate.ts";
+export { findRepoRoot, migrationsDirectory } from "./paths.ts";
+export * from "./generated/prisma/client.ts";

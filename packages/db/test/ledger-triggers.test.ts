@@ -1,0 +1,187 @@
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+
+/**
+ * The ledger's guarantees that hold without the application: raw SQL straight
+ * at the database must not be able to break them.
+ */
+let client: pg.Client;
+const accounts = { usdA: randomUUID(), usdB: randomUUID(), eurA: randomUUID(), eurB: randomUUID() };
+const currencyOf: Record<string, string> = {
+  [accounts.usdA]: "USD",
+  [accounts.usdB]: "USD",
+  [accounts.eurA]: "EUR",
+  [accounts.eurB]: "EUR",
+};
+
+beforeAll(async () => {
+  client = new pg.Client({ connectionString: inject("databaseUrl") });
+  await client.connect();
+  for (const [id, currency] of Object.entries(currencyOf)) {
+    await client.query(
+      "INSERT INTO ledger.accounts (id, name, type, currency) VALUES ($1, $2, 'asset', $3)",
+      [id, `trigger test ${id}`, currency],
+    );
+  }
+});
+
+afterAll(async () => {
+  await client.end();
+});
+
+/** Inserts a transaction and its entries in one database transaction; resolves to its id. */
+async function post(entries: [account: string, amount: number][]): Promise<string> {
+  const id = randomUUID();
+  await client.query("BEGIN");
+  try {
+    await client.query(
+      "INSERT INTO ledger.transactions (id, idempotency_key, request_hash, effective_date) VALUES ($1, gen_random_uuid()::text, repeat('0', 64), '2026-01-15')",
+      [id],
+    );
+    for (const [account, amount] of entries) {
+      await client.query(
+        "INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date) VALUES ($1, $2, $3, $4, $5, '2026-01-15')",
+        [randomUUID(), id, account, currencyOf[account], amount],
+      );
+    }
+    await client.query("COMMIT");
+    return id;
+  } catch (error) {
+    await client.query("ROLLBACK");
+    throw error;
+  }
+}
+
+async function count(sql: string, params: unknown[]): Promise<number> {
+  return Number((await client.query<{ n: string }>(sql, params)).rows[0]!.n);
+}
+
+describe("balance trigger (checked at commit)", () => {
+  it("accepts a balanced two-entry transaction", async () => {
+    const id = await post([
+      [accounts.usdA, 500],
+      [accounts.usdB, -500],
+    ]);
+    expect(await count("SELECT count(*) AS n FROM ledger.entries WHERE transaction_id = $1", [id])).toBe(2);
+  });
+
+  it("rejects an unbalanced transaction at commit and keeps nothing of it", async () => {
+    const before = await count("SELECT count(*) AS n FROM ledger.transactions", []);
+    await expect(
+      post([
+        [accounts.usdA, 500],
+        [accounts.usdB, -499],
+      ]),
+    ).rejects.toThrow(/does not sum to zero in USD/);
+    expect(await count("SELECT count(*) AS n FROM ledger.transactions", [])).toBe(before);
+  });
+
+  it("rejects a one-entry transaction", async () => {
+    await expect(post([[accounts.usdA, 500]])).rejects.toThrow(/has 1 entries; at least 2 are required/);
+  });
+
+  it("rejects a transaction without entries", async () => {
+    await expect(post([])).rejects.toThrow(/has 0 entries/);
+  });
+
+  it("accepts two currencies that each balance", async () => {
+    await post([
+      [accounts.usdA, 100],
+      [accounts.usdB, -100],
+      [accounts.eurA, 70],
+      [accounts.eurB, -70],
+    ]);
+  });
+
+  it("rejects two currencies that balance only together", async () => {
+    await expect(
+      post([
+        [accounts.usdA, 100],
+        [accounts.eurA, -100],
+      ]),
+    ).rejects.toThrow(/does not sum to zero/);
+  });
+
+  it("rejects an entry whose currency differs from its account's", async () => {
+    const id = randomUUID();
+    await client.query("BEGIN");
+    await client.query(
+      "INSERT INTO ledger.transactions (id, idempotency_key, request_hash, effective_date) VALUES ($1, gen_random_uuid()::text, repeat('0', 64), '2026-01-15')",
+      [id],
+    );
+    await expect(
+      client.query(
+        "INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date) VALUES ($1, $2, $3, 'EUR', 5, '2026-01-15')",
+        [randomUUID(), id, accounts.usdA],
+      ),
+    ).rejects.toThrow(/entries_account_fkey/);
+    await client.query("ROLLBACK");
+  });
+
+  it("rejects entries added later to a posted transaction, even balanced ones", async () => {
+    const id = await post([
+      [accounts.usdA, 10],
+      [accounts.usdB, -10],
+    ]);
+    await client.query("BEGIN");
+    await expect(
+      client.query(
+        "INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date) VALUES ($1, $2, $3, 'USD', 5, '2026-01-15')",
+        [randomUUID(), id, accounts.usdA],
+      ),
+    ).rejects.toThrow(/cannot be added to transaction/);
+    await client.query("ROLLBACK");
+  });
+});
+
+describe("immutability triggers", () => {
+  let transactionId: string;
+  beforeAll(async () => {
+    transactionId = await post([
+      [accounts.usdA, 7],
+      [accounts.usdB, -7],
+    ]);
+  });
+
+  it.each([
+    [
+      "UPDATE of entries",
+      "UPDATE ledger.entries SET amount = amount WHERE transaction_id = $1",
+      /UPDATE of ledger.entries is not allowed/,
+    ],
+    [
+      "DELETE of entries",
+      "DELETE FROM ledger.entries WHERE transaction_id = $1",
+      /DELETE of ledger.entries is not allowed/,
+    ],
+    [
+      "UPDATE of transactions",
+      "UPDATE ledger.transactions SET description = 'x' WHERE id = $1",
+      /UPDATE of ledger.transactions is not allowed/,
+    ],
+    [
+      "DELETE of transactions",
+      "DELETE FROM ledger.transactions WHERE id = $1",
+      /DELETE of ledger.transactions is not allowed/,
+    ],
+  ])("rejects %s", async (_name, sql, message) => {
+    await expect(client.query(sql, [transactionId])).rejects.toThrow(message);
+    expect(
+      await count(
+        "SELECT count(*) AS n FROM ledger.entries WHERE transaction_id = $1 AND amount IN (7, -7)",
+        [transactionId],
+      ),
+    ).toBe(2);
+  });
+
+  it.each([
+    ["entries", "TRUNCATE ledger.entries"],
+    ["transactions", "TRUNCATE ledger.transactions CASCADE"],
+  ])("rejects TRUNCATE of %s", async (table, sql) => {
+    await expect(client.query(sql)).rejects.toThrow(new RegExp(`TRUNCATE of ledger.${table} is not allowed`));
+    expect(
+      await count("SELECT count(*) AS n FROM ledger.entries WHERE transaction_id = $1", [transactionId]),
+    ).toBe(2);
+  });
+});

@@ -1,0 +1,31 @@
+import path from "node:path";
+import { findRepoRoot } from "@app/db/paths";
+import { z } from "zod";
+
+/** Configuration of the root commands (start, test, db:migrate, token). */
+const schema = z.object({
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().optional(),
+  HOST: z.string().default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  LEDGER_PORT: z.coerce.number().int().min(1).max(65535).default(4000),
+  EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  PRISMA_SCHEMA_ENGINE_BINARY: z.string().optional(),
+  AUTH_ISSUER: z.string().optional(),
+  AUTH_AUDIENCE: z.string().optional(),
+  AUTH_JWKS_URL: z.string().url().optional(),
+  AUTH_PUBLIC_KEY: z.string().optional(),
+  NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY: z.string().optional(),
+});
+
+const parsed = schema.safeParse(process.env);
+if (!parsed.success) {
+  console.error(`Invalid configuration:\n${z.prettifyError(parsed.error)}`);
+  process.exit(1);
+}
+
+export const repoRoot = findRepoRoot();
+export const env = {
+  ...parsed.data,
+  DATA_DIR: path.resolve(repoRoot, parsed.data.DATA_DIR ?? ".data"),
+};

@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { repoRoot } from "./env.ts";
+
+const require = createRequire(import.meta.url);
+const webDir = path.join(repoRoot, "apps", "web");
+const nextBin = require.resolve("next/dist/bin/next", { paths: [webDir] });
+const tsxBin = require.resolve("tsx/cli");
+
+export interface ServiceEnv {
+  DATABASE_URL: string;
+  DATA_DIR: string;
+  HOST: string;
+  PORT: number;
+  LEDGER_PORT: number;
+}
+
+/** No tool phones home: the machines this runs on may have no internet. */
+const quiet = { NEXT_TELEMETRY_DISABLED: "1", TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" };
+
+function childEnv(service: ServiceEnv, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ...Object.fromEntries(Object.entries(service).map(([k, v]) => [k, String(v)])),
+    ...quiet,
+    ...extra,
+  };
+}
+
+/** Runs a command to completion, its output passed through; rejects on failure. */
+export function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+) {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(command, args, {
+      stdio: "inherit",
+      cwd: options.cwd ?? repoRoot,
+      env: { ...quiet, ...(options.env ?? process.env) },
+    });
+    child.once("error", reject);
+    child.once("exit", (code, signal) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`${path.basename(command)} ${args.join(" ")} failed (${signal ?? code})`)),
+    );
+  });
+}
+
+/** The production build of the web app. */
+export function buildWeb(): Promise<void> {
+  return run(process.execPath, [nextBin, "build"], {
+    cwd: webDir,
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+}
+
+export function startWeb(service: ServiceEnv, stdio: "inherit" | "pipe" = "inherit"): ChildProcess {
+  return spawn(process.execPath, [nextBin, "start", "-p", String(service.PORT), "-H", service.HOST], {
+    cwd: webDir,
+    stdio,
+    env: childEnv(service, { NODE_ENV: "production" }),
+  });
+}
+
+export function startLedger(service: ServiceEnv, stdio: "inherit" | "pipe" = "inherit"): ChildProcess {
+  return spawn(process.execPath, [tsxBin, path.join(repoRoot, "apps", "ledger", "src", "main.ts")], {
+    cwd: repoRoot,
+    stdio,
+    env: childEnv(service, { NODE_ENV: "production" }),
+  });
+}
+
+/** Resolves once `url` answers 200, rejects after `timeoutMs`. */
+export async function waitForHealthy(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not become healthy within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Sends SIGTERM and waits for the process to exit (SIGKILL after 10 s). */
+export function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}

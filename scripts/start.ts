@@ -1,0 +1,69 @@
+/**
+ * `npm start`: the database (embedded unless DATABASE_URL), migrations, the
+ * production build, then the web app on PORT and the ledger on LEDGER_PORT.
+ * Ctrl-C stops all of it.
+ */
+import { resolveAuthSetup } from "@app/auth";
+import { migrate, openDatabase } from "./database.ts";
+import { env } from "./env.ts";
+import { buildWeb, run, startLedger, startWeb, stopProcess, waitForHealthy } from "./processes.ts";
+
+const step = (text: string) => console.log(`\n▶ ${text}`);
+
+step("generating the Prisma client");
+await run(process.execPath, ["--import", "tsx", "scripts/prisma-generate.ts"]);
+
+step(env.DATABASE_URL ? "using DATABASE_URL" : "starting embedded PostgreSQL (.data/postgres)");
+const database = await openDatabase();
+const applied = await migrate(database.url);
+console.log(applied.length ? `applied migrations: ${applied.join(", ")}` : "database is up to date");
+
+step("building the web app (next build)");
+await buildWeb();
+
+step("starting the web app and the ledger");
+const service = {
+  DATABASE_URL: database.url,
+  DATA_DIR: env.DATA_DIR,
+  HOST: env.HOST,
+  PORT: env.PORT,
+  LEDGER_PORT: env.LEDGER_PORT,
+};
+const children = [startWeb(service), startLedger(service)];
+let stopping = false;
+
+async function shutdown(code: number) {
+  if (stopping) return;
+  stopping = true;
+  await Promise.all(children.map(stopProcess));
+  await database.stop();
+  process.exit(code);
+}
+process.once("SIGINT", () => void shutdown(0));
+process.once("SIGTERM", () => void shutdown(0));
+for (const child of children) {
+  child.once("exit", (code) => {
+    if (!stopping) {
+      console.error(`a service exited (${code}); stopping`);
+      void shutdown(1);
+    }
+  });
+}
+
+const webUrl = `http://localhost:${env.PORT}`;
+const ledgerUrl = `http://localhost:${env.LEDGER_PORT}`;
+await Promise.all([waitForHealthy(`${webUrl}/healthz`), waitForHealthy(`${ledgerUrl}/healthz`)]);
+
+const auth = await resolveAuthSetup(
+  { ...env, CLERK_PUBLISHABLE_KEY: env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY },
+  env.DATA_DIR,
+);
+console.log(`
+Ready.
+  Web app      ${webUrl}            (health: ${webUrl}/healthz)
+  Ledger       ${ledgerUrl}            (health: ${ledgerUrl}/healthz)
+  Database     ${env.DATABASE_URL ? "DATABASE_URL" : "embedded; connection string in .data/database-url"}
+  Sign-in      ${auth.mode === "local" ? "local development issuer" : auth.mode}
+  Token        TOKEN=$(npm run -s token -- --user alice)
+               curl -H "Authorization: Bearer $TOKEN" ${webUrl}/healthz
+Press Ctrl-C to stop.`);
