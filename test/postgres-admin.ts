@@ -7,13 +7,18 @@ export function withDatabaseName(url: string, database: string): string {
   return parsed.toString();
 }
 
-/** Runs one statement (CREATE / DROP DATABASE) on its own connection. */
-export async function adminQuery(adminUrl: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
+/** Runs one statement on a connection of its own and returns its rows. */
+export async function queryRows<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(sql);
+    return (await client.query<T>(sql)).rows;
   } finally {
     await client.end();
   }
+}
+
+/** Runs one statement (CREATE / DROP DATABASE) on its own connection. */
+export async function adminQuery(adminUrl: string, sql: string): Promise<void> {
+  await queryRows(adminUrl, sql);
 }

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
+import { queryRows as sql } from "../../../test/postgres-admin.ts";
 import { afterAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres, type RunningPostgres } from "../src/embedded-postgres.ts";
 
@@ -13,16 +13,6 @@ const directory = path.join(root, "postgres");
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
-
-async function sql<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * Runs the server in another process, writes a row, then kills that process

@@ -1,7 +1,7 @@
 import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
+import { queryRows as query } from "../../../test/postgres-admin.ts";
 import { afterEach, describe, expect, it } from "vitest";
 import { findRepoRoot, migrateDatabase, migrationsDirectory, readMigrations } from "../src/index.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../../../test/scratch-database.ts";
@@ -13,16 +13,6 @@ async function emptyDatabase(): Promise<string> {
   const db = await createScratchDatabase();
   scratch.push(db);
   return db.url;
-}
-
-async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql)).rows;
-  } finally {
-    await client.end();
-  }
 }
 
 afterEach(async () => {
