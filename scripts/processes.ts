@@ -57,11 +57,15 @@ export function buildWeb(): Promise<void> {
   });
 }
 
-export function startWeb(service: ServiceEnv, stdio: "inherit" | "pipe" = "inherit"): ChildProcess {
+export function startWeb(
+  service: ServiceEnv,
+  stdio: "inherit" | "pipe" = "inherit",
+  extraEnv: Record<string, string> = {},
+): ChildProcess {
   return spawn(process.execPath, [nextBin, "start", "-p", String(service.PORT), "-H", service.HOST], {
     cwd: webDir,
     stdio,
-    env: childEnv(service, { NODE_ENV: "production" }),
+    env: childEnv(service, { NODE_ENV: "production", ...extraEnv }),
   });
 }
 

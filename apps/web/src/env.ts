@@ -16,6 +16,7 @@ const schema = z.object({
   AUTH_PUBLIC_KEY: optional,
   NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY: optional,
   CLERK_SECRET_KEY: optional,
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
 });
 
 export type WebEnv = z.infer<typeof schema> & { DATA_DIR: string };

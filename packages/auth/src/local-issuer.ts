@@ -18,7 +18,7 @@ export interface LocalIssuer {
   audience: string;
   /** The JWKS document of the issuer's public key. */
   jwks: { keys: JWK[] };
-  /** A signed token for `userId`, valid for `ttlSeconds` (default one hour). */
+  /** A signed token for `userId`, valid for `ttlSeconds` (default one hour; negative gives an expired token). */
   mintToken(userId: string, options?: { ttlSeconds?: number }): Promise<string>;
 }
 
@@ -50,7 +50,7 @@ export async function loadLocalIssuer(options: {
         .setSubject(userId)
         .setIssuedAt()
         .setNotBefore("0s")
-        .setExpirationTime(`${ttlSeconds}s`)
+        .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
         .sign(privateKey);
     },
   };

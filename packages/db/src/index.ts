@@ -1,3 +1,4 @@
+export { isDatabaseUnavailable } from "./database-errors.ts";
 export { createDatabase, isDatabaseReachable, type Database, type DatabaseOptions } from "./client.ts";
 export { startEmbeddedPostgres, type RunningPostgres } from "./embedded-postgres.ts";
 export { migrateDatabase, readMigrations, MigrationError, type Migration } from "./migrate.ts";

@@ -1,7 +1,15 @@
-import { resolveAuthSetup, type AuthSetup } from "@app/auth";
+import {
+  AuthenticationError,
+  createTokenVerifier,
+  resolveAuthSetup,
+  type AuthSetup,
+  type TokenVerifier,
+  type VerifiedIdentity,
+} from "@app/auth";
 import { webEnv } from "~/env";
 
 let setup: Promise<AuthSetup> | undefined;
+let verifier: Promise<TokenVerifier> | undefined;
 
 /** The identity provider chosen by configuration (see README, "Authentication"). */
 export function authSetup(): Promise<AuthSetup> {
@@ -11,4 +19,17 @@ export function authSetup(): Promise<AuthSetup> {
     env.DATA_DIR,
   );
   return setup;
+}
+
+/** Who the request's bearer token names, or why it names no one. One verifier for the UI and REST. */
+export async function identify(request: Request): Promise<VerifiedIdentity | AuthenticationError> {
+  verifier ??= authSetup().then((s) => createTokenVerifier(s.verifier));
+  try {
+    return await (
+      await verifier
+    )(request.headers.get("authorization"));
+  } catch (error) {
+    if (error instanceof AuthenticationError) return error;
+    throw error;
+  }
 }

@@ -1,0 +1,385 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COLLECTIONS, type CollectionName } from "@app/resume";
+import { httpClient, type HttpClient } from "../../../test/http-client.ts";
+import { COMPLETE, DATES, DEFAULTS, MINIMAL, REQUIRED, SK_PREFIX } from "../../../test/resume-fixtures.ts";
+import { newUser, tokenFor } from "../../../test/tokens.ts";
+import { startWebServer, type WebServer } from "../../../test/web-server.ts";
+
+/** Every /me route over real HTTP against the production build and a real PostgreSQL. */
+let web: WebServer;
+
+beforeAll(async () => {
+  web = await startWebServer();
+});
+
+afterAll(async () => {
+  await web?.stop();
+});
+
+async function signedIn(): Promise<{ api: HttpClient; userId: string }> {
+  const { userId, authorization } = await newUser();
+  return { api: httpClient(web.url, { authorization }), userId };
+}
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const UNKNOWN_ID = "6b0c3c4e-4d5e-4f60-8a1b-2c3d4e5f6a7b";
+
+function expectError(result: { status: number; body: unknown }, status: number, error: string) {
+  expect(result.status).toBe(status);
+  expect(result.body).toMatchObject({ statusCode: status, error, message: expect.any(String) });
+  const keys = Object.keys(result.body as object).sort();
+  expect(keys.filter((k) => !["statusCode", "error", "message", "issues"].includes(k))).toEqual([]);
+}
+
+function issuePaths(body: unknown): string[] {
+  return ((body as { issues?: { path: string }[] }).issues ?? []).map((i) => i.path);
+}
+
+describe("profile", () => {
+  it("GET answers 404 until the first PUT, which creates it; a second PUT replaces every field", async () => {
+    const { api, userId } = await signedIn();
+    expectError(await api.get("/me/profile"), 404, "NOT_FOUND");
+
+    const created = await api.put("/me/profile", {
+      name: "  Ada Lovelace  ",
+      headline: "Analyst",
+      summary: "Wrote the first program.",
+      location: "London",
+      email: "ada@example.org",
+      links: { github: "https://github.com/ada", site: "https://ada.example" },
+      goals_summary: "Keep computing.",
+    });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({
+      name: "Ada Lovelace",
+      links: { github: "https://github.com/ada", site: "https://ada.example" },
+      entity_type: "profile",
+      pk: `USER#${userId}`,
+      sk: "PROFILE",
+    });
+    expect(created.body.created_at).toMatch(ISO_UTC);
+    expect((await api.get("/me/profile")).body).toEqual(created.body);
+
+    const replaced = await api.put("/me/profile", { ...created.body, name: "Ada King" });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({
+      name: "Ada King",
+      headline: "Analyst",
+      created_at: created.body.created_at,
+    });
+
+    const cleared = await api.put("/me/profile", { name: "Ada" });
+    expect(cleared.body).toMatchObject({
+      name: "Ada",
+      headline: null,
+      summary: null,
+      links: {},
+      email: null,
+    });
+  });
+
+  it("rejects a missing name, wrong types, bad links and email, and unknown keys", async () => {
+    const { api } = await signedIn();
+    const cases: [unknown, string][] = [
+      [{}, "name"],
+      [{ name: "   " }, "name"],
+      [{ name: 42 }, "name"],
+      [{ name: "A", headline: ["x"] }, "headline"],
+      [{ name: "A", email: "not-an-email" }, "email"],
+      [{ name: "A", links: { site: "ftp://example.org" } }, "links.site"],
+      [{ name: "A", links: { site: "javascript:alert(1)" } }, "links.site"],
+      [{ name: "A", links: "https://example.org" }, "links"],
+      [
+        {
+          name: "A",
+          links: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`l${i}`, "https://e.org"])),
+        },
+        "links",
+      ],
+      [{ name: "x".repeat(201) }, "name"],
+      [{ name: "A", summary: "x".repeat(5001) }, "summary"],
+      [{ name: "A", nickname: "Ada" }, "nickname"],
+    ];
+    for (const [body, path] of cases) {
+      const result = await api.put("/me/profile", body);
+      expectError(result, 400, "BAD_REQUEST");
+      expect(issuePaths(result.body), JSON.stringify(body)).toContain(path);
+    }
+    expectError(await api.get("/me/profile"), 404, "NOT_FOUND");
+  });
+});
+
+describe.each(COLLECTIONS.map((c) => [c.name, c.path] as [CollectionName, string]))("%s", (name, path) => {
+  it("creates (201, Location, id, server fields, defaults), lists, gets, replaces and deletes", async () => {
+    const { api, userId } = await signedIn();
+
+    const created = await api.post(path, MINIMAL[name]);
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    expect(id).toMatch(UUID_V4);
+    expect(created.headers.get("location")).toBe(`${path}/${id}`);
+    expect(created.body).toMatchObject({
+      ...MINIMAL[name],
+      ...DEFAULTS[name],
+      pk: `USER#${userId}`,
+      sk: `${SK_PREFIX[name]}#${id}`,
+    });
+    expect(created.body.entity_type).toBe(SK_PREFIX[name].toLowerCase());
+    expect(created.body.created_at).toMatch(ISO_UTC);
+    expect(created.body.updated_at).toBe(created.body.created_at);
+
+    expect((await api.get(path)).body).toEqual({ items: [created.body] });
+    expect((await api.get(`${path}/${id}`)).body).toEqual(created.body);
+
+    // GET, edit, PUT: the server fields sent back are ignored.
+    const replaced = await api.put(`${path}/${id}`, { ...created.body, ...COMPLETE[name] });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({ ...COMPLETE[name], id, created_at: created.body.created_at });
+
+    // A PUT without the optional fields clears them.
+    const cleared = await api.put(`${path}/${id}`, MINIMAL[name]);
+    expect(cleared.body).toEqual({ ...created.body, updated_at: cleared.body.updated_at });
+
+    const deleted = await api.delete(`${path}/${id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({ statusCode: 200, message: expect.any(String) });
+    expectError(await api.get(`${path}/${id}`), 404, "NOT_FOUND");
+    expectError(await api.delete(`${path}/${id}`), 404, "NOT_FOUND");
+    expect((await api.get(path)).body).toEqual({ items: [] });
+  });
+
+  it("rejects each missing required field, wrong types and unknown keys, and stores nothing", async () => {
+    const { api } = await signedIn();
+    for (const field of REQUIRED[name]) {
+      const body = { ...MINIMAL[name] };
+      delete body[field];
+      const result = await api.post(path, body);
+      expectError(result, 400, "BAD_REQUEST");
+      expect(issuePaths(result.body)).toEqual([field]);
+    }
+    for (const field of Object.keys(COMPLETE[name])) {
+      const wrong = typeof COMPLETE[name][field] === "string" ? 12345 : "not-the-right-type";
+      const result = await api.post(path, { ...COMPLETE[name], [field]: wrong });
+      expectError(result, 400, "BAD_REQUEST");
+      expect(issuePaths(result.body), field).toContain(field);
+    }
+    const unknown = await api.post(path, { ...MINIMAL[name], colour: "blue" });
+    expectError(unknown, 400, "BAD_REQUEST");
+    expect(issuePaths(unknown.body)).toEqual(["colour"]);
+    expectError(await api.post(path, [MINIMAL[name]]), 400, "BAD_REQUEST");
+
+    expect((await api.get(path)).body).toEqual({ items: [] });
+  });
+
+  it("rejects over-long strings, bad dates and an end before the start", async () => {
+    const { api } = await signedIn();
+    const firstText = REQUIRED[name][0]!;
+    const limit = name === "goals" ? 5000 : 200;
+    expect((await api.post(path, { ...MINIMAL[name], [firstText]: "x".repeat(limit) })).status).toBe(201);
+    const tooLong = await api.post(path, { ...MINIMAL[name], [firstText]: "x".repeat(limit + 1) });
+    expectError(tooLong, 400, "BAD_REQUEST");
+    expect(issuePaths(tooLong.body)).toEqual([firstText]);
+
+    const dates = DATES[name];
+    for (const field of dates?.fields ?? []) {
+      for (const bad of ["2021-02-30", "2021-13-01", "20210101", "yesterday"]) {
+        const result = await api.post(path, { ...COMPLETE[name], [field]: bad });
+        expectError(result, 400, "BAD_REQUEST");
+        expect(issuePaths(result.body)).toContain(field);
+      }
+    }
+    if (dates?.range) {
+      const [start, end] = dates.range;
+      const result = await api.post(path, { ...MINIMAL[name], [start]: "2022-05-02", [end]: "2022-05-01" });
+      expectError(result, 400, "BAD_REQUEST");
+      expect(issuePaths(result.body)).toEqual([end]);
+      expect(
+        (await api.post(path, { ...MINIMAL[name], [start]: "2022-05-02", [end]: "2022-05-02" })).status,
+      ).toBe(201);
+    }
+  });
+
+  it("answers 400 for an id that is not a uuid and 404 for an unknown one, on get, replace and delete", async () => {
+    const { api } = await signedIn();
+    for (const id of ["not-a-uuid", "123", "6b0c3c4e-4d5e-4f60-8a1b-2c3d4e5f6a7"]) {
+      expectError(await api.get(`${path}/${id}`), 400, "BAD_REQUEST");
+      expectError(await api.put(`${path}/${id}`, MINIMAL[name]), 400, "BAD_REQUEST");
+      expectError(await api.delete(`${path}/${id}`), 400, "BAD_REQUEST");
+    }
+    expectError(await api.get(`${path}/${UNKNOWN_ID}`), 404, "NOT_FOUND");
+    expectError(await api.put(`${path}/${UNKNOWN_ID}`, MINIMAL[name]), 404, "NOT_FOUND");
+    expectError(await api.delete(`${path}/${UNKNOWN_ID}`), 404, "NOT_FOUND");
+  });
+});
+
+describe("lists and limits", () => {
+  it("rejects more than 50 list items and list items over 1,000 characters", async () => {
+    const { api } = await signedIn();
+    const body = MINIMAL.experience;
+    const many = await api.post("/me/experience", {
+      ...body,
+      responsibilities: Array.from({ length: 51 }, (_, i) => `r${i}`),
+    });
+    expectError(many, 400, "BAD_REQUEST");
+    expect(issuePaths(many.body)).toEqual(["responsibilities"]);
+    const long = await api.post("/me/experience", { ...body, accomplishments: ["ok", "y".repeat(1001)] });
+    expectError(long, 400, "BAD_REQUEST");
+    expect(issuePaths(long.body)).toEqual(["accomplishments.1"]);
+    expect(
+      (
+        await api.post("/me/experience", {
+          ...body,
+          responsibilities: Array.from({ length: 50 }, (_, i) => `r${i}`),
+        })
+      ).status,
+    ).toBe(201);
+  });
+
+  it("answers 409 to the 201st entry of a collection", async () => {
+    const { api } = await signedIn();
+    for (let batch = 0; batch < 20; batch += 1) {
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => api.post("/me/hobbies", { name: `hobby ${batch * 10 + i}` })),
+      );
+      expect(results.map((r) => r.status)).toEqual(Array(10).fill(201));
+    }
+    expectError(await api.post("/me/hobbies", { name: "one too many" }), 409, "CONFLICT");
+    expect(((await api.get("/me/hobbies")).body.items as unknown[]).length).toBe(200);
+    expect((await api.post("/me/skills", MINIMAL.skills)).status).toBe(201);
+  });
+});
+
+describe("order", () => {
+  it("lists experience and education most recent first, the current role before ended ones", async () => {
+    const { api } = await signedIn();
+    for (const path of ["/me/experience", "/me/education"]) {
+      const base = path === "/me/experience" ? MINIMAL.experience : MINIMAL.education;
+      const add = async (label: string, start: string, end: string | null) =>
+        (await api.post(path, { ...base, location: label, start_date: start, end_date: end })).body.id;
+      const old = await add("old", "2010-01-01", "2012-01-01");
+      const endedSameStart = await add("ended", "2018-01-01", "2019-06-30");
+      const current = await add("current", "2018-01-01", null);
+      const newest = await add("newest", "2021-03-01", null);
+      const middle = await add("middle", "2015-01-01", "2017-12-31");
+      const items = (await api.get(path)).body.items as { id: string }[];
+      expect(
+        items.map((i) => i.id),
+        path,
+      ).toEqual([newest, current, endedSameStart, middle, old]);
+    }
+  });
+
+  it("lists skills, certifications, hobbies and goals in insertion order", async () => {
+    const { api } = await signedIn();
+    for (const name of ["skills", "certifications", "hobbies", "goals"] as const) {
+      const path = `/me/${name}`;
+      const ids: string[] = [];
+      for (const suffix of ["b", "a", "c"]) {
+        const body = { ...MINIMAL[name], [REQUIRED[name][0]!]: `${name} ${suffix}` };
+        ids.push((await api.post(path, body)).body.id as string);
+      }
+      expect(
+        ((await api.get(path)).body.items as { id: string }[]).map((i) => i.id),
+        name,
+      ).toEqual(ids);
+    }
+  });
+});
+
+describe("goal status", () => {
+  it("moves active -> achieved -> active -> abandoned -> active; achieved <-> abandoned is a 409", async () => {
+    const { api } = await signedIn();
+    const goal = (await api.post("/me/goals", MINIMAL.goals)).body;
+    const path = `/me/goals/${goal.id}`;
+    const move = (status: string) => api.put(path, { ...MINIMAL.goals, status });
+
+    expect((await move("achieved")).body.status).toBe("achieved");
+    expect((await move("achieved")).status).toBe(200); // same status is not a move
+    const forbidden = await move("abandoned");
+    expectError(forbidden, 409, "CONFLICT");
+    expect(forbidden.body.message).toMatch(/achieved to abandoned; allowed: active/);
+    expect((await api.get(path)).body.status).toBe("achieved");
+
+    expect((await move("active")).body.status).toBe("active");
+    expect((await move("abandoned")).body.status).toBe("abandoned");
+    expectError(await move("achieved"), 409, "CONFLICT");
+    expect((await move("active")).body.status).toBe("active");
+  });
+});
+
+describe("authentication", () => {
+  it("answers 401 with WWW-Authenticate to a missing, malformed, foreign or expired token on every route", async () => {
+    const expired = `Bearer ${await tokenFor("someone", -60)}`;
+    const cases: [Record<string, string>, RegExp][] = [
+      [{}, /^Bearer realm="resume"$/],
+      [{ authorization: "Bearer not.a.jwt" }, /error="invalid_token"/],
+      [{ authorization: "Basic YTpi" }, /^Bearer realm="resume"$/],
+      [{ authorization: expired }, /error="invalid_token", error_description="the token has expired"/],
+    ];
+    const routes: [string, string][] = [
+      ["GET", "/me/profile"],
+      ["PUT", "/me/profile"],
+      ["GET", "/me/resume"],
+      ...COLLECTIONS.flatMap((c): [string, string][] => [
+        ["GET", c.path],
+        ["POST", c.path],
+        ["GET", `${c.path}/${UNKNOWN_ID}`],
+        ["PUT", `${c.path}/${UNKNOWN_ID}`],
+        ["DELETE", `${c.path}/${UNKNOWN_ID}`],
+      ]),
+    ];
+    for (const [headers, challenge] of cases) {
+      const api = httpClient(web.url, headers);
+      for (const [method, path] of routes) {
+        const body = method === "POST" || method === "PUT" ? {} : undefined;
+        const result = await api.send(method, path, body);
+        expectError(result, 401, "UNAUTHORIZED");
+        expect(result.headers.get("www-authenticate"), `${method} ${path}`).toMatch(challenge);
+      }
+    }
+  });
+});
+
+describe("HTTP edges", () => {
+  it("answers 415 to a body that is not JSON, 400 to malformed JSON, 413 past 64 KiB", async () => {
+    const { api } = await signedIn();
+    expectError(
+      await api.send("POST", "/me/hobbies", "name=x", {
+        "content-type": "application/x-www-form-urlencoded",
+      }),
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    );
+    expectError(
+      await api.send("PUT", "/me/profile", '{"name": "x"}', { "content-type": "text/plain" }),
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    );
+    expectError(await api.post("/me/hobbies", '{"name": "x",'), 400, "BAD_REQUEST");
+    expectError(await api.post("/me/hobbies", ""), 400, "BAD_REQUEST");
+    expectError(
+      await api.put("/me/profile", { name: "x", summary: "y".repeat(70_000) }),
+      413,
+      "PAYLOAD_TOO_LARGE",
+    );
+    expect((await api.get("/me/hobbies")).body).toEqual({ items: [] });
+    expectError(await api.get("/me/profile"), 404, "NOT_FOUND");
+  });
+
+  it("answers 405 with Allow to a method a path does not have, 404 to an unknown path", async () => {
+    const { api } = await signedIn();
+    const result = await api.send("PATCH", "/me/experience", {});
+    expectError(result, 405, "METHOD_NOT_ALLOWED");
+    expect(result.headers.get("allow")).toBe("GET, POST");
+    expect((await api.send("POST", "/me/profile", {})).headers.get("allow")).toBe("GET, PUT");
+    expectError(await api.get("/me/nothing-here"), 404, "NOT_FOUND");
+  });
+
+  it("sends API-Version: 1.0.0 on success and on error", async () => {
+    const { api } = await signedIn();
+    expect((await api.get("/me/skills")).headers.get("api-version")).toBe("1.0.0");
+    expect((await api.get("/me/profile")).headers.get("api-version")).toBe("1.0.0");
+    expect((await httpClient(web.url).get("/me/skills")).headers.get("api-version")).toBe("1.0.0");
+  });
+});

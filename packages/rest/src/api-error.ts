@@ -1,0 +1,109 @@
+import { TRPCError } from "@trpc/server";
+import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+import { ZodError } from "zod";
+
+/** The error body of every REST route of both services (see README, "Errors"). */
+export interface ApiErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+  issues?: ApiIssue[];
+}
+
+export interface ApiIssue {
+  /** Dotted path of the offending field (`entries.1.amount`); empty for the body itself. */
+  path: string;
+  message: string;
+}
+
+const ERROR_NAME_BY_STATUS: Record<number, string> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  422: "UNPROCESSABLE_CONTENT",
+  429: "TOO_MANY_REQUESTS",
+  500: "INTERNAL_SERVER_ERROR",
+  503: "SERVICE_UNAVAILABLE",
+};
+
+export function errorNameForStatus(status: number): string {
+  return ERROR_NAME_BY_STATUS[status] ?? (status >= 500 ? "INTERNAL_SERVER_ERROR" : "BAD_REQUEST");
+}
+
+export function apiErrorBody(statusCode: number, message: string, issues?: ApiIssue[]): ApiErrorBody {
+  return { statusCode, error: errorNameForStatus(statusCode), message, ...(issues ? { issues } : {}) };
+}
+
+interface RawIssue {
+  code?: string;
+  path?: PropertyKey[];
+  message: string;
+  keys?: string[];
+}
+
+/** Zod's issues as the API shows them; an unknown key becomes one issue at that key. */
+export function formatIssues(issues: readonly RawIssue[]): ApiIssue[] {
+  return issues.flatMap((issue) => {
+    const path = (issue.path ?? []).map(String).join(".");
+    if (issue.code === "unrecognized_keys" && issue.keys) {
+      return issue.keys.map((key) => ({ path: path ? `${path}.${key}` : key, message: "unknown field" }));
+    }
+    return [{ path, message: issue.message }];
+  });
+}
+
+/**
+ * An error the domain raises with an `error` code of its own (`UNBALANCED_TRANSACTION`),
+ * which replaces the generic name of its status in the body.
+ */
+export class DomainError extends TRPCError {
+  constructor(
+    code: TRPC_ERROR_CODE_KEY,
+    readonly errorName: string,
+    message: string,
+  ) {
+    super({ code, message });
+  }
+}
+
+/** Errors that are safe to show as they are; anything else reads "internal error". */
+function isExpected(error: TRPCError): boolean {
+  return error.code !== "INTERNAL_SERVER_ERROR";
+}
+
+interface DefaultErrorShape {
+  message: string;
+  code: number;
+  data: { code: TRPC_ERROR_CODE_KEY; httpStatus: number };
+}
+
+/**
+ * The `errorFormatter` of both services' tRPC instances. `data` carries the API
+ * error body, the same over tRPC as over REST (where the REST handler sends
+ * exactly it); never a stack trace or an internal message.
+ */
+export function formatTrpcError({ error, shape }: { error: TRPCError; shape: DefaultErrorShape }) {
+  const statusCode = shape.data.httpStatus;
+  const issues = error.cause instanceof ZodError ? formatIssues(error.cause.issues) : undefined;
+  const message = issues
+    ? `invalid request: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ")}`
+    : error.code === "PARSE_ERROR"
+      ? "the body is not valid JSON"
+      : isExpected(error)
+        ? error.message
+        : "internal error";
+  const body: ApiErrorBody = {
+    ...apiErrorBody(statusCode, message, issues),
+    ...(error instanceof DomainError ? { error: error.errorName } : {}),
+  };
+  return {
+    message: body.message,
+    code: shape.code,
+    data: { code: shape.data.code, httpStatus: statusCode, body },
+  };
+}

@@ -1,0 +1,17 @@
+export {
+  apiErrorBody,
+  DomainError,
+  errorNameForStatus,
+  formatIssues,
+  formatTrpcError,
+  type ApiErrorBody,
+  type ApiIssue,
+} from "./api-error.ts";
+export {
+  buildOpenApiDocument,
+  type DocumentOptions,
+  type RestMeta,
+  type ServiceMeta,
+} from "./openapi-document.ts";
+export { createResponseControl, type ResponseControl } from "./response-control.ts";
+export { createRestHandler, errorResponse, type RestHandlerOptions } from "./rest-handler.ts";

@@ -1,0 +1,147 @@
+import {
+  generateOpenApiDocument,
+  type OpenAPIObject,
+  type OpenApiMeta,
+  type OpenApiRouter,
+  type SecuritySchemeObject,
+} from "trpc-to-openapi";
+
+/** Extra OpenAPI facts a procedure states in its meta, next to `openapi`. */
+export interface RestMeta {
+  /** The success status when it is not 200 (201 for a create). */
+  successStatus?: number;
+  /** Further success statuses with their description (200 for an idempotent replay). */
+  otherSuccess?: Record<number, string>;
+  /** Success headers, e.g. `{ Location: "URL of the new entry" }`. */
+  successHeaders?: Record<string, string>;
+  /** More content types of the success response (`text/markdown`) and their schema. */
+  alternateContent?: Record<string, object>;
+  /** Error statuses this route can answer besides those of every route, with what they mean. */
+  errors?: Record<number, string>;
+}
+
+export type ServiceMeta = OpenApiMeta<{ rest?: RestMeta }>;
+
+export interface DocumentOptions {
+  title: string;
+  version: string;
+  description: string;
+  securitySchemes: Record<string, SecuritySchemeObject>;
+  /** Errors every protected route can answer (401 for a bearer token, 403 for SigV4, 429...). */
+  commonErrors: Record<number, string>;
+}
+
+const ERROR_SCHEMA: NonNullable<NonNullable<OpenAPIObject["components"]>["schemas"]>[string] = {
+  type: "object",
+  required: ["statusCode", "error", "message"],
+  additionalProperties: false,
+  properties: {
+    statusCode: { type: "integer", description: "The HTTP status, repeated." },
+    error: { type: "string", description: "A stable error code, e.g. NOT_FOUND." },
+    message: { type: "string", description: "What went wrong, for a person." },
+    issues: {
+      type: "array",
+      description: "Validation failures only: one per offending field.",
+      items: {
+        type: "object",
+        required: ["path", "message"],
+        additionalProperties: false,
+        properties: { path: { type: "string" }, message: { type: "string" } },
+      },
+    },
+  },
+};
+
+const BODY_ERRORS: Record<number, string> = {
+  400: "The body is not valid JSON or fails validation (see `issues`).",
+  413: "The body is too large.",
+  415: "The body is not JSON.",
+};
+
+/**
+ * The OpenAPI 3.1 document of a router: trpc-to-openapi's paths and schemas,
+ * with the services' own success statuses and the one error body.
+ */
+export function buildOpenApiDocument(router: OpenApiRouter, options: DocumentOptions): OpenAPIObject {
+  const document = generateOpenApiDocument(router, {
+    title: options.title,
+    version: options.version,
+    description: options.description,
+    baseUrl: "/",
+    securitySchemes: options.securitySchemes,
+  });
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, Error: ERROR_SCHEMA },
+  };
+
+  const metaByOperationId = new Map<string, ServiceMeta>();
+  for (const [path, procedure] of Object.entries(
+    router._def.procedures as Record<string, { _def: { meta?: ServiceMeta } }>,
+  )) {
+    const meta = procedure._def.meta;
+    if (meta?.openapi) metaByOperationId.set(meta.openapi.operationId ?? path.replace(/\./g, "-"), meta);
+  }
+
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(item as Record<string, OperationLike>)) {
+      const meta = metaByOperationId.get(operation.operationId);
+      if (!meta?.openapi) continue;
+      operation.responses = responsesFor(method, operation.responses["200"]!, meta, options);
+    }
+  }
+  return document;
+}
+
+interface OperationLike {
+  operationId: string;
+  responses: Record<string, ResponseLike>;
+}
+interface ResponseLike {
+  description: string;
+  headers?: unknown;
+  content?: Record<string, { schema: unknown }>;
+}
+
+function responsesFor(method: string, success: ResponseLike, meta: ServiceMeta, options: DocumentOptions) {
+  const rest = meta.rest ?? {};
+  const ok: ResponseLike = {
+    ...success,
+    content: { ...success.content, ...schemaContent(rest.alternateContent) },
+    ...(rest.successHeaders
+      ? {
+          headers: Object.fromEntries(
+            Object.entries(rest.successHeaders).map(([name, description]) => [
+              name,
+              { description, schema: { type: "string" } },
+            ]),
+          ),
+        }
+      : {}),
+  };
+  const errors: Record<number, string> = {
+    ...(["post", "put", "patch"].includes(method) ? BODY_ERRORS : {}),
+    ...(meta.openapi?.protect === false ? {} : options.commonErrors),
+    ...rest.errors,
+    500: "An unexpected error; the body never carries internals.",
+  };
+  return {
+    [String(rest.successStatus ?? 200)]: ok,
+    ...Object.fromEntries(
+      Object.entries(rest.otherSuccess ?? {}).map(([status, description]) => [
+        status,
+        { ...ok, description },
+      ]),
+    ),
+    ...Object.fromEntries(
+      Object.entries(errors).map(([status, description]) => [
+        status,
+        { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+      ]),
+    ),
+  };
+}
+
+function schemaContent(alternate: Record<string, object> | undefined) {
+  return Object.fromEntries(Object.entries(alternate ?? {}).map(([type, schema]) => [type, { schema }]));
+}

@@ -1,0 +1,14 @@
+/**
+ * What a procedure may say about its HTTP response when it is served as REST:
+ * a status other than 200 (201 Created) and headers (Location, Retry-After,
+ * WWW-Authenticate, a non-JSON Content-Type). Lives in the tRPC context; the
+ * tRPC transport ignores it.
+ */
+export interface ResponseControl {
+  status?: number;
+  headers: Headers;
+}
+
+export function createResponseControl(): ResponseControl {
+  return { headers: new Headers() };
+}

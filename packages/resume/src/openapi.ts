@@ -1,0 +1,28 @@
+import { buildOpenApiDocument } from "@app/rest";
+import { resumeAppRouter } from "./router.ts";
+
+export const API_VERSION = "1.0.0";
+
+/** The OpenAPI 3.1 document of every /me route. */
+export const resumeOpenApiDocument = buildOpenApiDocument(resumeAppRouter, {
+  title: "Resume service",
+  version: API_VERSION,
+  description:
+    "A person's resume under /me: profile, experience, education, skills, certifications, hobbies, goals, " +
+    "and the whole resume as JSON or Markdown. Every route takes `Authorization: Bearer <JWT>`; " +
+    "every response carries `API-Version`. Errors share one body: " +
+    '`{"statusCode","error","message","issues"?}`.',
+  securitySchemes: {
+    bearerAuth: {
+      type: "http",
+      scheme: "bearer",
+      bearerFormat: "JWT",
+      description: "A session token of the identity provider.",
+    },
+  },
+  commonErrors: {
+    401: "No token, or one that is invalid or expired (see WWW-Authenticate).",
+    429: "Over the per-user rate limit (see Retry-After).",
+    503: "The database is unavailable.",
+  },
+});

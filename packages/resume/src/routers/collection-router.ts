@@ -1,0 +1,95 @@
+import { z } from "zod";
+import type { Collection } from "../collections.ts";
+import { createEntry, deleteEntry, getEntry, listEntries, replaceEntry } from "../store/collection-store.ts";
+import { router, userProcedure } from "../trpc.ts";
+
+const idInput = z.object({ id: z.uuid("must be a uuid") });
+
+const deleted = z
+  .object({ statusCode: z.literal(200), message: z.string() })
+  .meta({ id: "Deleted", description: "The entry is gone." });
+
+/** The five routes of one collection: list, create, get, replace, delete. */
+export function collectionRouter(collection: Collection) {
+  const { name, entityType, path } = collection;
+  const tags = [name];
+  const listOutput = z.object({ items: z.array(collection.output) });
+  const notFound: Record<number, string> = {
+    404: `No ${entityType} entry with this id belongs to the caller.`,
+  };
+  const replaceErrors: Record<number, string> = collection.transition
+    ? { ...notFound, 409: `A ${collection.transition.column} move that is not allowed.` }
+    : notFound;
+
+  return router({
+    list: userProcedure
+      .meta({
+        openapi: {
+          method: "GET",
+          path,
+          tags,
+          summary: `List ${name}`,
+          description: `Entries in the documented order.`,
+        },
+      })
+      .output(listOutput)
+      .query(async ({ ctx }) => ({ items: await listEntries(ctx.db, collection, ctx.userId) })),
+
+    create: userProcedure
+      .meta({
+        openapi: { method: "POST", path, tags, summary: `Add a ${entityType} entry` },
+        rest: {
+          successStatus: 201,
+          successHeaders: { Location: "The new entry's URL." },
+          errors: { 409: `The caller already has the maximum number of ${name} entries.` },
+        },
+      })
+      .input(collection.createInput)
+      .output(collection.output)
+      .mutation(async ({ ctx, input }) => {
+        const entry = await createEntry(ctx.db, collection, ctx.userId, input as Record<string, unknown>);
+        ctx.response.status = 201;
+        ctx.response.headers.set("Location", `${path}/${entry.id}`);
+        return entry;
+      }),
+
+    get: userProcedure
+      .meta({
+        openapi: { method: "GET", path: `${path}/{id}`, tags, summary: `Get a ${entityType} entry` },
+        rest: { errors: notFound },
+      })
+      .input(idInput)
+      .output(collection.output)
+      .query(({ ctx, input }) => getEntry(ctx.db, collection, ctx.userId, input.id)),
+
+    replace: userProcedure
+      .meta({
+        openapi: {
+          method: "PUT",
+          path: `${path}/{id}`,
+          tags,
+          summary: `Replace a ${entityType} entry`,
+          description: "The complete entry: optional fields left out are cleared.",
+        },
+        rest: { errors: replaceErrors },
+      })
+      .input(collection.replaceInput)
+      .output(collection.output)
+      .mutation(({ ctx, input }) => {
+        const { id, ...fields } = input as { id: string } & Record<string, unknown>;
+        return replaceEntry(ctx.db, collection, ctx.userId, id, fields);
+      }),
+
+    delete: userProcedure
+      .meta({
+        openapi: { method: "DELETE", path: `${path}/{id}`, tags, summary: `Delete a ${entityType} entry` },
+        rest: { errors: notFound },
+      })
+      .input(idInput)
+      .output(deleted)
+      .mutation(async ({ ctx, input }) => {
+        await deleteEntry(ctx.db, collection, ctx.userId, input.id);
+        return { statusCode: 200 as const, message: `${entityType} entry ${input.id} deleted` };
+      }),
+  });
+}

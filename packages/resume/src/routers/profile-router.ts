@@ -1,0 +1,29 @@
+import { profileInput, profileOutput } from "../schemas/profile.ts";
+import { getProfile, putProfile } from "../store/profile-store.ts";
+import { router, userProcedure } from "../trpc.ts";
+
+const tags = ["profile"];
+
+export const profileRouter = router({
+  get: userProcedure
+    .meta({
+      openapi: { method: "GET", path: "/me/profile", tags, summary: "Get the caller's profile" },
+      rest: { errors: { 404: "No profile stored yet: PUT one first." } },
+    })
+    .output(profileOutput)
+    .query(({ ctx }) => getProfile(ctx.db, ctx.userId)),
+
+  put: userProcedure
+    .meta({
+      openapi: {
+        method: "PUT",
+        path: "/me/profile",
+        tags,
+        summary: "Create or replace the caller's profile",
+        description: "An upsert: never 404. Optional fields left out are cleared.",
+      },
+    })
+    .input(profileInput)
+    .output(profileOutput)
+    .mutation(({ ctx, input }) => putProfile(ctx.db, ctx.userId, input)),
+});

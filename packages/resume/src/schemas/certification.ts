@@ -1,0 +1,33 @@
+import { z } from "zod";
+import {
+  calendarDate,
+  endNotBeforeStart,
+  optionalDate,
+  optionalHttpUrl,
+  optionalString,
+  requiredString,
+} from "./fields.ts";
+
+export const CERTIFICATION_TYPES = ["professional", "personal"] as const;
+
+export const certificationShape = {
+  name: requiredString(),
+  issuing_organization: requiredString(),
+  issue_date: calendarDate(),
+  expiration_date: optionalDate(),
+  credential_id: optionalString(),
+  credential_url: optionalHttpUrl(),
+  type: z.enum(CERTIFICATION_TYPES).default("professional"),
+};
+
+export const certificationRefine = endNotBeforeStart("issue_date", "expiration_date");
+
+export const certificationOutput = {
+  name: z.string(),
+  issuing_organization: z.string(),
+  issue_date: z.iso.date(),
+  expiration_date: z.iso.date().nullable(),
+  credential_id: z.string().nullable(),
+  credential_url: z.string().nullable(),
+  type: z.enum(CERTIFICATION_TYPES),
+};

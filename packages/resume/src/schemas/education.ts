@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { LIMITS } from "../limits.ts";
+import { calendarDate, endNotBeforeStart, optionalDate, optionalString, requiredString } from "./fields.ts";
+
+export const educationShape = {
+  institution: requiredString(),
+  degree: requiredString(),
+  field_of_study: optionalString(),
+  location: optionalString(),
+  start_date: calendarDate(),
+  end_date: optionalDate(),
+  gpa: optionalString(),
+  honors: optionalString(LIMITS.textLength),
+  activities: optionalString(LIMITS.textLength),
+};
+
+export const educationRefine = endNotBeforeStart("start_date", "end_date");
+
+export const educationOutput = {
+  institution: z.string(),
+  degree: z.string(),
+  field_of_study: z.string().nullable(),
+  location: z.string().nullable(),
+  start_date: z.iso.date(),
+  end_date: z.iso.date().nullable(),
+  gpa: z.string().nullable(),
+  honors: z.string().nullable(),
+  activities: z.string().nullable(),
+};

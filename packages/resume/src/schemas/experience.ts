@@ -1,0 +1,41 @@
+import { z } from "zod";
+import {
+  calendarDate,
+  endNotBeforeStart,
+  optionalDate,
+  optionalString,
+  requiredString,
+  textList,
+} from "./fields.ts";
+
+export const EMPLOYMENT_TYPES = [
+  "full-time",
+  "part-time",
+  "contract",
+  "internship",
+  "self-employed",
+] as const;
+
+export const experienceShape = {
+  organization: requiredString(),
+  title: requiredString(),
+  location: optionalString(),
+  employment_type: z.enum(EMPLOYMENT_TYPES).default("full-time"),
+  start_date: calendarDate(),
+  end_date: optionalDate().meta({ description: "Omitted or null: the current role." }),
+  responsibilities: textList(),
+  accomplishments: textList(),
+};
+
+export const experienceRefine = endNotBeforeStart("start_date", "end_date");
+
+export const experienceOutput = {
+  organization: z.string(),
+  title: z.string(),
+  location: z.string().nullable(),
+  employment_type: z.enum(EMPLOYMENT_TYPES),
+  start_date: z.iso.date(),
+  end_date: z.iso.date().nullable(),
+  responsibilities: z.array(z.string()),
+  accomplishments: z.array(z.string()),
+};

@@ -1,0 +1,87 @@
+import { z } from "zod";
+import { LIMITS } from "../limits.ts";
+
+/** A required one-line string: trimmed, not empty, at most `max` characters. */
+export const requiredString = (max: number = LIMITS.nameLength) =>
+  z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
+
+/** An optional string: trimmed; empty, null or omitted all store null. */
+export const optionalString = (max: number = LIMITS.nameLength) =>
+  z
+    .string()
+    .trim()
+    .max(max, `must be at most ${max} characters`)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+/** A real calendar date, `YYYY-MM-DD`. */
+export const calendarDate = () => z.iso.date("must be a real date, YYYY-MM-DD");
+export const optionalDate = () =>
+  calendarDate()
+    .nullish()
+    .transform((v) => v ?? null);
+
+export const httpUrl = () =>
+  z
+    .string()
+    .trim()
+    .max(LIMITS.urlLength)
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+      } catch {
+        return false;
+      }
+    }, "must be an absolute http(s) URL");
+
+export const optionalHttpUrl = () =>
+  httpUrl()
+    .nullish()
+    .transform((v) => v ?? null);
+
+/** A list of short texts (responsibilities, accomplishments); empty items are dropped. */
+export const textList = () =>
+  z
+    .array(
+      z.string().trim().max(LIMITS.listItemLength, `must be at most ${LIMITS.listItemLength} characters`),
+    )
+    .max(LIMITS.listItems, `must have at most ${LIMITS.listItems} items`)
+    .optional()
+    .transform((items) => (items ?? []).filter((item) => item !== ""));
+
+/** The fields the service adds to every stored resource. */
+export const SERVER_FIELDS = ["id", "entity_type", "pk", "sk", "created_at", "updated_at"] as const;
+
+export const serverFieldsOutput = {
+  entity_type: z.string(),
+  pk: z.string(),
+  sk: z.string(),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+};
+
+/**
+ * A body schema that ignores server fields sent back (so GET, edit, PUT works)
+ * and rejects any other unknown key. `keep` names server fields the route does
+ * use, such as the path's `id`.
+ */
+export function bodyIgnoringServerFields<T extends z.ZodType>(schema: T, keep: readonly string[] = []) {
+  return z.preprocess((value) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+    const copy: Record<string, unknown> = { ...value };
+    for (const field of SERVER_FIELDS) if (!keep.includes(field)) delete copy[field];
+    return copy;
+  }, schema);
+}
+
+/** Adds an issue at `end` when both dates are set and `end` is before `start`. */
+export function endNotBeforeStart<S extends string, E extends string>(start: S, end: E) {
+  return (value: Record<S | E, string | null>, ctx: z.RefinementCtx) => {
+    const from = value[start];
+    const to = value[end];
+    if (from && to && to < from) {
+      ctx.addIssue({ code: "custom", path: [end], message: `must not be before ${start}` });
+    }
+  };
+}

@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { LIMITS } from "../limits.ts";
+import { optionalDate, requiredString } from "./fields.ts";
+
+export const GOAL_CATEGORIES = ["career", "personal", "learning"] as const;
+export const GOAL_STATUSES = ["active", "achieved", "abandoned"] as const;
+export type GoalStatus = (typeof GOAL_STATUSES)[number];
+
+/** Allowed status moves; keeping the same status is not a move and always allowed. */
+export const GOAL_MOVES: Record<GoalStatus, readonly GoalStatus[]> = {
+  active: ["achieved", "abandoned"],
+  achieved: ["active"],
+  abandoned: ["active"],
+};
+
+export const goalShape = {
+  description: requiredString(LIMITS.textLength),
+  category: z.enum(GOAL_CATEGORIES),
+  target_date: optionalDate(),
+  status: z.enum(GOAL_STATUSES).default("active"),
+};
+
+export const goalOutput = {
+  description: z.string(),
+  category: z.enum(GOAL_CATEGORIES),
+  target_date: z.iso.date().nullable(),
+  status: z.enum(GOAL_STATUSES),
+};

@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { LIMITS } from "../limits.ts";
+import {
+  bodyIgnoringServerFields,
+  httpUrl,
+  optionalString,
+  requiredString,
+  serverFieldsOutput,
+} from "./fields.ts";
+
+const linkName = z
+  .string()
+  .trim()
+  .min(1, "link names must not be empty")
+  .max(50, "link names have at most 50 characters");
+
+export const profileFields = z.strictObject({
+  name: requiredString(),
+  headline: optionalString(),
+  summary: optionalString(LIMITS.textLength),
+  location: optionalString(),
+  email: z
+    .email("must be an email address")
+    .max(254)
+    .nullish()
+    .transform((v) => v ?? null),
+  links: z
+    .record(linkName, httpUrl())
+    .refine((links) => Object.keys(links).length <= LIMITS.links, `at most ${LIMITS.links} links`)
+    .optional()
+    .transform((v) => v ?? {})
+    .meta({ description: "Named links, e.g. linkedin, github, site: absolute http(s) URLs." }),
+  goals_summary: optionalString(LIMITS.textLength),
+});
+
+export const profileInput = bodyIgnoringServerFields(profileFields).meta({ title: "ProfileInput" });
+
+export const profileOutput = z
+  .object({
+    name: z.string(),
+    headline: z.string().nullable(),
+    summary: z.string().nullable(),
+    location: z.string().nullable(),
+    email: z.string().nullable(),
+    links: z.record(z.string(), z.string()),
+    goals_summary: z.string().nullable(),
+    ...serverFieldsOutput,
+  })
+  .meta({ id: "Profile" });
+
+export type ProfileInput = z.output<typeof profileFields>;
+export type Profile = z.output<typeof profileOutput>;

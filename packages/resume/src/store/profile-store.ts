@@ -1,0 +1,27 @@
+import { TRPCError } from "@trpc/server";
+import type { Database } from "@app/db";
+import type { Profile, ProfileInput } from "../schemas/profile.ts";
+import { castParameters, columnValues, PROFILE_COLUMNS, profileJson } from "./sql.ts";
+
+export async function getProfile(db: Database, userId: string): Promise<Profile> {
+  const [row] = await db.$queryRawUnsafe<{ profile: Profile }[]>(
+    `SELECT ${profileJson()} AS profile FROM resume.profiles t WHERE t.user_id = $1`,
+    userId,
+  );
+  if (!row) throw new TRPCError({ code: "NOT_FOUND", message: "no profile yet; PUT /me/profile creates it" });
+  return row.profile;
+}
+
+/** Creates or replaces the caller's profile; omitted optional fields are cleared. */
+export async function putProfile(db: Database, userId: string, fields: ProfileInput): Promise<Profile> {
+  const columns = Object.keys(PROFILE_COLUMNS);
+  const [row] = await db.$queryRawUnsafe<{ profile: Profile }[]>(
+    `INSERT INTO resume.profiles AS t (user_id, ${columns.join(", ")})
+     VALUES ($1, ${castParameters(PROFILE_COLUMNS, 2).join(", ")})
+     ON CONFLICT (user_id) DO UPDATE SET ${columns.map((c) => `${c} = EXCLUDED.${c}`).join(", ")}, updated_at = now()
+     RETURNING ${profileJson()} AS profile`,
+    userId,
+    ...columnValues(PROFILE_COLUMNS, fields),
+  );
+  return row!.profile;
+}

@@ -1,0 +1,61 @@
+import type { Collection } from "../collections.ts";
+
+/** ISO 8601 UTC with milliseconds, whatever the session's TimeZone. */
+const isoTimestamp = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The JSON of one row of alias `t` exactly as the API returns it. Lists, single
+ * entries and the whole resume all use this one expression, so they agree.
+ */
+export function entryJson(collection: Collection): string {
+  const fields = Object.keys(collection.columns).map((column) => `'${column}', t.${column}`);
+  return `json_build_object(
+    'id', t.id,
+    'entity_type', '${collection.entityType}',
+    'pk', 'USER#' || t.user_id,
+    'sk', '${collection.entityType.toUpperCase()}#' || t.id,
+    ${fields.join(", ")},
+    'created_at', ${isoTimestamp("t.created_at")},
+    'updated_at', ${isoTimestamp("t.updated_at")})`;
+}
+
+export const PROFILE_COLUMNS = {
+  name: "text",
+  headline: "text",
+  summary: "text",
+  location: "text",
+  email: "text",
+  links: "jsonb",
+  goals_summary: "text",
+} as const;
+
+export function profileJson(): string {
+  const fields = Object.keys(PROFILE_COLUMNS).map((column) => `'${column}', t.${column}`);
+  return `json_build_object(
+    'entity_type', 'profile',
+    'pk', 'USER#' || t.user_id,
+    'sk', 'PROFILE',
+    ${fields.join(", ")},
+    'created_at', ${isoTimestamp("t.created_at")},
+    'updated_at', ${isoTimestamp("t.updated_at")})`;
+}
+
+/** A JSON array of the user's (`$1`) entries in the collection's order. */
+export function listJson(collection: Collection): string {
+  return `(SELECT coalesce(json_agg(${entryJson(collection)} ORDER BY ${collection.orderBy}), '[]'::json)
+    FROM ${collection.table} t WHERE t.user_id = $1)`;
+}
+
+/** `$first::type, $next::type, ...` for the collection's columns. */
+export function castParameters(columns: Record<string, string>, first: number): string[] {
+  return Object.values(columns).map((type, i) => `$${first + i}::${type}`);
+}
+
+/** The row values of validated fields, in column order. */
+export function columnValues(columns: Record<string, string>, fields: Record<string, unknown>): unknown[] {
+  return Object.entries(columns).map(([column, type]) => {
+    const value = fields[column];
+    return type === "jsonb" ? JSON.stringify(value) : (value ?? null);
+  });
+}

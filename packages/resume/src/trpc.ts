@@ -1,0 +1,65 @@
+/**
+ * The resume service's tRPC instance. One router serves the UI (tRPC) and
+ * REST (trpc-to-openapi); both transports build the same context.
+ */
+import { initTRPC, TRPCError } from "@trpc/server";
+import { AuthenticationError, type VerifiedIdentity } from "@app/auth";
+import { isDatabaseUnavailable, type Database } from "@app/db";
+import { formatTrpcError, type ResponseControl, type ServiceMeta } from "@app/rest";
+import type { RateLimiter } from "./rate-limiter.ts";
+
+// ---------------------------------------------------------------- context
+
+export interface ResumeContext {
+  db: Database;
+  /** Who the bearer token names, or why there is no one. */
+  identity: VerifiedIdentity | AuthenticationError;
+  rateLimiter: RateLimiter;
+  response: ResponseControl;
+}
+
+// ---------------------------------------------------------------- instance
+
+const t = initTRPC.context<ResumeContext>().meta<ServiceMeta>().create({ errorFormatter: formatTrpcError });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+// ---------------------------------------------------------------- procedures
+
+/** A database that does not answer is a 503, not a 500. */
+const databaseErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && isDatabaseUnavailable(result.error.cause)) {
+    throw new TRPCError({
+      code: "SERVICE_UNAVAILABLE",
+      message: "the database is unavailable; try again shortly",
+    });
+  }
+  return result;
+});
+
+/**
+ * Every resume procedure: a verified caller (401 with WWW-Authenticate
+ * otherwise) within the per-user rate limit (429 with Retry-After).
+ */
+export const userProcedure = t.procedure.use(databaseErrors).use(({ ctx, next }) => {
+  const { identity } = ctx;
+  if (identity instanceof AuthenticationError) {
+    const error =
+      identity.reason === "missing_token"
+        ? ""
+        : `, error="invalid_token", error_description="${identity.message}"`;
+    ctx.response.headers.set("WWW-Authenticate", `Bearer realm="resume"${error}`);
+    throw new TRPCError({ code: "UNAUTHORIZED", message: identity.message });
+  }
+  const retryAfter = ctx.rateLimiter.take(identity.userId);
+  if (retryAfter > 0) {
+    ctx.response.headers.set("Retry-After", String(retryAfter));
+    throw new TRPCError({
+      code: "TOO_MANY_REQUESTS",
+      message: `too many requests; retry in ${retryAfter} s`,
+    });
+  }
+  return next({ ctx: { ...ctx, userId: identity.userId } });
+});
