@@ -70,5 +70,6 @@ Ready.
   Database     ${env.DATABASE_URL ? "DATABASE_URL" : "embedded; connection string in .data/database-url"}
   Sign-in      ${auth.mode === "local" ? "local development issuer" : auth.mode}
   Token        TOKEN=$(npm run -s token -- --user alice)
-               curl -H "Authorization: Bearer $TOKEN" ${webUrl}/healthz
+               curl -H "Authorization: Bearer $TOKEN" "${webUrl}/me/resume?format=markdown"
+  API docs     ${webUrl}/docs   (OpenAPI: ${webUrl}/openapi.json)
 Press Ctrl-C to stop.`);

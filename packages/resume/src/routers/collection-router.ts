@@ -37,7 +37,7 @@ export function collectionRouter(collection: Collection) {
 
     create: userProcedure
       .meta({
-        openapi: { method: "POST", path, tags, summary: `Add a ${entityType} entry` },
+        openapi: { method: "POST", path, tags, summary: `Add an entry to ${name}` },
         rest: {
           successStatus: 201,
           successHeaders: { Location: "The new entry's URL." },
@@ -55,7 +55,7 @@ export function collectionRouter(collection: Collection) {
 
     get: userProcedure
       .meta({
-        openapi: { method: "GET", path: `${path}/{id}`, tags, summary: `Get a ${entityType} entry` },
+        openapi: { method: "GET", path: `${path}/{id}`, tags, summary: `Get one entry of ${name}` },
         rest: { errors: notFound },
       })
       .input(idInput)
@@ -68,7 +68,7 @@ export function collectionRouter(collection: Collection) {
           method: "PUT",
           path: `${path}/{id}`,
           tags,
-          summary: `Replace a ${entityType} entry`,
+          summary: `Replace one entry of ${name}`,
           description: "The complete entry: optional fields left out are cleared.",
         },
         rest: { errors: replaceErrors },
@@ -82,7 +82,7 @@ export function collectionRouter(collection: Collection) {
 
     delete: userProcedure
       .meta({
-        openapi: { method: "DELETE", path: `${path}/{id}`, tags, summary: `Delete a ${entityType} entry` },
+        openapi: { method: "DELETE", path: `${path}/{id}`, tags, summary: `Delete one entry of ${name}` },
         rest: { errors: notFound },
       })
       .input(idInput)

@@ -1,0 +1,70 @@
+import { randomUUID } from "node:crypto";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createDatabase, PrismaClient, type Database } from "@app/db";
+import { COLLECTIONS, getWholeResume } from "../src/index.ts";
+import { createEntry, listEntries } from "../src/store/collection-store.ts";
+import { putProfile } from "../src/store/profile-store.ts";
+import { COMPLETE, MINIMAL } from "../../../test/resume-fixtures.ts";
+
+const userId = `query-test-${randomUUID()}`;
+let db: Database;
+let pool: pg.Pool;
+let counted: Database;
+const statements: string[] = [];
+
+beforeAll(async () => {
+  db = createDatabase({ connectionString: inject("databaseUrl") });
+  await putProfile(db, userId, {
+    name: "Query Test",
+    headline: null,
+    summary: null,
+    location: null,
+    email: null,
+    links: {},
+    goals_summary: null,
+  });
+  for (const c of COLLECTIONS) {
+    for (let i = 0; i < 20; i += 1) {
+      await createEntry(
+        db,
+        c,
+        userId,
+        c.fields.parse(i % 2 ? COMPLETE[c.name] : MINIMAL[c.name]) as Record<string, unknown>,
+      );
+    }
+  }
+  // A client whose every statement is recorded on its way to PostgreSQL.
+  pool = new pg.Pool({ connectionString: inject("databaseUrl"), max: 1 });
+  pool.on("connect", (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const first = args[0] as string | { text: string };
+      statements.push(typeof first === "string" ? first : first.text);
+      return query(...args);
+    };
+  });
+  counted = new PrismaClient({ adapter: new PrismaPg(pool) });
+});
+
+afterAll(async () => {
+  await counted.$disconnect();
+  await db.$disconnect();
+});
+
+describe("getWholeResume", () => {
+  it("reads the profile and all six collections (6 × 20 entries) in one SQL statement", async () => {
+    await counted.$queryRawUnsafe("SELECT 1"); // connect outside the count
+    statements.length = 0;
+    const resume = await getWholeResume(counted, userId);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^SELECT json_build_object/);
+
+    expect(resume.profile?.name).toBe("Query Test");
+    for (const c of COLLECTIONS) {
+      expect(resume[c.name], c.name).toHaveLength(20);
+      expect(resume[c.name]).toEqual(await listEntries(db, c, userId));
+    }
+  });
+});
