@@ -6,6 +6,11 @@ const schema = z.object({
   DATABASE_URL: z.string().url(),
   HOST: z.string().default("127.0.0.1"),
   LEDGER_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  LEDGER_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]+$/)
+    .default("us-east-1"),
+  LEDGER_CREDENTIALS_FILE: z.string().optional(),
   DATA_DIR: z.string().optional(),
 });
 
@@ -13,10 +18,15 @@ const schema = z.object({
 export function readLedgerEnv(source: NodeJS.ProcessEnv = process.env) {
   const parsed = schema.safeParse(source);
   if (!parsed.success) throw new Error(`Invalid ledger configuration:\n${z.prettifyError(parsed.error)}`);
+  const dataDir = path.resolve(findRepoRoot(), parsed.data.DATA_DIR ?? ".data");
   return {
     ...parsed.data,
-    DATA_DIR: path.resolve(findRepoRoot(), parsed.data.DATA_DIR ?? ".data"),
+    DATA_DIR: dataDir,
+    /** The credentials file in use: the configured one, else the generated development one. */
+    credentialsFile: parsed.data.LEDGER_CREDENTIALS_FILE ?? developmentCredentialsFile(dataDir),
   };
 }
+
+export const developmentCredentialsFile = (dataDir: string) => path.join(dataDir, "ledger-credentials.json");
 
 export type LedgerEnv = ReturnType<typeof readLedgerEnv>;

@@ -1,48 +1,136 @@
 import http from "node:http";
 import { isDatabaseReachable, type Database } from "@app/db";
+import {
+  LEDGER_API_VERSION,
+  LIMITS,
+  ledgerOpenApiDocument,
+  ledgerRouter,
+  type LedgerContext,
+} from "@app/ledger";
+import { apiErrorBody, createRestHandler, type ApiErrorBody } from "@app/rest";
+import { SigV4Error, verifySigV4Request, type Credential, type CredentialStore } from "@app/sigv4";
 
 export interface LedgerServerDeps {
   db: Database;
+  credentials: CredentialStore;
+  region: string;
+  warn?: (message: string) => void;
 }
 
-/** The ledger's HTTP server. Routes beyond /healthz arrive with the ledger issue. */
-export function createLedgerServer({ db }: LedgerServerDeps): http.Server {
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-length",
+  "host",
+  "upgrade",
+]);
+
+/**
+ * The ledger's HTTP server: /healthz and /openapi.json are open; every other
+ * request must carry a valid AWS Signature V4, checked here in front of the
+ * ledger router (served as REST by packages/rest).
+ */
+export function createLedgerServer({ db, credentials, region, warn = console.warn }: LedgerServerDeps) {
+  const handleRest = createRestHandler<LedgerContext>({
+    router: ledgerRouter,
+    document: ledgerOpenApiDocument,
+    maxBodyBytes: LIMITS.bodyBytes,
+    apiVersion: LEDGER_API_VERSION,
+    createContext: async (request, response) => ({ db, caller: signers.get(request)!, response, warn }),
+    onError: (error, path) => {
+      const { code, cause } = error as { code?: string; cause?: unknown };
+      if (code === "INTERNAL_SERVER_ERROR" || code === "SERVICE_UNAVAILABLE")
+        console.error(`[ledger] ${path}:`, cause ?? error);
+    },
+  });
+  // The verified signer of each forwarded request, for the tRPC context.
+  const signers = new WeakMap<Request, Credential>();
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const target = req.url ?? "/";
+    const pathname = target.split("?")[0];
+    if (pathname === "/healthz" && req.method === "GET") {
+      return (await isDatabaseReachable(db))
+        ? sendJson(res, 200, { status: "ok", database: "ok" })
+        : sendJson(res, 503, apiErrorBody(503, "the database is unreachable"));
+    }
+    if (pathname === "/openapi.json" && req.method === "GET")
+      return sendJson(res, 200, ledgerOpenApiDocument);
+
+    const body = await readBody(req, LIMITS.bodyBytes);
+    if (!body)
+      return sendJson(res, 413, apiErrorBody(413, `the body is larger than ${LIMITS.bodyBytes} bytes`));
+
+    let caller: Credential;
+    try {
+      caller = verifySigV4Request(
+        { method: req.method ?? "GET", target, headers: req.headers, body },
+        { credentials, region, service: "execute-api" },
+      );
+    } catch (error) {
+      if (!(error instanceof SigV4Error)) throw error;
+      const errorBody: ApiErrorBody = {
+        statusCode: error.status,
+        error: error.errorName,
+        message: error.message,
+      };
+      return sendJson(res, error.status, errorBody, { "x-amzn-ErrorType": error.errorName });
+    }
+
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined && !HOP_BY_HOP.has(name))
+        headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+    }
+    const request = new Request(`http://${req.headers.host ?? "ledger"}${target}`, {
+      method: req.method,
+      headers,
+      ...(req.method === "GET" || req.method === "HEAD" ? {} : { body }),
+    });
+    signers.set(request, caller);
+    const response = await handleRest(request);
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  }
+
   return http.createServer((req, res) => {
-    void handle(req, res).catch(() => {
-      if (!res.headersSent)
-        sendJson(res, 500, { statusCode: 500, error: "INTERNAL_SERVER_ERROR", message: "internal error" });
+    handle(req, res).catch((error: unknown) => {
+      console.error("[ledger]", error);
+      if (!res.headersSent) sendJson(res, 500, apiErrorBody(500, "internal error"));
       else res.destroy();
     });
   });
-
-  async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
-    const url = new URL(req.url ?? "/", "http://ledger");
-    if (url.pathname === "/healthz") {
-      if (req.method !== "GET" && req.method !== "HEAD") {
-        res.setHeader("Allow", "GET, HEAD");
-        return sendJson(res, 405, { statusCode: 405, error: "METHOD_NOT_ALLOWED", message: "use GET" });
-      }
-      return (await isDatabaseReachable(db))
-        ? sendJson(res, 200, { status: "ok", database: "ok" })
-        : sendJson(res, 503, {
-            statusCode: 503,
-            error: "SERVICE_UNAVAILABLE",
-            message: "the database is unreachable",
-          });
-    }
-    sendJson(res, 404, {
-      statusCode: 404,
-      error: "NOT_FOUND",
-      message: `no route for ${req.method} ${url.pathname}`,
-    });
-  }
 }
 
-function sendJson(res: http.ServerResponse, status: number, body: unknown) {
+/** The body, or null past `limit` bytes. */
+async function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | null> {
+  if (Number(req.headers["content-length"] ?? 0) > limit) {
+    req.resume();
+    return null;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     "content-type": "application/json; charset=utf-8",
     "content-length": Buffer.byteLength(text),
+    "api-version": LEDGER_API_VERSION,
+    ...headers,
   });
   res.end(text);
 }

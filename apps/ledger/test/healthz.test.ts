@@ -9,7 +9,7 @@ const open: { server: Server; db: Database }[] = [];
 
 async function serve(connectionString: string): Promise<string> {
   const db = createDatabase({ connectionString });
-  const server = createLedgerServer({ db });
+  const server = createLedgerServer({ db, credentials: new Map(), region: "us-east-1" });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   open.push({ server, db });
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -3,4 +3,5 @@ export { createDatabase, isDatabaseReachable, type Database, type DatabaseOption
 export { startEmbeddedPostgres, type RunningPostgres } from "./embedded-postgres.ts";
 export { migrateDatabase, readMigrations, MigrationError, type Migration } from "./migrate.ts";
 export { findRepoRoot, migrationsDirectory } from "./paths.ts";
+export { isoTimestampSql } from "./sql.ts";
 export * from "./generated/prisma/client.ts";

@@ -39,10 +39,10 @@ async function post(entries: [account: string, amount: number][]): Promise<strin
       "INSERT INTO ledger.transactions (id, idempotency_key, request_hash, effective_date) VALUES ($1, gen_random_uuid()::text, repeat('0', 64), '2026-01-15')",
       [id],
     );
-    for (const [account, amount] of entries) {
+    for (const [position, [account, amount]] of entries.entries()) {
       await client.query(
-        "INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date) VALUES ($1, $2, $3, $4, $5, '2026-01-15')",
-        [randomUUID(), id, account, currencyOf[account], amount],
+        "INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position) VALUES ($1, $2, $3, $4, $5, '2026-01-15', $6)",
+        [randomUUID(), id, account, currencyOf[account], amount, position],
       );
     }
     await client.query("COMMIT");
@@ -112,7 +112,7 @@ describe("balance trigger (checked at commit)", () => {
     );
     await expect(
       client.query(
-        "INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date) VALUES ($1, $2, $3, 'EUR', 5, '2026-01-15')",
+        "INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position) VALUES ($1, $2, $3, 'EUR', 5, '2026-01-15', 0)",
         [randomUUID(), id, accounts.usdA],
       ),
     ).rejects.toThrow(/entries_account_fkey/);
@@ -127,7 +127,7 @@ describe("balance trigger (checked at commit)", () => {
     await client.query("BEGIN");
     await expect(
       client.query(
-        "INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date) VALUES ($1, $2, $3, 'USD', 5, '2026-01-15')",
+        "INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position) VALUES ($1, $2, $3, 'USD', 5, '2026-01-15', 9)",
         [randomUUID(), id, accounts.usdA],
       ),
     ).rejects.toThrow(/cannot be added to transaction/);

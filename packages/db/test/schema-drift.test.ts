@@ -68,6 +68,8 @@ function expectedType(
       return { data_type: "text", udt_name: "text" };
     case "BigInt":
       return { data_type: "bigint", udt_name: "int8" };
+    case "SmallInt":
+      return { data_type: "smallint", udt_name: "int2" };
     case "Int":
       return { data_type: "integer", udt_name: "int4" };
     case "Float":

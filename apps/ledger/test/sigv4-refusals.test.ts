@@ -1,0 +1,255 @@
+import { AwsClient } from "aws4fetch";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ledgerClient } from "../../../test/ledger-client.ts";
+import {
+  FULL_KEY,
+  READ_ONLY_KEY,
+  REGION,
+  startLedgerServer,
+  type LedgerServer,
+} from "../../../test/ledger-server.ts";
+
+let ledger: LedgerServer;
+
+beforeAll(async () => {
+  ledger = await startLedgerServer();
+});
+
+afterAll(async () => {
+  await ledger?.stop();
+});
+
+const ACCOUNT = JSON.stringify({ name: "refusal test", type: "asset", currency: "USD" });
+
+/** `yyyymmddThhmmssZ` for now plus `offsetMs`. */
+function amzDate(offsetMs = 0): string {
+  return new Date(Date.now() + offsetMs).toISOString().replace(/[-:]|\.\d{3}/g, "");
+}
+
+interface SignOptions {
+  key?: { accessKeyId: string; secretAccessKey: string };
+  region?: string;
+  service?: string;
+  datetime?: string;
+  method?: string;
+  path?: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+/** A request signed by aws4fetch, as headers and body we may then tamper with. */
+async function sign(options: SignOptions = {}) {
+  const key = options.key ?? FULL_KEY;
+  const client = new AwsClient({
+    accessKeyId: key.accessKeyId,
+    secretAccessKey: key.secretAccessKey,
+    region: options.region ?? REGION,
+    service: options.service ?? "execute-api",
+  });
+  const method = options.method ?? "POST";
+  const body = method === "GET" ? undefined : (options.body ?? ACCOUNT);
+  const request = await client.sign(`${ledger.url}${options.path ?? "/accounts"}`, {
+    method,
+    headers: { ...(body ? { "content-type": "application/json" } : {}), ...options.headers },
+    ...(body ? { body } : {}),
+    aws: { datetime: options.datetime ?? amzDate() },
+  });
+  return { method, url: request.url, headers: Object.fromEntries(request.headers), body };
+}
+
+async function send(request: {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string | undefined;
+}) {
+  const response = await fetch(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body ?? null,
+  });
+  return {
+    status: response.status,
+    errorType: response.headers.get("x-amzn-errortype"),
+    body: (await response.json()) as Record<string, unknown>,
+  };
+}
+
+async function accountCount() {
+  return ((await ledgerClient(ledger.url).get("/accounts")).body.items as unknown[]).length;
+}
+
+async function expectRefused(
+  request: Parameters<typeof send>[0],
+  status: number,
+  error: string,
+  message?: RegExp,
+) {
+  const before = await accountCount();
+  const result = await send(request);
+  expect(result.status).toBe(status);
+  expect(result.errorType).toBe(error);
+  expect(result.body).toEqual({ statusCode: status, error, message: expect.any(String) });
+  if (message) expect(result.body.message).toMatch(message);
+  expect(await accountCount()).toBe(before);
+}
+
+describe("SigV4 refusals", () => {
+  it("accepts the untampered request (the baseline of every case below)", async () => {
+    expect((await send(await sign())).status).toBe(201);
+  });
+
+  it("refuses a request without Authorization: 403 MissingAuthenticationToken", async () => {
+    await expectRefused(
+      { method: "GET", url: `${ledger.url}/accounts`, headers: {} },
+      403,
+      "MissingAuthenticationToken",
+    );
+  });
+
+  it("refuses an unknown access key: 403 InvalidAccessKeyId", async () => {
+    await expectRefused(
+      await sign({ key: { accessKeyId: "AKIAUNKNOWNKEY000001", secretAccessKey: "whatever-secret-123" } }),
+      403,
+      "InvalidAccessKeyId",
+    );
+  });
+
+  it("refuses a wrong secret, region or service: 403 SignatureDoesNotMatch", async () => {
+    await expectRefused(
+      await sign({ key: { ...FULL_KEY, secretAccessKey: "not-the-secret-0123456789" } }),
+      403,
+      "SignatureDoesNotMatch",
+    );
+    await expectRefused(
+      await sign({ region: "eu-west-1" }),
+      403,
+      "SignatureDoesNotMatch",
+      /region us-east-1/,
+    );
+    await expectRefused(await sign({ service: "s3" }), 403, "SignatureDoesNotMatch", /service execute-api/);
+  });
+
+  it("refuses a date 6 minutes old or ahead (RequestTimeTooSkewed) and accepts one 4 minutes old", async () => {
+    await expectRefused(await sign({ datetime: amzDate(-6 * 60_000) }), 403, "RequestTimeTooSkewed");
+    await expectRefused(await sign({ datetime: amzDate(6 * 60_000) }), 403, "RequestTimeTooSkewed");
+    expect((await send(await sign({ datetime: amzDate(-4 * 60_000) }))).status).toBe(201);
+  });
+
+  it("refuses x-amz-date changed after signing", async () => {
+    const request = await sign({ datetime: amzDate(-60_000) });
+    await expectRefused(
+      { ...request, headers: { ...request.headers, "x-amz-date": amzDate() } },
+      403,
+      "SignatureDoesNotMatch",
+    );
+  });
+
+  it("refuses a signature that does not cover host", async () => {
+    const request = await sign();
+    const authorization = request.headers.authorization!.replace(
+      /SignedHeaders=[^,]+/,
+      "SignedHeaders=content-type;x-amz-date",
+    );
+    await expectRefused(
+      { ...request, headers: { ...request.headers, authorization } },
+      403,
+      "SignatureDoesNotMatch",
+      /host must be a signed header/,
+    );
+  });
+
+  it("refuses the method, path, query, body or a signed header changed after signing", async () => {
+    const id = await ledgerClient(ledger.url).account();
+    const post = await sign();
+    await expectRefused({ ...post, method: "PUT" }, 403, "SignatureDoesNotMatch");
+    await expectRefused(
+      { ...post, body: ACCOUNT.replace("refusal test", "tampered") },
+      403,
+      "SignatureDoesNotMatch",
+    );
+    const noted = await sign({ headers: { "x-request-note": "signed" } });
+    expect(noted.headers.authorization).toContain("x-request-note");
+    await expectRefused(
+      { ...noted, headers: { ...noted.headers, "x-request-note": "changed" } },
+      403,
+      "SignatureDoesNotMatch",
+    );
+
+    const get = await sign({ method: "GET", path: `/accounts/${id}/entries?limit=5&offset=0` });
+    expect((await send(get)).status).toBe(200);
+    await expectRefused({ ...get, url: get.url.replace("limit=5", "limit=6") }, 403, "SignatureDoesNotMatch");
+    await expectRefused(
+      { ...get, url: get.url.replace(`/accounts/${id}/entries`, `/accounts/${id}/balance`) },
+      403,
+      "SignatureDoesNotMatch",
+    );
+  });
+
+  it("refuses x-amz-content-sha256 that does not match the body, and UNSIGNED-PAYLOAD", async () => {
+    const request = await sign();
+    await expectRefused(
+      { ...request, headers: { ...request.headers, "x-amz-content-sha256": "0".repeat(64) } },
+      403,
+      "SignatureDoesNotMatch",
+      /does not match the body/,
+    );
+    await expectRefused(
+      { ...request, headers: { ...request.headers, "x-amz-content-sha256": "UNSIGNED-PAYLOAD" } },
+      403,
+      "SignatureDoesNotMatch",
+      /UNSIGNED-PAYLOAD/,
+    );
+  });
+
+  it("refuses presigned URLs", async () => {
+    const client = new AwsClient({
+      accessKeyId: FULL_KEY.accessKeyId,
+      secretAccessKey: FULL_KEY.secretAccessKey,
+      region: REGION,
+      service: "execute-api",
+    });
+    const presigned = await client.sign(`${ledger.url}/accounts`, {
+      method: "GET",
+      aws: { signQuery: true },
+    });
+    await expectRefused(
+      { method: "GET", url: presigned.url, headers: {} },
+      403,
+      "MissingAuthenticationToken",
+      /presigned/,
+    );
+  });
+
+  it("answers 400 AuthorizationHeaderMalformed to an Authorization header it cannot read", async () => {
+    const request = await sign();
+    for (const authorization of [
+      "AWS4-HMAC-SHA256 garbage",
+      "Bearer abc.def.ghi",
+      request.headers.authorization!.replace(/, Signature=[0-9a-f]+/, ""),
+      request.headers.authorization!.replace(/Credential=[^,]+/, "Credential=AKIA/20260101/us-east-1"),
+    ]) {
+      await expectRefused(
+        { ...request, headers: { ...request.headers, authorization } },
+        400,
+        "AuthorizationHeaderMalformed",
+      );
+    }
+    const { ["x-amz-date"]: _dropped, ...withoutDate } = request.headers;
+    await expectRefused(
+      { ...request, headers: withoutDate },
+      400,
+      "AuthorizationHeaderMalformed",
+      /x-amz-date/,
+    );
+  });
+
+  it("refuses an action the key does not hold: 403 AccessDenied; what it holds works", async () => {
+    await expectRefused(await sign({ key: READ_ONLY_KEY }), 403, "AccessDenied", /ledger:CreateAccount/);
+    const reader = ledgerClient(ledger.url, READ_ONLY_KEY);
+    expect((await reader.get("/accounts")).status).toBe(200);
+    const post = await reader.post("/transactions", { idempotency_key: "x", entries: [] });
+    expect(post.status).toBe(403);
+    expect(post.body).toMatchObject({ error: "AccessDenied" });
+  });
+});

@@ -1,0 +1,197 @@
+import {
+  accountOutput,
+  asOfInput,
+  balanceOutput,
+  balancesOutput,
+  createAccountInput,
+  entriesPageInput,
+  entriesPageOutput,
+  idInput,
+  postTransactionInput,
+  reverseTransactionInput,
+  transactionOutput,
+} from "../schemas.ts";
+import { createAccount, getAccount, listAccounts } from "../store/accounts.ts";
+import { getAllBalances, getBalance, listAccountEntries, todayUtc } from "../store/balances.ts";
+import {
+  getTransaction,
+  postTransaction,
+  reverseTransaction,
+  type PostResult,
+} from "../store/transactions.ts";
+import { router, ledgerProcedure, type LedgerContext } from "../trpc.ts";
+import { z } from "zod";
+
+const accountNotFound = { 404: "No account with this id." };
+const transactionNotFound = { 404: "No transaction with this id." };
+const postingErrors = {
+  422: "UNBALANCED_TRANSACTION (entries do not sum to zero per currency) or UNKNOWN_ACCOUNT (named in the message).",
+};
+
+/** 201 for a new transaction; 200 with Idempotent-Replayed for a known key (and a mismatch flag). */
+function answerPost(ctx: LedgerContext, result: PostResult, key: string) {
+  if (result.replayed) {
+    ctx.response.headers.set("Idempotent-Replayed", "true");
+    if (result.mismatch) {
+      ctx.response.headers.set("Idempotency-Key-Mismatch", "true");
+      ctx.warn(
+        `idempotency key ${JSON.stringify(key)} reused by ${ctx.caller.principal} with a different request`,
+      );
+    }
+  } else {
+    ctx.response.status = 201;
+    ctx.response.headers.set("Location", `/transactions/${result.transaction.id}`);
+  }
+  return result.transaction;
+}
+
+const replayDocs = {
+  successStatus: 201,
+  otherSuccess: {
+    200: "The key was known: the original transaction, unchanged (Idempotent-Replayed: true).",
+  },
+  successHeaders: {
+    Location: "The new transaction's URL (201).",
+    "Idempotent-Replayed": "true on a replay (200).",
+    "Idempotency-Key-Mismatch": "true when a replay's request differs from the original's.",
+  },
+};
+
+export const ledgerRouter = router({
+  createAccount: ledgerProcedure
+    .meta({
+      action: "ledger:CreateAccount",
+      openapi: { method: "POST", path: "/accounts", tags: ["accounts"], summary: "Create an account" },
+      rest: { successStatus: 201, successHeaders: { Location: "The new account's URL." } },
+    })
+    .input(createAccountInput)
+    .output(accountOutput)
+    .mutation(async ({ ctx, input }) => {
+      const account = await createAccount(ctx.db, input);
+      ctx.response.status = 201;
+      ctx.response.headers.set("Location", `/accounts/${account.id}`);
+      return account;
+    }),
+
+  listAccounts: ledgerProcedure
+    .meta({
+      action: "ledger:Read",
+      openapi: {
+        method: "GET",
+        path: "/accounts",
+        tags: ["accounts"],
+        summary: "List accounts in creation order",
+      },
+    })
+    .output(z.object({ items: z.array(accountOutput) }))
+    .query(async ({ ctx }) => ({ items: await listAccounts(ctx.db) })),
+
+  getAccount: ledgerProcedure
+    .meta({
+      action: "ledger:Read",
+      openapi: { method: "GET", path: "/accounts/{id}", tags: ["accounts"], summary: "Get an account" },
+      rest: { errors: accountNotFound },
+    })
+    .input(idInput)
+    .output(accountOutput)
+    .query(({ ctx, input }) => getAccount(ctx.db, input.id)),
+
+  listEntries: ledgerProcedure
+    .meta({
+      action: "ledger:Read",
+      openapi: {
+        method: "GET",
+        path: "/accounts/{id}/entries",
+        tags: ["accounts"],
+        summary: "A page of an account's entries, most recent first",
+      },
+      rest: { errors: accountNotFound },
+    })
+    .input(entriesPageInput)
+    .output(entriesPageOutput)
+    .query(({ ctx, input }) => listAccountEntries(ctx.db, input.id, input.limit, input.offset)),
+
+  getBalance: ledgerProcedure
+    .meta({
+      action: "ledger:Read",
+      openapi: {
+        method: "GET",
+        path: "/accounts/{id}/balance",
+        tags: ["balances"],
+        summary: "An account's balance: the sum of its entries up to as_of",
+      },
+      rest: { errors: { ...accountNotFound, 422: "BALANCE_OUT_OF_RANGE: beyond ±(2^53-1)." } },
+    })
+    .input(idInput.extend(asOfInput.shape))
+    .output(balanceOutput)
+    .query(({ ctx, input }) => getBalance(ctx.db, input.id, input.as_of ?? todayUtc())),
+
+  getBalances: ledgerProcedure
+    .meta({
+      action: "ledger:Read",
+      openapi: {
+        method: "GET",
+        path: "/balances",
+        tags: ["balances"],
+        summary: "Every account's balance up to as_of, zero balances included, in creation order",
+      },
+      rest: { errors: { 422: "BALANCE_OUT_OF_RANGE: beyond ±(2^53-1)." } },
+    })
+    .input(asOfInput)
+    .output(balancesOutput)
+    .query(({ ctx, input }) => getAllBalances(ctx.db, input.as_of ?? todayUtc())),
+
+  postTransaction: ledgerProcedure
+    .meta({
+      action: "ledger:PostTransaction",
+      openapi: {
+        method: "POST",
+        path: "/transactions",
+        tags: ["transactions"],
+        summary: "Post a balanced transaction (idempotent by idempotency_key)",
+      },
+      rest: { ...replayDocs, errors: postingErrors },
+    })
+    .input(postTransactionInput)
+    .output(transactionOutput)
+    .mutation(async ({ ctx, input }) =>
+      answerPost(ctx, await postTransaction(ctx.db, input), input.idempotency_key),
+    ),
+
+  getTransaction: ledgerProcedure
+    .meta({
+      action: "ledger:Read",
+      openapi: {
+        method: "GET",
+        path: "/transactions/{id}",
+        tags: ["transactions"],
+        summary: "Get a transaction",
+      },
+      rest: { errors: transactionNotFound },
+    })
+    .input(idInput)
+    .output(transactionOutput)
+    .query(({ ctx, input }) => getTransaction(ctx.db, input.id)),
+
+  reverseTransaction: ledgerProcedure
+    .meta({
+      action: "ledger:PostTransaction",
+      openapi: {
+        method: "POST",
+        path: "/transactions/{id}/reversal",
+        tags: ["transactions"],
+        summary: "Reverse a transaction: a new one with every amount negated",
+      },
+      rest: {
+        ...replayDocs,
+        errors: { ...transactionNotFound, 409: "The transaction has already been reversed." },
+      },
+    })
+    .input(reverseTransactionInput)
+    .output(transactionOutput)
+    .mutation(async ({ ctx, input }) =>
+      answerPost(ctx, await reverseTransaction(ctx.db, input), input.idempotency_key),
+    ),
+});
+
+export type LedgerRouter = typeof ledgerRouter;

@@ -1,0 +1,147 @@
+import { z } from "zod";
+
+export const ACCOUNT_TYPES = ["asset", "liability", "income", "expense"] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+
+/** The side on which an account's balance is naturally read; the balance itself stays the plain sum. */
+export const NORMAL_BALANCE: Record<AccountType, "debit" | "credit"> = {
+  asset: "debit",
+  expense: "debit",
+  liability: "credit",
+  income: "credit",
+};
+
+const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
+
+export const LIMITS = {
+  nameLength: 200,
+  descriptionLength: 1_000,
+  idempotencyKeyLength: 255,
+  entriesPerTransaction: 100,
+  bodyBytes: 64 * 1024,
+  pageSize: { min: 1, max: 200, default: 50 },
+} as const;
+
+const uuid = () => z.uuid("must be a uuid");
+const calendarDate = () => z.iso.date("must be a real date, YYYY-MM-DD");
+
+export const currencyCode = z
+  .string()
+  .regex(/^[A-Z]{3}$/, "must be an upper-case ISO 4217 code")
+  .refine((code) => KNOWN_CURRENCIES.has(code), "is not an ISO 4217 currency code");
+
+/** Integer minor units (cents, yen), never zero, within ±(2^53-1). Positive debits, negative credits. */
+export const amount = z
+  .int("must be a whole number of minor units within ±(2^53-1)")
+  .refine((value) => value !== 0, "must not be zero");
+
+// ---------------------------------------------------------------- inputs
+
+export const createAccountInput = z.strictObject({
+  name: z.string().trim().min(1, "must not be empty").max(LIMITS.nameLength),
+  type: z.enum(ACCOUNT_TYPES),
+  currency: currencyCode,
+});
+
+export const entryInput = z.strictObject({ account_id: uuid(), amount });
+
+const description = z
+  .string()
+  .trim()
+  .max(LIMITS.descriptionLength)
+  .nullish()
+  .transform((v) => (v ? v : null));
+
+const idempotencyKey = z
+  .string()
+  .min(1, "must not be empty")
+  .max(LIMITS.idempotencyKeyLength, `must be at most ${LIMITS.idempotencyKeyLength} characters`);
+
+export const postTransactionInput = z.strictObject({
+  idempotency_key: idempotencyKey,
+  description,
+  effective_date: calendarDate().optional().meta({ description: "Defaults to today (UTC)." }),
+  entries: z
+    .array(entryInput)
+    .min(2, "a transaction needs at least 2 entries")
+    .max(LIMITS.entriesPerTransaction, `at most ${LIMITS.entriesPerTransaction} entries`),
+});
+
+export const reverseTransactionInput = z.strictObject({
+  id: uuid(),
+  idempotency_key: idempotencyKey,
+  description,
+  effective_date: calendarDate().optional().meta({ description: "Defaults to today (UTC)." }),
+});
+
+export const idInput = z.object({ id: uuid() });
+
+export const asOfInput = z.object({
+  as_of: calendarDate().optional().meta({ description: "End of day, inclusive. Defaults to today (UTC)." }),
+});
+
+export const entriesPageInput = z.object({
+  id: uuid(),
+  limit: z.number().int().min(LIMITS.pageSize.min).max(LIMITS.pageSize.max).default(LIMITS.pageSize.default),
+  offset: z.number().int().min(0).default(0),
+});
+
+export type PostTransactionInput = z.output<typeof postTransactionInput>;
+
+// ---------------------------------------------------------------- outputs
+
+export const accountOutput = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    type: z.enum(ACCOUNT_TYPES),
+    currency: z.string(),
+    normal_balance: z.enum(["debit", "credit"]),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: "Account" });
+
+export const entryOutput = z
+  .object({
+    id: z.uuid(),
+    transaction_id: z.uuid(),
+    account_id: z.uuid(),
+    currency: z.string(),
+    amount: z.number().int(),
+    effective_date: z.iso.date(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: "Entry" });
+
+export const transactionOutput = z
+  .object({
+    id: z.uuid(),
+    idempotency_key: z.string(),
+    description: z.string().nullable(),
+    effective_date: z.iso.date(),
+    reverses_transaction_id: z.uuid().nullable(),
+    created_at: z.iso.datetime(),
+    entries: z.array(entryOutput),
+  })
+  .meta({ id: "Transaction" });
+
+export const entriesPageOutput = z
+  .object({ items: z.array(entryOutput), limit: z.number().int(), offset: z.number().int() })
+  .meta({ id: "EntryPage" });
+
+export const balanceOutput = z
+  .object({ account_id: z.uuid(), as_of: z.iso.date(), currency: z.string(), balance: z.number().int() })
+  .meta({ id: "AccountBalance" });
+
+export const balancesOutput = z
+  .object({
+    as_of: z.iso.date(),
+    accounts: z.array(
+      z.object({ id: z.uuid(), name: z.string(), currency: z.string(), balance: z.number().int() }),
+    ),
+  })
+  .meta({ id: "Balances" });
+
+export type Account = z.output<typeof accountOutput>;
+export type Transaction = z.output<typeof transactionOutput>;
+export type Entry = z.output<typeof entryOutput>;

@@ -1,0 +1,62 @@
+import type { Database } from "@app/db";
+import { DomainError } from "@app/rest";
+import type { Entry } from "../schemas.ts";
+import { accountNotFound } from "./accounts.ts";
+import { ENTRY_JSON } from "./sql.ts";
+
+/** Today in UTC, `YYYY-MM-DD`: the default `as_of` and `effective_date`. */
+export const todayUtc = () => new Date().toISOString().slice(0, 10);
+
+/** A sum of safe integers can leave the safe range; then no exact JSON number exists for it. */
+function toSafeNumber(sum: string): number {
+  const value = Number(sum);
+  if (!Number.isSafeInteger(value)) {
+    throw new DomainError(
+      "UNPROCESSABLE_CONTENT",
+      "BALANCE_OUT_OF_RANGE",
+      `the balance ${sum} is beyond ±(2^53-1)`,
+    );
+  }
+  return value;
+}
+
+/** The sum of the account's entries with effective_date <= asOf, summed from the entries every time. */
+export async function getBalance(db: Database, accountId: string, asOf: string) {
+  const [row] = await db.$queryRawUnsafe<{ currency: string; balance: string }[]>(
+    `SELECT a.currency,
+            (SELECT coalesce(sum(e.amount), 0) FROM ledger.entries e
+              WHERE e.account_id = a.id AND e.effective_date <= $2::date)::text AS balance
+       FROM ledger.accounts a WHERE a.id = $1::uuid`,
+    accountId,
+    asOf,
+  );
+  if (!row) throw accountNotFound();
+  return { account_id: accountId, as_of: asOf, currency: row.currency, balance: toSafeNumber(row.balance) };
+}
+
+/** Every account, zero balances included, in creation order. */
+export async function getAllBalances(db: Database, asOf: string) {
+  const rows = await db.$queryRawUnsafe<{ id: string; name: string; currency: string; balance: string }[]>(
+    `SELECT a.id::text, a.name, a.currency,
+            (SELECT coalesce(sum(e.amount), 0) FROM ledger.entries e
+              WHERE e.account_id = a.id AND e.effective_date <= $1::date)::text AS balance
+       FROM ledger.accounts a ORDER BY a.seq`,
+    asOf,
+  );
+  return { as_of: asOf, accounts: rows.map((r) => ({ ...r, balance: toSafeNumber(r.balance) })) };
+}
+
+/** A page of the account's entries, most recent first (effective_date, then created_at and id, descending). */
+export async function listAccountEntries(db: Database, accountId: string, limit: number, offset: number) {
+  const [row] = await db.$queryRawUnsafe<{ found: boolean; items: Entry[] }[]>(
+    `SELECT EXISTS (SELECT 1 FROM ledger.accounts WHERE id = $1::uuid) AS found,
+            (SELECT coalesce(json_agg(${ENTRY_JSON} ORDER BY e.effective_date DESC, e.created_at DESC, e.id DESC), '[]'::json)
+               FROM (SELECT * FROM ledger.entries WHERE account_id = $1::uuid
+                      ORDER BY effective_date DESC, created_at DESC, id DESC LIMIT $2 OFFSET $3) e) AS items`,
+    accountId,
+    limit,
+    offset,
+  );
+  if (!row?.found) throw accountNotFound();
+  return { items: row.items, limit, offset };
+}

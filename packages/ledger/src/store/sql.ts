@@ -1,0 +1,23 @@
+import { isoTimestampSql } from "@app/db";
+
+/** The JSON of account row `a`, as the API returns it. */
+export const ACCOUNT_JSON = `json_build_object(
+  'id', a.id, 'name', a.name, 'type', a.type, 'currency', a.currency,
+  'normal_balance', CASE WHEN a.type IN ('asset', 'expense') THEN 'debit' ELSE 'credit' END,
+  'created_at', ${isoTimestampSql("a.created_at")})`;
+
+/** The JSON of entry row `e`. */
+export const ENTRY_JSON = `json_build_object(
+  'id', e.id, 'transaction_id', e.transaction_id, 'account_id', e.account_id, 'currency', e.currency,
+  'amount', e.amount, 'effective_date', e.effective_date, 'created_at', ${isoTimestampSql("e.created_at")})`;
+
+/**
+ * The JSON of transaction row `t` with its entries in posted order. The first
+ * answer and every replay are read through this one expression, so a replay
+ * is byte for byte the first answer.
+ */
+export const TRANSACTION_JSON = `json_build_object(
+  'id', t.id, 'idempotency_key', t.idempotency_key, 'description', t.description,
+  'effective_date', t.effective_date, 'reverses_transaction_id', t.reverses_transaction_id,
+  'created_at', ${isoTimestampSql("t.created_at")},
+  'entries', (SELECT json_agg(${ENTRY_JSON} ORDER BY e.position) FROM ledger.entries e WHERE e.transaction_id = t.id))`;

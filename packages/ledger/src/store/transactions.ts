@@ -1,0 +1,203 @@
+import { createHash, randomUUID } from "node:crypto";
+import { TRPCError } from "@trpc/server";
+import type { Database } from "@app/db";
+import { DomainError } from "@app/rest";
+import type { PostTransactionInput, Transaction } from "../schemas.ts";
+import { todayUtc } from "./balances.ts";
+import { TRANSACTION_JSON } from "./sql.ts";
+
+export interface PostResult {
+  transaction: Transaction;
+  /** The key was known: this is the original transaction, nothing was posted. */
+  replayed: boolean;
+  /** A replay whose request differs from the original's. */
+  mismatch: boolean;
+}
+
+interface NewTransaction {
+  idempotencyKey: string;
+  requestHash: string;
+  description: string | null;
+  effectiveDate: string;
+  reversesTransactionId: string | null;
+  entries: { account_id: string; amount: number }[];
+}
+
+/** Under load a post may wait for a pooled connection and for a concurrent post of its key. */
+const TRANSACTION_TIMEOUTS = { maxWait: 10_000, timeout: 15_000 };
+
+/** sha256 of the request as sent (an omitted date stays omitted), to tell a replay from a reused key. */
+function requestHash(request: unknown): string {
+  return createHash("sha256").update(JSON.stringify(request)).digest("hex");
+}
+
+export async function getTransaction(db: Database, id: string): Promise<Transaction> {
+  const [row] = await db.$queryRawUnsafe<{ transaction: Transaction }[]>(
+    `SELECT ${TRANSACTION_JSON} AS transaction FROM ledger.transactions t WHERE t.id = $1::uuid`,
+    id,
+  );
+  if (!row) throw new TRPCError({ code: "NOT_FOUND", message: "no transaction with that id" });
+  return row.transaction;
+}
+
+async function findByKey(db: Database, key: string) {
+  const [row] = await db.$queryRawUnsafe<{ id: string; request_hash: string }[]>(
+    `SELECT id::text, request_hash FROM ledger.transactions WHERE idempotency_key = $1`,
+    key,
+  );
+  return row;
+}
+
+async function replay(
+  db: Database,
+  original: { id: string; request_hash: string },
+  hash: string,
+): Promise<PostResult> {
+  return {
+    transaction: await getTransaction(db, original.id),
+    replayed: true,
+    mismatch: original.request_hash !== hash,
+  };
+}
+
+/**
+ * Writes a transaction and its entries in one database transaction. A
+ * concurrent post with the same key waits on the unique key and then finds
+ * the winner's transaction, which it answers as a replay; so any number of
+ * simultaneous posts with one key make exactly one transaction.
+ */
+async function insertTransaction(db: Database, tx: NewTransaction): Promise<PostResult> {
+  const id = randomUUID();
+  const inserted = await db.$transaction(async (t) => {
+    const rows = await t.$queryRawUnsafe<{ id: string }[]>(
+      `INSERT INTO ledger.transactions (id, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
+       VALUES ($1::uuid, $2, $3, $4, $5::date, $6::uuid)
+       ON CONFLICT (idempotency_key) DO NOTHING RETURNING id::text`,
+      id,
+      tx.idempotencyKey,
+      tx.requestHash,
+      tx.description,
+      tx.effectiveDate,
+      tx.reversesTransactionId,
+    );
+    if (rows.length === 0) return false;
+    await t.$executeRawUnsafe(
+      `INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
+       SELECT gen_random_uuid(), $1::uuid, p.account_id, a.currency, p.amount, $2::date, p.position - 1
+         FROM unnest($3::uuid[], $4::bigint[]) WITH ORDINALITY AS p(account_id, amount, position)
+         JOIN ledger.accounts a ON a.id = p.account_id`,
+      id,
+      tx.effectiveDate,
+      tx.entries.map((e) => e.account_id),
+      tx.entries.map((e) => e.amount),
+    );
+    return true;
+  }, TRANSACTION_TIMEOUTS);
+  if (inserted) return { transaction: await getTransaction(db, id), replayed: false, mismatch: false };
+  const winner = await findByKey(db, tx.idempotencyKey);
+  return replay(db, winner!, tx.requestHash);
+}
+
+/**
+ * Posts a balanced transaction, or answers the original when the idempotency
+ * key is known (even if this request differs: `mismatch` says so). Unknown
+ * accounts and unbalanced currencies are 422s that leave the key unused.
+ */
+export async function postTransaction(db: Database, input: PostTransactionInput): Promise<PostResult> {
+  const hash = requestHash({ kind: "post", ...input, description: input.description ?? null });
+  const accountIds = [...new Set(input.entries.map((e) => e.account_id))];
+  const [state] = await db.$queryRawUnsafe<
+    { existing: { id: string; request_hash: string } | null; currencies: Record<string, string> | null }[]
+  >(
+    `SELECT (SELECT json_build_object('id', id, 'request_hash', request_hash) FROM ledger.transactions WHERE idempotency_key = $1) AS existing,
+            (SELECT json_object_agg(id, currency) FROM ledger.accounts WHERE id = ANY($2::uuid[])) AS currencies`,
+    input.idempotency_key,
+    accountIds,
+  );
+  if (state?.existing) return replay(db, state.existing, hash);
+
+  const currencies = state?.currencies ?? {};
+  const unknown = accountIds.filter((id) => !(id in currencies));
+  if (unknown.length) {
+    throw new DomainError(
+      "UNPROCESSABLE_CONTENT",
+      "UNKNOWN_ACCOUNT",
+      `unknown account${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`,
+    );
+  }
+  const sums = new Map<string, number>();
+  for (const entry of input.entries) {
+    const currency = currencies[entry.account_id]!;
+    sums.set(currency, (sums.get(currency) ?? 0) + entry.amount);
+  }
+  const unbalanced = [...sums].filter(([, sum]) => sum !== 0);
+  if (unbalanced.length) {
+    throw new DomainError(
+      "UNPROCESSABLE_CONTENT",
+      "UNBALANCED_TRANSACTION",
+      `entries must sum to zero in each currency: ${unbalanced.map(([c, s]) => `${c} sums to ${s}`).join(", ")}`,
+    );
+  }
+
+  return insertTransaction(db, {
+    idempotencyKey: input.idempotency_key,
+    requestHash: hash,
+    description: input.description ?? null,
+    effectiveDate: input.effective_date ?? todayUtc(),
+    reversesTransactionId: null,
+    entries: input.entries,
+  });
+}
+
+/**
+ * Posts the reversal of a transaction: every amount negated, `reverses_transaction_id`
+ * set. A transaction is reversed at most once (409 after that); the key replays like a post.
+ */
+export async function reverseTransaction(
+  db: Database,
+  input: {
+    id: string;
+    idempotency_key: string;
+    description?: string | null;
+    effective_date?: string | undefined;
+  },
+): Promise<PostResult> {
+  const hash = requestHash({ kind: "reversal", ...input, description: input.description ?? null });
+  const existing = await findByKey(db, input.idempotency_key);
+  if (existing) return replay(db, existing, hash);
+
+  const original = await getTransaction(db, input.id);
+  try {
+    return await insertTransaction(db, {
+      idempotencyKey: input.idempotency_key,
+      requestHash: hash,
+      description: input.description ?? `Reversal of ${original.id}`,
+      effectiveDate: input.effective_date ?? todayUtc(),
+      reversesTransactionId: original.id,
+      entries: original.entries.map((e) => ({ account_id: e.account_id, amount: -e.amount })),
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "transactions_reverses_transaction_id_key")) {
+      throw new TRPCError({
+        code: "CONFLICT",
+        message: `transaction ${original.id} has already been reversed`,
+      });
+    }
+    throw error;
+  }
+}
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  for (let current = error, depth = 0; current && depth < 6; depth += 1) {
+    const candidate = current as {
+      message?: unknown;
+      cause?: unknown;
+      constraint?: unknown;
+      originalMessage?: unknown;
+    };
+    const text = `${String(candidate.message ?? "")} ${String(candidate.originalMessage ?? "")} ${String(candidate.constraint ?? "")}`;
+    if (text.includes(constraint)) return true;
+    current = candidate.cause;
+  }
+  return false;
+}

@@ -1,0 +1,60 @@
+/**
+ * The ledger's tRPC instance, served as REST only. The SigV4 check runs in
+ * front of it (apps/ledger); each procedure names the action it needs.
+ */
+import { initTRPC, TRPCError } from "@trpc/server";
+import { isDatabaseUnavailable, type Database } from "@app/db";
+import { DomainError, formatTrpcError, type ResponseControl, type ServiceMeta } from "@app/rest";
+
+// ---------------------------------------------------------------- context
+
+export type LedgerAction = "ledger:CreateAccount" | "ledger:PostTransaction" | "ledger:Read";
+
+export interface LedgerContext {
+  db: Database;
+  /** The verified signer: who it is and what it may do. */
+  caller: { principal: string; accessKeyId: string; actions: readonly string[] };
+  response: ResponseControl;
+  /** Where warnings (a reused idempotency key) go. */
+  warn(message: string): void;
+}
+
+// Optional only for trpc-to-openapi's types; a procedure without one is refused.
+export type LedgerMeta = ServiceMeta & { action?: LedgerAction };
+
+// ---------------------------------------------------------------- instance
+
+const t = initTRPC.context<LedgerContext>().meta<LedgerMeta>().create({ errorFormatter: formatTrpcError });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+// ---------------------------------------------------------------- procedures
+
+/**
+ * Every ledger procedure: the caller's key must hold the procedure's action
+ * (403 AccessDenied, AWS's name for it), and a database that does not answer
+ * is a 503.
+ */
+export const ledgerProcedure = t.procedure
+  .use(async ({ next }) => {
+    const result = await next();
+    if (!result.ok && isDatabaseUnavailable(result.error.cause)) {
+      throw new TRPCError({
+        code: "SERVICE_UNAVAILABLE",
+        message: "the database is unavailable; try again shortly",
+      });
+    }
+    return result;
+  })
+  .use(({ ctx, meta, next }) => {
+    if (!meta?.action || !ctx.caller.actions.includes(meta.action)) {
+      ctx.response.headers.set("x-amzn-ErrorType", "AccessDenied");
+      throw new DomainError(
+        "FORBIDDEN",
+        "AccessDenied",
+        `${ctx.caller.principal} may not perform ${meta?.action ?? "this action"}`,
+      );
+    }
+    return next();
+  });

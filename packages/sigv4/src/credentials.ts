@@ -1,0 +1,61 @@
+import { randomBytes } from "node:crypto";
+import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+
+export const LEDGER_ACTIONS = ["ledger:CreateAccount", "ledger:PostTransaction", "ledger:Read"] as const;
+export type LedgerAction = (typeof LEDGER_ACTIONS)[number];
+
+const credentialSchema = z.strictObject({
+  accessKeyId: z.string().regex(/^[A-Z0-9]{16,128}$/, "upper-case letters and digits, 16-128"),
+  secretAccessKey: z.string().min(16),
+  principal: z.string().min(1),
+  actions: z.array(z.enum(LEDGER_ACTIONS)),
+});
+const credentialsFileSchema = z.array(credentialSchema);
+
+export type Credential = z.infer<typeof credentialSchema>;
+export type CredentialStore = ReadonlyMap<string, Credential>;
+
+/** Reads a credentials file: `[{"accessKeyId","secretAccessKey","principal","actions":[...]}]`. */
+export async function loadCredentials(file: string): Promise<CredentialStore> {
+  const parsed = credentialsFileSchema.safeParse(JSON.parse(await readFile(file, "utf8")));
+  if (!parsed.success)
+    throw new Error(`${file} is not a credentials file:\n${z.prettifyError(parsed.error)}`);
+  const store = new Map<string, Credential>();
+  for (const credential of parsed.data) {
+    if (store.has(credential.accessKeyId))
+      throw new Error(`${file}: ${credential.accessKeyId} appears twice`);
+    store.set(credential.accessKeyId, credential);
+  }
+  return store;
+}
+
+/**
+ * The development credentials file, generated once with one key holding every
+ * action (concurrent first starts agree on one file).
+ */
+export async function ensureDevelopmentCredentials(file: string): Promise<void> {
+  try {
+    await readFile(file);
+    return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  const credential: Credential = {
+    accessKeyId: `AKIADEV${randomBytes(7).toString("hex").toUpperCase()}`,
+    secretAccessKey: randomBytes(30).toString("base64url"),
+    principal: "development",
+    actions: [...LEDGER_ACTIONS],
+  };
+  await mkdir(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify([credential], null, 2)}\n`, { mode: 0o600 });
+  try {
+    await link(temporary, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  } finally {
+    await rm(temporary, { force: true });
+  }
+}

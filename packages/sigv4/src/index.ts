@@ -1,0 +1,15 @@
+export {
+  ensureDevelopmentCredentials,
+  LEDGER_ACTIONS,
+  loadCredentials,
+  type Credential,
+  type CredentialStore,
+  type LedgerAction,
+} from "./credentials.ts";
+export { SigV4Error, type SigV4ErrorName } from "./sigv4-error.ts";
+export {
+  MAX_CLOCK_SKEW_MS,
+  verifySigV4Request,
+  type ReceivedRequest,
+  type VerifyOptions,
+} from "./verify-sigv4-request.ts";

@@ -1,0 +1,60 @@
+import { AwsClient } from "aws4fetch";
+import type { Credential } from "@app/sigv4";
+import { FULL_KEY, REGION } from "./ledger-server.ts";
+
+export interface LedgerResult<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** A SigV4-signing JSON client (aws4fetch) for the ledger under test. */
+export function ledgerClient(baseUrl: string, key: Credential = FULL_KEY) {
+  const aws = new AwsClient({
+    accessKeyId: key.accessKeyId,
+    secretAccessKey: key.secretAccessKey,
+    service: "execute-api",
+    region: REGION,
+  });
+  async function send<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<LedgerResult<T>> {
+    const response = await aws.fetch(`${baseUrl}${path}`, {
+      method,
+      ...(body === undefined
+        ? {}
+        : {
+            body: typeof body === "string" ? body : JSON.stringify(body),
+            headers: { "content-type": "application/json" },
+          }),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // keep the text
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  }
+  return {
+    send,
+    get: <T = Record<string, unknown>>(path: string) => send<T>("GET", path),
+    post: <T = Record<string, unknown>>(path: string, body: unknown) => send<T>("POST", path, body),
+    /** Creates an account and returns its id. */
+    async account(
+      currency = "USD",
+      type = "asset",
+      name = `account ${crypto.randomUUID()}`,
+    ): Promise<string> {
+      const result = await send("POST", "/accounts", { name, type, currency });
+      if (result.status !== 201) throw new Error(`account: ${result.status} ${result.text}`);
+      return result.body.id as string;
+    },
+  };
+}
+
+export type LedgerClient = ReturnType<typeof ledgerClient>;

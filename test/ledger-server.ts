@@ -1,0 +1,49 @@
+import type { AddressInfo } from "node:net";
+import { inject } from "vitest";
+import { createDatabase } from "@app/db";
+import type { Credential } from "@app/sigv4";
+import { createLedgerServer } from "../apps/ledger/src/server.ts";
+
+export const REGION = "us-east-1";
+
+/** Keys of the ledger under test: one with every action, one that may only read. */
+export const FULL_KEY: Credential = {
+  accessKeyId: "AKIATESTFULLACCESS01",
+  secretAccessKey: "test-secret-full-access-0123456789",
+  principal: "test-full",
+  actions: ["ledger:CreateAccount", "ledger:PostTransaction", "ledger:Read"],
+};
+export const READ_ONLY_KEY: Credential = {
+  accessKeyId: "AKIATESTREADONLY0001",
+  secretAccessKey: "test-secret-read-only-0123456789",
+  principal: "test-reader",
+  actions: ["ledger:Read"],
+};
+
+export interface LedgerServer {
+  url: string;
+  warnings: string[];
+  stop(): Promise<void>;
+}
+
+/** The ledger's real HTTP server on a free port, against this run's database. */
+export async function startLedgerServer(): Promise<LedgerServer> {
+  const db = createDatabase({ connectionString: inject("databaseUrl"), maxConnections: 20 });
+  const warnings: string[] = [];
+  const server = createLedgerServer({
+    db,
+    credentials: new Map([FULL_KEY, READ_ONLY_KEY].map((k) => [k.accessKeyId, k])),
+    region: REGION,
+    warn: (message) => warnings.push(message),
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    warnings,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await db.$disconnect();
+    },
+  };
+}
