@@ -9,6 +9,8 @@ const schema = z.object({
   HOST: z.string().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   LEDGER_PORT: z.coerce.number().int().min(1).max(65535).default(4000),
+  LEDGER_REGION: z.string().default("us-east-1"),
+  LEDGER_CREDENTIALS_FILE: z.string().optional(),
   EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   PRISMA_SCHEMA_ENGINE_BINARY: z.string().optional(),
   AUTH_ISSUER: z.string().optional(),

@@ -3,6 +3,8 @@
  * production build, then the web app on PORT and the ledger on LEDGER_PORT.
  * Ctrl-C stops all of it.
  */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { resolveAuthSetup } from "@app/auth";
 import { migrate, openDatabase } from "./database.ts";
 import { env } from "./env.ts";
@@ -59,6 +61,11 @@ const webUrl = `http://localhost:${env.PORT}`;
 const ledgerUrl = `http://localhost:${env.LEDGER_PORT}`;
 await Promise.all([waitForHealthy(`${webUrl}/healthz`), waitForHealthy(`${ledgerUrl}/healthz`)]);
 
+const credentialsFile = env.LEDGER_CREDENTIALS_FILE ?? path.join(env.DATA_DIR, "ledger-credentials.json");
+const [key] = JSON.parse(await readFile(credentialsFile, "utf8")) as {
+  accessKeyId: string;
+  secretAccessKey: string;
+}[];
 const auth = await resolveAuthSetup(
   { ...env, CLERK_PUBLISHABLE_KEY: env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY },
   env.DATA_DIR,
@@ -72,4 +79,6 @@ Ready.
   Token        TOKEN=$(npm run -s token -- --user alice)
                curl -H "Authorization: Bearer $TOKEN" "${webUrl}/me/resume?format=markdown"
   API docs     ${webUrl}/docs   (OpenAPI: ${webUrl}/openapi.json)
+  Ledger key   ${key?.accessKeyId} (from ${path.relative(process.cwd(), credentialsFile)})
+               curl --aws-sigv4 "aws:amz:${env.LEDGER_REGION}:execute-api" --user "${key?.accessKeyId}:${key?.secretAccessKey}" ${ledgerUrl}/accounts
 Press Ctrl-C to stop.`);

@@ -42,9 +42,10 @@ describe("ledger GET /healthz", () => {
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
-  it("answers unknown paths with a JSON 404", async () => {
+  it("answers any other path without a signature with 403 MissingAuthenticationToken, as API Gateway does", async () => {
     const response = await fetch(`${await serve(inject("databaseUrl"))}/nowhere`);
-    expect(response.status).toBe(404);
-    expect(await response.json()).toMatchObject({ statusCode: 404, error: "NOT_FOUND" });
+    expect(response.status).toBe(403);
+    expect(response.headers.get("x-amzn-errortype")).toBe("MissingAuthenticationToken");
+    expect(await response.json()).toMatchObject({ statusCode: 403, error: "MissingAuthenticationToken" });
   });
 });

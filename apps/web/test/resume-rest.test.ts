@@ -213,6 +213,18 @@ describe.each(COLLECTIONS.map((c) => [c.name, c.path] as [CollectionName, string
   });
 });
 
+describe("types are not coerced", () => {
+  it("rejects a number sent as a string or a boolean, which a REST adapter might coerce", async () => {
+    const { api } = await signedIn();
+    for (const years of ["5", true, "", [3]]) {
+      const result = await api.post("/me/skills", { ...MINIMAL.skills, years_experience: years });
+      expectError(result, 400, "BAD_REQUEST");
+      expect(issuePaths(result.body)).toEqual(["years_experience"]);
+    }
+    expect((await api.get("/me/skills")).body).toEqual({ items: [] });
+  });
+});
+
 describe("lists and limits", () => {
   it("rejects more than 50 list items and list items over 1,000 characters", async () => {
     const { api } = await signedIn();

@@ -1,5 +1,6 @@
 import { createOpenApiFetchHandler, type OpenAPIObject, type OpenApiRouter } from "trpc-to-openapi";
 import { apiErrorBody, type ApiErrorBody } from "./api-error.ts";
+import { guardBodiesAgainstCoercion } from "./coercion-guard.ts";
 import { createResponseControl, type ResponseControl } from "./response-control.ts";
 import { createRouteTable } from "./route-table.ts";
 
@@ -25,6 +26,7 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
  */
 export function createRestHandler<TContext>(options: RestHandlerOptions<TContext>) {
   const matchRoute = createRouteTable(options.document);
+  guardBodiesAgainstCoercion(options.router);
 
   async function dispatch(request: Request): Promise<Response> {
     const url = new URL(request.url);

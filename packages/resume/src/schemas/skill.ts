@@ -8,13 +8,11 @@ export const skillShape = {
   name: requiredString(),
   category: z.enum(SKILL_CATEGORIES),
   proficiency: z.enum(PROFICIENCIES).default("intermediate"),
-  // A union, not .nullable(): trpc-to-openapi coerces plain numbers of REST
-  // input (Number(true) === 1), and a wrong type must stay a 400.
   years_experience: z
-    .union([z.number().min(0, "must be at least 0").max(100, "must be at most 100"), z.null()], {
-      error: "must be a number from 0 to 100, or null",
-    })
-    .optional()
+    .number("must be a number from 0 to 100, or null")
+    .min(0, "must be at least 0")
+    .max(100, "must be at most 100")
+    .nullish()
     .transform((v) => v ?? null),
 };
 

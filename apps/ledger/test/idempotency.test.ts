@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ledgerClient, type LedgerClient } from "../../../test/ledger-client.ts";
+import { startLedgerServer, type LedgerServer } from "../../../test/ledger-server.ts";
+
+let ledger: LedgerServer;
+let client: LedgerClient;
+let cash: string;
+let revenue: string;
+
+beforeAll(async () => {
+  ledger = await startLedgerServer();
+  client = ledgerClient(ledger.url);
+  cash = await client.account("USD", "asset");
+  revenue = await client.account("USD", "income");
+});
+
+afterAll(async () => {
+  await ledger?.stop();
+});
+
+const body = (key: string, amount = 700) => ({
+  idempotency_key: key,
+  description: "idempotent",
+  effective_date: "2026-03-01",
+  entries: [
+    { account_id: cash, amount },
+    { account_id: revenue, amount: -amount },
+  ],
+});
+
+async function entriesOf(account: string): Promise<unknown[]> {
+  return (await client.get(`/accounts/${account}/entries?limit=200`)).body.items as unknown[];
+}
+
+describe("idempotency", () => {
+  it("replays a known key with the same body: 200, Idempotent-Replayed, the first answer byte for byte, nothing posted", async () => {
+    const key = `replay-${crypto.randomUUID()}`;
+    const first = await client.post("/transactions", body(key));
+    expect(first.status).toBe(201);
+    const before = (await entriesOf(cash)).length;
+
+    const again = await client.post("/transactions", body(key));
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.headers.get("idempotency-key-mismatch")).toBeNull();
+    expect(again.text).toBe(first.text);
+    expect((await entriesOf(cash)).length).toBe(before);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  it("answers a known key with a different body with the original, flags the mismatch and logs a warning", async () => {
+    const key = `mismatch-${crypto.randomUUID()}`;
+    const first = await client.post("/transactions", body(key, 700));
+    const different = await client.post("/transactions", body(key, 999));
+    expect(different.status).toBe(200);
+    expect(different.headers.get("idempotent-replayed")).toBe("true");
+    expect(different.headers.get("idempotency-key-mismatch")).toBe("true");
+    expect(different.text).toBe(first.text);
+    expect(ledger.warnings.some((w) => w.includes(key))).toBe(true);
+
+    // Even an invalid body replays the original: the key decides.
+    const unbalanced = await client.post("/transactions", {
+      ...body(key),
+      entries: [
+        { account_id: cash, amount: 1 },
+        { account_id: revenue, amount: 2 },
+      ],
+    });
+    expect(unbalanced.status).toBe(200);
+    expect(unbalanced.text).toBe(first.text);
+  });
+
+  it("makes exactly one transaction of 50 simultaneous posts with one key, and all 50 answer it", async () => {
+    const key = `concurrent-${crypto.randomUUID()}`;
+    const before = (await entriesOf(cash)).length;
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => client.post("/transactions", body(key))),
+    );
+
+    expect(answers.map((a) => a.status).sort()).toEqual([...Array(49).fill(200), 201]);
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+    expect(answers.filter((a) => a.headers.get("idempotent-replayed") === "true")).toHaveLength(49);
+    expect((await entriesOf(cash)).length).toBe(before + 1);
+  });
+});

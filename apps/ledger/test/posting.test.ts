@@ -1,0 +1,240 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ledgerClient, type LedgerClient } from "../../../test/ledger-client.ts";
+import { startLedgerServer, type LedgerServer } from "../../../test/ledger-server.ts";
+
+let ledger: LedgerServer;
+let client: LedgerClient;
+let cash: string;
+let revenue: string;
+let euros: string;
+let eurRevenue: string;
+
+beforeAll(async () => {
+  ledger = await startLedgerServer();
+  client = ledgerClient(ledger.url);
+  cash = await client.account("USD", "asset");
+  revenue = await client.account("USD", "income");
+  euros = await client.account("EUR", "asset");
+  eurRevenue = await client.account("EUR", "income");
+});
+
+afterAll(async () => {
+  await ledger?.stop();
+});
+
+const key = () => `post-${crypto.randomUUID()}`;
+
+async function transactionCount(account: string): Promise<number> {
+  return ((await client.get(`/accounts/${account}/entries?limit=200`)).body.items as unknown[]).length;
+}
+
+/** Posts `body` and expects the documented refusal, with nothing written and the key still unused. */
+async function expectRejected(
+  body: Record<string, unknown>,
+  status: number,
+  error: string,
+  message?: RegExp,
+) {
+  const before = await Promise.all([cash, revenue, euros].map(transactionCount));
+  const result = await client.post("/transactions", body);
+  expect(result.status).toBe(status);
+  expect(result.body).toMatchObject({ statusCode: status, error });
+  if (message) expect(result.body.message).toMatch(message);
+  expect(await Promise.all([cash, revenue, euros].map(transactionCount))).toEqual(before);
+  // The key was not used: a valid post with it succeeds.
+  const retry = await client.post("/transactions", {
+    idempotency_key: body.idempotency_key,
+    entries: [
+      { account_id: cash, amount: 1 },
+      { account_id: revenue, amount: -1 },
+    ],
+  });
+  if (
+    typeof body.idempotency_key === "string" &&
+    body.idempotency_key.length > 0 &&
+    body.idempotency_key.length <= 255
+  ) {
+    expect(retry.status).toBe(201);
+  }
+  return result;
+}
+
+describe("accounts", () => {
+  it("creates (201 + Location), lists in creation order, gets, and 404s an unknown id", async () => {
+    const created = await client.post("/accounts", { name: "Bank", type: "liability", currency: "JPY" });
+    expect(created.status).toBe(201);
+    expect(created.headers.get("location")).toBe(`/accounts/${created.body.id}`);
+    expect(created.body).toMatchObject({
+      name: "Bank",
+      type: "liability",
+      currency: "JPY",
+      normal_balance: "credit",
+    });
+    expect((await client.get(`/accounts/${created.body.id}`)).body).toEqual(created.body);
+    const items = (await client.get("/accounts")).body.items as { id: string }[];
+    expect(items.map((a) => a.id).slice(-1)).toEqual([created.body.id]);
+    expect(items.map((a) => a.id).indexOf(cash)).toBeLessThan(
+      items.map((a) => a.id).indexOf(created.body.id as string),
+    );
+    expect((await client.get("/accounts/6b0c3c4e-4d5e-4f60-8a1b-2c3d4e5f6a7b")).status).toBe(404);
+    expect((await client.get("/accounts/not-a-uuid")).status).toBe(400);
+  });
+
+  it("rejects unknown currencies, lower-case codes, bad types and unknown keys", async () => {
+    for (const body of [
+      { name: "x", type: "asset", currency: "XYZ" },
+      { name: "x", type: "asset", currency: "usd" },
+      { name: "x", type: "equity", currency: "USD" },
+      { name: "", type: "asset", currency: "USD" },
+      { name: "x", type: "asset", currency: "USD", balance: 100 },
+      { type: "asset", currency: "USD" },
+    ]) {
+      const result = await client.post("/accounts", body);
+      expect(result.status, JSON.stringify(body)).toBe(400);
+      expect(result.body).toMatchObject({ statusCode: 400, error: "BAD_REQUEST", issues: expect.any(Array) });
+    }
+  });
+});
+
+describe("posting", () => {
+  it("posts a balanced transaction: 201, Location, entries in posted order, date defaulting to today (UTC)", async () => {
+    const posted = await client.post("/transactions", {
+      idempotency_key: key(),
+      description: "First sale",
+      entries: [
+        { account_id: cash, amount: 2500 },
+        { account_id: revenue, amount: -2500 },
+      ],
+    });
+    expect(posted.status).toBe(201);
+    expect(posted.headers.get("location")).toBe(`/transactions/${posted.body.id}`);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(posted.body).toMatchObject({
+      description: "First sale",
+      effective_date: today,
+      reverses_transaction_id: null,
+    });
+    expect(
+      (posted.body.entries as Record<string, unknown>[]).map((e) => [
+        e.account_id,
+        e.amount,
+        e.currency,
+        e.effective_date,
+      ]),
+    ).toEqual([
+      [cash, 2500, "USD", today],
+      [revenue, -2500, "USD", today],
+    ]);
+    expect((await client.get(`/transactions/${posted.body.id}`)).text).toBe(posted.text);
+  });
+
+  it("accepts several currencies when each sums to zero", async () => {
+    const posted = await client.post("/transactions", {
+      idempotency_key: key(),
+      entries: [
+        { account_id: cash, amount: 100 },
+        { account_id: revenue, amount: -100 },
+        { account_id: euros, amount: 90 },
+        { account_id: eurRevenue, amount: -90 },
+      ],
+    });
+    expect(posted.status).toBe(201);
+  });
+
+  it("rejects an unbalanced transaction: 422 UNBALANCED_TRANSACTION", async () => {
+    await expectRejected(
+      {
+        idempotency_key: key(),
+        entries: [
+          { account_id: cash, amount: 100 },
+          { account_id: revenue, amount: -99 },
+        ],
+      },
+      422,
+      "UNBALANCED_TRANSACTION",
+      /USD sums to 1/,
+    );
+  });
+
+  it("rejects currencies that balance only together: 422 UNBALANCED_TRANSACTION", async () => {
+    await expectRejected(
+      {
+        idempotency_key: key(),
+        entries: [
+          { account_id: cash, amount: 100 },
+          { account_id: euros, amount: -100 },
+        ],
+      },
+      422,
+      "UNBALANCED_TRANSACTION",
+      /USD sums to 100, EUR sums to -100/,
+    );
+  });
+
+  it("rejects an unknown account, naming it: 422 UNKNOWN_ACCOUNT", async () => {
+    const ghost = "0e8f2f4a-6d7b-4c1e-9a2b-3c4d5e6f7a8b";
+    await expectRejected(
+      {
+        idempotency_key: key(),
+        entries: [
+          { account_id: cash, amount: 5 },
+          { account_id: ghost, amount: -5 },
+        ],
+      },
+      422,
+      "UNKNOWN_ACCOUNT",
+      new RegExp(ghost),
+    );
+  });
+
+  it.each([
+    ["one entry", [{ amount: 5 }], "entries"],
+    ["no entries", [], "entries"],
+    ["a zero amount", [{ amount: 0 }, { amount: 0 }], "entries.0.amount"],
+    ["a fractional amount", [{ amount: 10.5 }, { amount: -10.5 }], "entries.0.amount"],
+    ["an amount beyond 2^53-1", [{ amount: 2 ** 53 }, { amount: -(2 ** 53) }], "entries.0.amount"],
+    ["an amount given as a string", [{ amount: "5" }, { amount: "-5" }], "entries.0.amount"],
+  ])("rejects %s: 400 with the issue's path", async (_name, amounts, path) => {
+    const entries = (amounts as { amount: unknown }[]).map((e, i) => ({
+      account_id: i % 2 ? revenue : cash,
+      amount: e.amount,
+    }));
+    const result = await expectRejected({ idempotency_key: key(), entries }, 400, "BAD_REQUEST");
+    expect((result.body.issues as { path: string }[]).map((i) => i.path)).toContain(path);
+  });
+
+  it("rejects a bad idempotency key, date, account id or unknown key: 400", async () => {
+    const entries = [
+      { account_id: cash, amount: 1 },
+      { account_id: revenue, amount: -1 },
+    ];
+    for (const [body, path] of [
+      [{ entries }, "idempotency_key"],
+      [{ idempotency_key: "", entries }, "idempotency_key"],
+      [{ idempotency_key: "k".repeat(256), entries }, "idempotency_key"],
+      [{ idempotency_key: key(), effective_date: "2026-02-30", entries }, "effective_date"],
+      [
+        { idempotency_key: key(), entries: [{ account_id: "nope", amount: 1 }, entries[1]] },
+        "entries.0.account_id",
+      ],
+      [{ idempotency_key: key(), entries, memo: "x" }, "memo"],
+    ] as [Record<string, unknown>, string][]) {
+      const result = await client.post("/transactions", body);
+      expect(result.status, path).toBe(400);
+      expect((result.body.issues as { path: string }[]).map((i) => i.path)).toContain(path);
+    }
+  });
+
+  it("answers malformed JSON, a non-JSON body and an unknown transaction id with the documented errors", async () => {
+    expect((await client.send("POST", "/transactions", "{not json")).body).toMatchObject({
+      statusCode: 400,
+      error: "BAD_REQUEST",
+    });
+    expect((await client.get("/transactions/6b0c3c4e-4d5e-4f60-8a1b-2c3d4e5f6a7b")).status).toBe(404);
+    expect((await client.get("/transactions/123")).status).toBe(400);
+    expect((await client.send("DELETE", "/transactions/6b0c3c4e-4d5e-4f60-8a1b-2c3d4e5f6a7b")).status).toBe(
+      405,
+    );
+    expect((await client.get("/nowhere")).body).toMatchObject({ statusCode: 404, error: "NOT_FOUND" });
+  });
+});
