@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { repoRoot } from "./env.ts";
@@ -6,7 +6,6 @@ import { repoRoot } from "./env.ts";
 const require = createRequire(import.meta.url);
 const webDir = path.join(repoRoot, "apps", "web");
 const nextBin = require.resolve("next/dist/bin/next", { paths: [webDir] });
-const tsxBin = require.resolve("tsx/cli");
 
 export interface ServiceEnv {
   DATABASE_URL: string;
@@ -15,6 +14,14 @@ export interface ServiceEnv {
   PORT: number;
   LEDGER_PORT: number;
 }
+
+/**
+ * "quiet" keeps only stderr (errors), for tests and benchmarks: a pipe that
+ * nobody reads would block the child once full.
+ */
+type Stdio = "inherit" | "quiet";
+const stdioOf = (stdio: Stdio): StdioOptions =>
+  stdio === "quiet" ? ["ignore", "ignore", "inherit"] : "inherit";
 
 /** No tool phones home: the machines this runs on may have no internet. */
 const quiet = { NEXT_TELEMETRY_DISABLED: "1", TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" };
@@ -59,22 +66,31 @@ export function buildWeb(): Promise<void> {
 
 export function startWeb(
   service: ServiceEnv,
-  stdio: "inherit" | "pipe" = "inherit",
+  stdio: Stdio = "inherit",
   extraEnv: Record<string, string> = {},
 ): ChildProcess {
   return spawn(process.execPath, [nextBin, "start", "-p", String(service.PORT), "-H", service.HOST], {
     cwd: webDir,
-    stdio,
+    stdio: stdioOf(stdio),
     env: childEnv(service, { NODE_ENV: "production", ...extraEnv }),
   });
 }
 
-export function startLedger(service: ServiceEnv, stdio: "inherit" | "pipe" = "inherit"): ChildProcess {
-  return spawn(process.execPath, [tsxBin, path.join(repoRoot, "apps", "ledger", "src", "main.ts")], {
-    cwd: repoRoot,
-    stdio,
-    env: childEnv(service, { NODE_ENV: "production" }),
-  });
+export function startLedger(
+  service: ServiceEnv,
+  stdio: Stdio = "inherit",
+  extraEnv: Record<string, string> = {},
+): ChildProcess {
+  // `node --import tsx`, not the tsx CLI: one process, so a signal reaches the server itself.
+  return spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(repoRoot, "apps", "ledger", "src", "main.ts")],
+    {
+      cwd: repoRoot,
+      stdio: stdioOf(stdio),
+      env: childEnv(service, { NODE_ENV: "production", ...extraEnv }),
+    },
+  );
 }
 
 /** Resolves once `url` answers 200, rejects after `timeoutMs`. */

@@ -27,7 +27,7 @@ export async function startWebServer(extraEnv: Record<string, string> = {}): Pro
       PORT: port,
       LEDGER_PORT: 0,
     },
-    "pipe",
+    "quiet",
     extraEnv,
   );
   const url = `http://127.0.0.1:${port}`;

@@ -23,10 +23,13 @@ function toSafeNumber(sum: string): number {
 /** The sum of the account's entries with effective_date <= asOf, summed from the entries every time. */
 export async function getBalance(db: Database, accountId: string, asOf: string) {
   const [row] = await db.$queryRawUnsafe<{ currency: string; balance: string }[]>(
-    `SELECT a.currency,
-            (SELECT coalesce(sum(e.amount), 0) FROM ledger.entries e
-              WHERE e.account_id = a.id AND e.effective_date <= $2::date)::text AS balance
-       FROM ledger.accounts a WHERE a.id = $1::uuid`,
+    // The sum is not correlated with the account row, so it is planned for this
+    // very account (index-only or parallel scan), exactly like the bare SUM.
+    `SELECT a.currency, b.balance::text AS balance
+       FROM ledger.accounts a,
+            (SELECT coalesce(sum(amount), 0) AS balance FROM ledger.entries
+              WHERE account_id = $1::uuid AND effective_date <= $2::date) b
+      WHERE a.id = $1::uuid`,
     accountId,
     asOf,
   );
@@ -34,13 +37,18 @@ export async function getBalance(db: Database, accountId: string, asOf: string) 
   return { account_id: accountId, as_of: asOf, currency: row.currency, balance: toSafeNumber(row.balance) };
 }
 
-/** Every account, zero balances included, in creation order. */
+/**
+ * Every account, zero balances included, in creation order: one pass over the
+ * entries grouped by account (a per-account subquery would be planned once
+ * for all accounts and can fall back to a scan per account).
+ */
 export async function getAllBalances(db: Database, asOf: string) {
   const rows = await db.$queryRawUnsafe<{ id: string; name: string; currency: string; balance: string }[]>(
-    `SELECT a.id::text, a.name, a.currency,
-            (SELECT coalesce(sum(e.amount), 0) FROM ledger.entries e
-              WHERE e.account_id = a.id AND e.effective_date <= $1::date)::text AS balance
-       FROM ledger.accounts a ORDER BY a.seq`,
+    `SELECT a.id::text, a.name, a.currency, coalesce(s.balance, 0)::text AS balance
+       FROM ledger.accounts a
+       LEFT JOIN (SELECT account_id, sum(amount) AS balance FROM ledger.entries
+                   WHERE effective_date <= $1::date GROUP BY account_id) s ON s.account_id = a.id
+      ORDER BY a.seq`,
     asOf,
   );
   return { as_of: asOf, accounts: rows.map((r) => ({ ...r, balance: toSafeNumber(r.balance) })) };

@@ -1,0 +1,96 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { startEmbeddedPostgres } from "@app/db";
+import { env } from "../scripts/env.ts";
+import { migrate } from "../scripts/database.ts";
+import { startLedger, startWeb, stopProcess, waitForHealthy } from "../scripts/processes.ts";
+import { adminQuery, queryRows, withDatabaseName } from "../test/postgres-admin.ts";
+import { freePort } from "../test/free-port.ts";
+
+export const BENCH_KEY = {
+  accessKeyId: "AKIABENCHMARKKEY0001",
+  secretAccessKey: "bench-secret-0123456789abcdef",
+  principal: "bench",
+  actions: ["ledger:CreateAccount", "ledger:PostTransaction", "ledger:Read"],
+};
+
+export interface BenchEnvironment {
+  databaseUrl: string;
+  ledgerUrl: string;
+  /** Starts the web app's production build against the bench database (for the resume benchmarks). */
+  startWeb(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A database of its own (on DATABASE_URL's server, else the embedded one in
+ * .data/bench-postgres), migrated, and the ledger's production server on it.
+ * `stop()` stops what was started and drops the database.
+ */
+export async function startBenchEnvironment(): Promise<BenchEnvironment> {
+  const server = env.DATABASE_URL
+    ? { adminUrl: env.DATABASE_URL, stop: async () => {} }
+    : await startEmbeddedPostgres({
+        directory: path.join(env.DATA_DIR, "bench-postgres"),
+        database: "postgres",
+      });
+  await dropAbandonedDatabases(server.adminUrl);
+  const name = `bench_${process.pid}_${Date.now()}`;
+  await adminQuery(server.adminUrl, `CREATE DATABASE ${name}`);
+  const databaseUrl = withDatabaseName(server.adminUrl, name);
+  await migrate(databaseUrl);
+
+  const credentialsFile = path.join(env.DATA_DIR, "bench-credentials.json");
+  await writeFile(credentialsFile, JSON.stringify([BENCH_KEY]), { mode: 0o600 });
+  const ledgerPort = await freePort();
+  const service = {
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: env.DATA_DIR,
+    HOST: "127.0.0.1",
+    PORT: 0,
+    LEDGER_PORT: ledgerPort,
+  };
+  const ledger = startLedger(service, "quiet", { LEDGER_CREDENTIALS_FILE: credentialsFile });
+  const ledgerUrl = `http://127.0.0.1:${ledgerPort}`;
+  await waitForHealthy(`${ledgerUrl}/healthz`);
+
+  const children = [ledger];
+  return {
+    databaseUrl,
+    ledgerUrl,
+    async startWeb() {
+      const port = await freePort();
+      children.push(startWeb({ ...service, PORT: port }, "quiet", { RATE_LIMIT_PER_MINUTE: "1000000000" }));
+      const url = `http://127.0.0.1:${port}`;
+      await waitForHealthy(`${url}/healthz`);
+      return url;
+    },
+    async stop() {
+      await Promise.all(children.map(stopProcess));
+      await adminQuery(server.adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await server.stop();
+    },
+  };
+}
+
+/** Databases of earlier runs that died before dropping theirs (their pid is in the name). */
+async function dropAbandonedDatabases(adminUrl: string): Promise<void> {
+  const names = await queryRows<{ datname: string }>(
+    adminUrl,
+    "SELECT datname FROM pg_database WHERE datname LIKE 'bench\\_%'",
+  );
+  for (const { datname } of names) {
+    const pid = Number(datname.split("_")[1]);
+    if (pid === process.pid || isAlive(pid)) continue;
+    await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * `npm run bench`: starts its own database and production servers, prints a
+ * table per benchmark, cleans up. BENCH_SECONDS sets each load run's length.
+ */
+import os from "node:os";
+import { benchBalances, benchPosting } from "./ledger.ts";
+import { startBenchEnvironment } from "./environment.ts";
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const only = process.argv.slice(2);
+const wanted = (name: string) => only.length === 0 || only.includes(name);
+
+console.log(
+  `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+);
+const environment = await startBenchEnvironment();
+try {
+  if (wanted("posting")) await benchPosting(environment.ledgerUrl, environment.databaseUrl, seconds);
+  if (wanted("balances")) await benchBalances(environment.ledgerUrl, environment.databaseUrl);
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  await environment.stop();
+}

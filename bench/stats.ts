@@ -1,0 +1,54 @@
+/** Percentile (0-100) of a list of numbers, by nearest rank. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  seconds: number;
+  latenciesMs: number[];
+}
+
+/**
+ * Runs `work` in `concurrency` loops for `seconds`, recording each call's
+ * latency. A call that throws counts as an error.
+ */
+export async function runLoad(
+  concurrency: number,
+  seconds: number,
+  work: (worker: number, i: number) => Promise<void>,
+): Promise<LoadResult> {
+  const latenciesMs: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, worker) => {
+      for (let i = 0; performance.now() < deadline; i += 1) {
+        const t0 = performance.now();
+        try {
+          await work(worker, i);
+          latenciesMs.push(performance.now() - t0);
+        } catch {
+          errors += 1;
+        }
+      }
+    }),
+  );
+  return { requests: latenciesMs.length, errors, seconds: (performance.now() - started) / 1000, latenciesMs };
+}
+
+export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
+
+/** Prints rows as an aligned table. */
+export function printTable(title: string, header: string[], rows: (string | number)[][]): void {
+  const cells = [header, ...rows.map((r) => r.map(String))];
+  const widths = header.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
+  console.log(
+    `\n${title}\n${line(header)}\n|${widths.map((w) => "-".repeat(w + 2)).join("|")}|\n${cells.slice(1).map(line).join("\n")}`,
+  );
+}
