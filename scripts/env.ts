@@ -13,6 +13,7 @@ const schema = z.object({
   LEDGER_CREDENTIALS_FILE: z.string().optional(),
   EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   PRISMA_SCHEMA_ENGINE_BINARY: z.string().optional(),
+  CHROMIUM_PATH: z.string().optional(),
   AUTH_ISSUER: z.string().optional(),
   AUTH_AUDIENCE: z.string().optional(),
   AUTH_JWKS_URL: z.string().url().optional(),

@@ -3,7 +3,8 @@
  * real PostgreSQL. Ends with one line, `N passed, N failed`, where a check
  * (typecheck, lint, build) counts as one and each test case as one.
  */
-import { mkdir, readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { env } from "./env.ts";
 import { buildWeb, run } from "./processes.ts";
@@ -12,6 +13,9 @@ const tsx = ["--import", "tsx"];
 const bin = (name: string) => path.join("node_modules", ".bin", name);
 const resultsDir = path.join(env.DATA_DIR, "test-results");
 await mkdir(resultsDir, { recursive: true });
+
+const systemChromium = () =>
+  env.CHROMIUM_PATH ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
 
 let passed = 0;
 let failed = 0;
@@ -42,28 +46,46 @@ await check("lint", () =>
 );
 const built = await check("next build", buildWeb);
 
+/** Adds a test runner's counts from its JSON report; a missing report is one failure. */
+async function count(report: string, read: (json: never) => { passed: number; failed: number }) {
+  try {
+    const counts = read(JSON.parse(await readFile(report, "utf8")) as never);
+    passed += counts.passed;
+    failed += counts.failed;
+  } catch {
+    console.error(`✗ no report at ${report}`);
+    failed += 1;
+  }
+}
+
 if (built) {
-  const report = path.join(resultsDir, "vitest.json");
   console.log("\n▶ vitest");
+  const report = path.join(resultsDir, "vitest.json");
+  await rm(report, { force: true });
   await run(bin("vitest"), [
     "run",
     "--reporter=default",
     "--reporter=json",
     `--outputFile.json=${report}`,
   ]).catch(() => {});
-  try {
-    const results = JSON.parse(await readFile(report, "utf8")) as {
-      numPassedTests: number;
-      numFailedTests: number;
-      success: boolean;
-    };
-    passed += results.numPassedTests;
-    failed += results.numFailedTests;
-    if (!results.success && results.numFailedTests === 0) failed += 1; // a suite failed outside any test
-  } catch {
-    console.error("✗ vitest wrote no report");
-    failed += 1;
+  await count(report, (r: { numPassedTests: number; numFailedTests: number; success: boolean }) => ({
+    passed: r.numPassedTests,
+    // A suite that failed outside any test counts once.
+    failed: r.numFailedTests + (!r.success && r.numFailedTests === 0 ? 1 : 0),
+  }));
+
+  console.log("\n▶ playwright (Chromium, production build)");
+  const e2eReport = path.join(resultsDir, "playwright.json");
+  await rm(e2eReport, { force: true });
+  if (!systemChromium()) {
+    // No system Chromium (Debian's is used where there is no internet): Playwright's own, downloaded once.
+    await run(bin("playwright"), ["install", "chromium"]).catch(() => {});
   }
+  await run(bin("playwright"), ["test", "-c", "e2e/playwright.config.ts"]).catch(() => {});
+  await count(e2eReport, (r: { stats: { expected: number; unexpected: number; flaky: number } }) => ({
+    passed: r.stats.expected + r.stats.flaky,
+    failed: r.stats.unexpected,
+  }));
 }
 
 console.log(`\n${passed} passed, ${failed} failed`);

@@ -1,10 +1,14 @@
+import Link from "next/link";
+
 export default function HomePage() {
   return (
-    <main>
-      <h1>Resume service</h1>
+    <main className="narrow">
+      <h1>Resume</h1>
       <p>
-        The REST API lives under <code>/me/*</code>. Get a development token with{" "}
-        <code>npm run token -- --user you</code>.
+        Keep your resume in one place, edit it here, and read it as JSON or Markdown from any REST client.
+      </p>
+      <p>
+        <Link href="/editor">Open the editor</Link> · <Link href="/docs">API documentation</Link>
       </p>
     </main>
   );

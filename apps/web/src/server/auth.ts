@@ -7,6 +7,7 @@ import {
   type VerifiedIdentity,
 } from "@app/auth";
 import { webEnv } from "~/env";
+import { sessionToken } from "./session";
 
 let setup: Promise<AuthSetup> | undefined;
 let verifier: Promise<TokenVerifier> | undefined;
@@ -21,13 +22,23 @@ export function authSetup(): Promise<AuthSetup> {
   return setup;
 }
 
-/** Who the request's bearer token names, or why it names no one. One verifier for the UI and REST. */
-export async function identify(request: Request): Promise<VerifiedIdentity | AuthenticationError> {
+/**
+ * Who the request's bearer token names, or why it names no one. One verifier
+ * for REST and the editor; the editor (tRPC) may carry its token in the
+ * session cookie instead of a header.
+ */
+export async function identify(
+  request: Request,
+  { acceptSessionCookie = false } = {},
+): Promise<VerifiedIdentity | AuthenticationError> {
   verifier ??= authSetup().then((s) => createTokenVerifier(s.verifier));
+  const cookieToken = acceptSessionCookie ? sessionToken(request.headers.get("cookie")) : undefined;
+  const authorization =
+    request.headers.get("authorization") ?? (cookieToken ? `Bearer ${cookieToken}` : null);
   try {
     return await (
       await verifier
-    )(request.headers.get("authorization"));
+    )(authorization);
   } catch (error) {
     if (error instanceof AuthenticationError) return error;
     throw error;

@@ -19,13 +19,22 @@ import { database } from "./db";
 
 let rateLimiter: ReturnType<typeof createRateLimiter> | undefined;
 
-/** The context of every resume procedure, over REST and over tRPC alike. */
+/**
+ * The context of every resume procedure, over REST and over tRPC alike. Only
+ * the editor's tRPC transport reads the session cookie; REST takes bearer tokens.
+ */
 export async function createResumeContext(
   request: Request,
   response: ResponseControl = createResponseControl(),
+  { acceptSessionCookie = false } = {},
 ): Promise<ResumeContext> {
   rateLimiter ??= createRateLimiter(webEnv().RATE_LIMIT_PER_MINUTE);
-  return { db: database(), identity: await identify(request), rateLimiter, response };
+  return {
+    db: database(),
+    identity: await identify(request, { acceptSessionCookie }),
+    rateLimiter,
+    response,
+  };
 }
 
 export function logApiError(error: unknown, path: string | undefined) {

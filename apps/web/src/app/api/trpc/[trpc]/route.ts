@@ -10,7 +10,7 @@ function handler(request: Request) {
     endpoint: "/api/trpc",
     req: request,
     router: resumeAppRouter,
-    createContext: () => createResumeContext(request),
+    createContext: () => createResumeContext(request, undefined, { acceptSessionCookie: true }),
     onError: ({ error, path }) => logApiError(error, path),
   });
 }

@@ -1,0 +1,27 @@
+import { authSetup } from "~/server/auth";
+import { clearedSessionCookie, LOCAL_USER_ID, mintSession, safeNext, sessionCookie } from "~/server/session";
+
+export const dynamic = "force-dynamic";
+
+const redirect = (location: string, cookie: string) =>
+  new Response(null, { status: 303, headers: { Location: location, "Set-Cookie": cookie } });
+
+/** The local development sign-in: a user id in, a session cookie out. */
+export async function POST(request: Request) {
+  const form = await request.formData().catch(() => null);
+  const setup = await authSetup();
+  if (form?.get("action") === "sign-out") return redirect("/sign-in", clearedSessionCookie);
+  if (setup.mode !== "local") {
+    return Response.json(
+      { statusCode: 404, error: "NOT_FOUND", message: "local sign-in is off" },
+      { status: 404 },
+    );
+  }
+  const userId = String(form?.get("user") ?? "").trim();
+  const next = safeNext(form?.get("next"));
+  if (!LOCAL_USER_ID.test(userId)) {
+    return redirect(`/sign-in?error=user&next=${encodeURIComponent(next)}`, clearedSessionCookie);
+  }
+  const secure = new URL(request.url).protocol === "https:";
+  return redirect(next, sessionCookie(await mintSession(setup.localIssuer, userId), secure));
+}

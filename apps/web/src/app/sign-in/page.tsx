@@ -1,0 +1,51 @@
+import { redirect } from "next/navigation";
+import { authSetup } from "~/server/auth";
+import { currentUser } from "~/server/current-user";
+import { safeNext } from "~/server/session";
+
+export const dynamic = "force-dynamic";
+
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
+  const params = await searchParams;
+  const next = safeNext(params.next);
+  if (await currentUser()) redirect(next);
+  const setup = await authSetup();
+
+  return (
+    <main className="narrow">
+      <h1>Sign in</h1>
+      {setup.mode === "local" ? (
+        <form method="post" action="/api/session" className="card">
+          <p className="notice" role="note">
+            <strong>Local development sign-in.</strong> There is no password: whoever can reach this server
+            can sign in as any user id. Configure Clerk or another OIDC provider for real use.
+          </p>
+          <input type="hidden" name="next" value={next} />
+          <label htmlFor="user">User id</label>
+          <input
+            id="user"
+            name="user"
+            required
+            autoComplete="username"
+            pattern="[A-Za-z0-9._@\-]{1,100}"
+            aria-describedby={params.error ? "user-error" : undefined}
+          />
+          {params.error && (
+            <p id="user-error" className="field-error">
+              Use 1-100 letters, digits, dots, dashes, underscores or @.
+            </p>
+          )}
+          <button type="submit">Sign in</button>
+        </form>
+      ) : (
+        <p>
+          Sign-in is handled by your identity provider ({setup.mode}); this page is for local development.
+        </p>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,112 @@
+"use client";
+import { useState } from "react";
+import type { CollectionName } from "@app/resume/client";
+import { EntryForm } from "./entry-form.tsx";
+import { SECTIONS } from "./field-specs.ts";
+import { api, describeFailure } from "./trpc.ts";
+import { hasDraft } from "./use-session-draft.ts";
+
+interface Props {
+  collection: CollectionName;
+  userId: string;
+  /** The entries in the service's order. */
+  entries: Record<string, unknown>[];
+  onChanged(): void;
+  onSignedOut(): void;
+}
+
+/** One collection: its entries as the service orders them, with add, edit and delete (after confirmation). */
+export function CollectionSection({ collection, userId, entries, onChanged, onSignedOut }: Props) {
+  const section = SECTIONS[collection];
+  const draftKey = (id: string) => `draft:${userId}:${collection}-${id}`;
+  // A form with a kept draft (a failed save, an expired session) opens again by itself.
+  const [editing, setEditing] = useState<string | null>(
+    () => ["new", ...entries.map((e) => String(e.id))].find((id) => hasDraft(draftKey(id))) ?? null,
+  );
+  const [message, setMessage] = useState("");
+
+  async function remove(entry: Record<string, unknown>) {
+    const { title } = section.summary(entry);
+    if (!window.confirm(`Delete “${title}”? This cannot be undone.`)) return;
+    try {
+      await api[collection].delete.mutate({ id: String(entry.id) });
+      setMessage(`Deleted “${title}”.`);
+      onChanged();
+    } catch (error) {
+      const failure = describeFailure(error);
+      setMessage(failure.message);
+      if (failure.kind === "signed-out") onSignedOut();
+    }
+  }
+
+  const headingId = `${collection}-heading`;
+  const form = (entry?: Record<string, unknown>) => (
+    <EntryForm
+      collection={collection}
+      userId={userId}
+      {...(entry ? { entry } : {})}
+      onSaved={() => {
+        setEditing(null);
+        setMessage(entry ? "Saved." : "Added.");
+        onChanged();
+      }}
+      onCancel={() => setEditing(null)}
+      onSignedOut={onSignedOut}
+    />
+  );
+
+  return (
+    <section className="card" aria-labelledby={headingId}>
+      <h2 id={headingId}>{section.title}</h2>
+      <ul className="entries">
+        {entries.map((entry) => {
+          const id = String(entry.id);
+          const { title, meta } = section.summary(entry);
+          return (
+            <li key={id} data-testid={`${collection}-entry`}>
+              {editing === id ? (
+                <div style={{ flex: "1 1 100%" }}>{form(entry)}</div>
+              ) : (
+                <>
+                  <span className="entry-title">
+                    {title}
+                    <span className="entry-meta">{meta}</span>
+                  </span>
+                  <span className="row">
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-label={`Edit ${title}`}
+                      onClick={() => setEditing(id)}
+                    >
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className="danger"
+                      aria-label={`Delete ${title}`}
+                      onClick={() => void remove(entry)}
+                    >
+                      Delete
+                    </button>
+                  </span>
+                </>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {entries.length === 0 && <p className="status">No {section.title.toLowerCase()} yet.</p>}
+      {editing === "new" ? (
+        form()
+      ) : (
+        <button type="button" onClick={() => setEditing("new")}>
+          Add {section.noun}
+        </button>
+      )}
+      <p className="status" role="status">
+        {message}
+      </p>
+    </section>
+  );
+}

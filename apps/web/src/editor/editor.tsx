@@ -1,0 +1,129 @@
+"use client";
+import { useCallback, useEffect, useState } from "react";
+import { COLLECTIONS } from "@app/resume/client";
+import { CollectionSection } from "./collection-section.tsx";
+import { ProfileForm } from "./profile-form.tsx";
+import { ResumePreview } from "./resume-preview.tsx";
+import { api, describeFailure } from "./trpc.ts";
+
+type Resume = Awaited<ReturnType<typeof api.resume.get.query>> & Record<string, unknown>;
+
+/** Saves `text` as a file the browser downloads. */
+function download(filename: string, type: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  link.click();
+  URL.revokeObjectURL(url);
+}
+
+export function Editor({ userId }: { userId: string }) {
+  const [resume, setResume] = useState<Resume | null>(null);
+  const [markdown, setMarkdown] = useState("");
+  const [problem, setProblem] = useState("");
+  const [signedOut, setSignedOut] = useState(false);
+
+  const reload = useCallback(async () => {
+    try {
+      const [json, md] = await Promise.all([
+        api.resume.get.query({ format: "json" }),
+        api.resume.get.query({ format: "markdown" }),
+      ]);
+      setResume(json as Resume);
+      setMarkdown(md as string);
+      setProblem("");
+    } catch (error) {
+      const failure = describeFailure(error);
+      setProblem(failure.message);
+      if (failure.kind === "signed-out") setSignedOut(true);
+    }
+  }, []);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  const onSignedOut = useCallback(() => setSignedOut(true), []);
+
+  return (
+    <>
+      <header className="topbar">
+        <p>
+          Signed in as <strong>{userId}</strong>
+        </p>
+        <div className="row">
+          <button
+            type="button"
+            className="secondary"
+            disabled={!markdown}
+            onClick={() => download("resume.md", "text/markdown", markdown)}
+          >
+            Download resume.md
+          </button>
+          <button
+            type="button"
+            className="secondary"
+            disabled={!resume}
+            onClick={() =>
+              download("resume.json", "application/json", `${JSON.stringify(resume, null, 2)}\n`)
+            }
+          >
+            Download resume.json
+          </button>
+          <button type="button" className="secondary" onClick={() => window.print()}>
+            Print / Save as PDF
+          </button>
+          <form method="post" action="/api/session">
+            <input type="hidden" name="action" value="sign-out" />
+            <button type="submit" className="secondary">
+              Sign out
+            </button>
+          </form>
+        </div>
+      </header>
+      {signedOut && (
+        <p className="notice no-print" role="alert" style={{ maxWidth: "78rem", margin: "1rem auto" }}>
+          Your session has expired. <a href="/sign-in?next=/editor">Sign in again</a>: what you typed is kept
+          and will be here.
+        </p>
+      )}
+      {problem && !signedOut && (
+        <p className="form-error no-print" role="alert" style={{ maxWidth: "78rem", margin: "1rem auto" }}>
+          {problem}
+        </p>
+      )}
+      <main className="layout">
+        <div className="editing">
+          <h1>Your resume</h1>
+          {resume ? (
+            <>
+              <ProfileForm
+                userId={userId}
+                profile={resume.profile as Record<string, unknown> | null}
+                onSaved={() => void reload()}
+                onSignedOut={onSignedOut}
+              />
+              {COLLECTIONS.map((c) => (
+                <CollectionSection
+                  key={c.name}
+                  collection={c.name}
+                  userId={userId}
+                  entries={resume[c.name] as Record<string, unknown>[]}
+                  onChanged={() => void reload()}
+                  onSignedOut={onSignedOut}
+                />
+              ))}
+            </>
+          ) : (
+            <p className="status">Loading…</p>
+          )}
+        </div>
+        <div>
+          <h2 className="no-print">Preview</h2>
+          <ResumePreview markdown={markdown} />
+        </div>
+      </main>
+    </>
+  );
+}

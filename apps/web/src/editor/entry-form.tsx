@@ -1,0 +1,210 @@
+"use client";
+import { useState, type FormEvent } from "react";
+import { COLLECTIONS, GOAL_MOVES, type CollectionName } from "@app/resume/client";
+import { SECTIONS, type FieldSpec } from "./field-specs.ts";
+import { errorsOf, formValuesOf, inputOf, openFlag, type FormValues } from "./form-values.ts";
+import { TextListEditor } from "./text-list-editor.tsx";
+import { api, describeFailure, type SaveFailure } from "./trpc.ts";
+import { useSessionDraft } from "./use-session-draft.ts";
+
+interface Props {
+  collection: CollectionName;
+  userId: string;
+  /** The entry being edited; absent for a new one. */
+  entry?: Record<string, unknown>;
+  onSaved(): void;
+  onCancel(): void;
+  onSignedOut(): void;
+}
+
+/** The add or edit form of one entry, validated with the server's own zod schema before it is sent. */
+export function EntryForm({ collection, userId, entry, onSaved, onCancel, onSignedOut }: Props) {
+  const section = SECTIONS[collection];
+  const schema = COLLECTIONS.find((c) => c.name === collection)!.fields;
+  const formId = `${collection}-${entry ? String(entry.id) : "new"}`;
+  const [values, setValues, clearDraft] = useSessionDraft<FormValues>(`draft:${userId}:${formId}`, () =>
+    formValuesOf(section.fields, entry),
+  );
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<SaveFailure | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const set = (name: string, value: FormValues[string]) => setValues({ ...values, [name]: value });
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const input = inputOf(section.fields, values);
+    const checked = schema.safeParse(input);
+    if (!checked.success) {
+      setErrors(errorsOf(checked.error));
+      setFailure({ kind: "invalid", message: "Please fix the highlighted fields.", fieldErrors: {} });
+      return;
+    }
+    setSaving(true);
+    try {
+      const procedures = api[collection];
+      if (entry) await procedures.replace.mutate({ id: String(entry.id), ...input } as never);
+      else await procedures.create.mutate(input as never);
+      clearDraft();
+      setErrors({});
+      setFailure(null);
+      onSaved();
+    } catch (error) {
+      const described = describeFailure(error);
+      setErrors(described.fieldErrors);
+      setFailure(described);
+      if (described.kind === "signed-out") onSignedOut();
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  function cancel() {
+    clearDraft();
+    onCancel();
+  }
+
+  return (
+    <form
+      className="card"
+      onSubmit={submit}
+      noValidate
+      aria-label={`${entry ? "Edit" : "Add"} ${section.noun}`}
+    >
+      <div className="grid">
+        {section.fields.map((field) => (
+          <Field
+            key={field.name}
+            formId={formId}
+            field={field}
+            values={values}
+            errors={errors}
+            entry={entry}
+            set={set}
+          />
+        ))}
+      </div>
+      {failure && (
+        <p className="form-error" role="alert">
+          {failure.message}
+        </p>
+      )}
+      <div className="actions">
+        <button type="submit" disabled={saving}>
+          {saving ? "Saving…" : entry ? `Save ${section.noun}` : `Add ${section.noun}`}
+        </button>
+        <button type="button" className="secondary" onClick={cancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+interface FieldProps {
+  formId: string;
+  field: FieldSpec;
+  values: FormValues;
+  errors: Record<string, string>;
+  entry?: Record<string, unknown> | undefined;
+  set(name: string, value: FormValues[string]): void;
+}
+
+function Field({ formId, field, values, errors, entry, set }: FieldProps) {
+  const id = `${formId}-${field.name}`;
+  const error = errors[field.name];
+  const described = {
+    ...(field.required ? { "aria-required": true } : {}),
+    ...(error ? { "aria-invalid": true, "aria-describedby": `${id}-error` } : {}),
+  };
+  const value = values[field.name];
+
+  if (field.kind === "list") {
+    return (
+      <div style={{ gridColumn: "1 / -1" }}>
+        <TextListEditor
+          id={`${formId}.${field.name}`}
+          label={field.label}
+          items={value as string[]}
+          errors={errors}
+          onChange={(items) => set(field.name, items)}
+        />
+      </div>
+    );
+  }
+
+  const open = field.openEndedLabel ? Boolean(values[openFlag(field.name)]) : false;
+  let control;
+  if (field.kind === "textarea") {
+    control = (
+      <textarea
+        id={id}
+        value={value as string}
+        {...described}
+        onChange={(e) => set(field.name, e.target.value)}
+      />
+    );
+  } else if (field.kind === "select") {
+    control = (
+      <select
+        id={id}
+        value={value as string}
+        {...described}
+        onChange={(e) => set(field.name, e.target.value)}
+      >
+        {(field.required || value === "") && <option value="">Choose…</option>}
+        {selectOptions(field, entry).map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    );
+  } else {
+    const type = { text: "text", url: "url", date: "date", number: "number" }[field.kind];
+    control = (
+      <input
+        id={id}
+        type={type}
+        value={open ? "" : (value as string)}
+        disabled={open}
+        step={field.kind === "number" ? "0.5" : undefined}
+        {...described}
+        onChange={(e) => set(field.name, e.target.value)}
+      />
+    );
+  }
+
+  return (
+    <div>
+      <label htmlFor={id} className={field.required ? "required" : undefined}>
+        {field.label}
+      </label>
+      {control}
+      {field.openEndedLabel && (
+        <label className="row" style={{ fontWeight: 400 }}>
+          <input
+            type="checkbox"
+            checked={open}
+            onChange={(e) => set(openFlag(field.name), e.target.checked)}
+          />
+          {field.openEndedLabel}
+        </label>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A goal's status offers only the moves allowed from its stored status; other selects offer every value. */
+function selectOptions(field: FieldSpec, entry: Record<string, unknown> | undefined): readonly string[] {
+  if (field.name === "status" && entry?.status) {
+    const current = String(entry.status) as keyof typeof GOAL_MOVES;
+    return [current, ...GOAL_MOVES[current]];
+  }
+  return field.options ?? [];
+}

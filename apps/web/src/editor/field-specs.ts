@@ -1,0 +1,115 @@
+import {
+  CERTIFICATION_TYPES,
+  EMPLOYMENT_TYPES,
+  GOAL_CATEGORIES,
+  GOAL_STATUSES,
+  PROFICIENCIES,
+  SKILL_CATEGORIES,
+  type CollectionName,
+} from "@app/resume/client";
+
+export type FieldKind = "text" | "textarea" | "date" | "select" | "number" | "list" | "url";
+
+export interface FieldSpec {
+  name: string;
+  label: string;
+  kind: FieldKind;
+  required?: boolean;
+  options?: readonly string[];
+  /** For `date` end fields: a checkbox that stores null ("Current role"). */
+  openEndedLabel?: string;
+}
+
+export interface SectionSpec {
+  title: string;
+  /** Singular noun for buttons: "Add experience". */
+  noun: string;
+  fields: FieldSpec[];
+  /** One line that names an entry in the list. */
+  summary(entry: Record<string, unknown>): { title: string; meta: string };
+}
+
+const range = (start: unknown, end: unknown, open = "present") =>
+  `${String(start ?? "")} – ${end ? String(end) : open}`;
+
+export const SECTIONS: Record<CollectionName, SectionSpec> = {
+  experience: {
+    title: "Experience",
+    noun: "experience",
+    fields: [
+      { name: "title", label: "Title", kind: "text", required: true },
+      { name: "organization", label: "Organization", kind: "text", required: true },
+      { name: "location", label: "Location", kind: "text" },
+      { name: "employment_type", label: "Employment type", kind: "select", options: EMPLOYMENT_TYPES },
+      { name: "start_date", label: "Start date", kind: "date", required: true },
+      { name: "end_date", label: "End date", kind: "date", openEndedLabel: "Current role" },
+      { name: "responsibilities", label: "Responsibilities", kind: "list" },
+      { name: "accomplishments", label: "Accomplishments", kind: "list" },
+    ],
+    summary: (e) => ({ title: `${e.title} — ${e.organization}`, meta: range(e.start_date, e.end_date) }),
+  },
+  education: {
+    title: "Education",
+    noun: "education",
+    fields: [
+      { name: "degree", label: "Degree", kind: "text", required: true },
+      { name: "institution", label: "Institution", kind: "text", required: true },
+      { name: "field_of_study", label: "Field of study", kind: "text" },
+      { name: "location", label: "Location", kind: "text" },
+      { name: "start_date", label: "Start date", kind: "date", required: true },
+      { name: "end_date", label: "End date", kind: "date" },
+      { name: "gpa", label: "GPA", kind: "text" },
+      { name: "honors", label: "Honors", kind: "textarea" },
+      { name: "activities", label: "Activities", kind: "textarea" },
+    ],
+    summary: (e) => ({
+      title: `${e.degree} — ${e.institution}`,
+      meta: range(e.start_date, e.end_date, "ongoing"),
+    }),
+  },
+  skills: {
+    title: "Skills",
+    noun: "skill",
+    fields: [
+      { name: "name", label: "Skill", kind: "text", required: true },
+      { name: "category", label: "Category", kind: "select", required: true, options: SKILL_CATEGORIES },
+      { name: "proficiency", label: "Proficiency", kind: "select", options: PROFICIENCIES },
+      { name: "years_experience", label: "Years of experience", kind: "number" },
+    ],
+    summary: (e) => ({ title: String(e.name), meta: `${e.category} · ${e.proficiency}` }),
+  },
+  certifications: {
+    title: "Certifications",
+    noun: "certification",
+    fields: [
+      { name: "name", label: "Certification", kind: "text", required: true },
+      { name: "issuing_organization", label: "Issued by", kind: "text", required: true },
+      { name: "issue_date", label: "Issue date", kind: "date", required: true },
+      { name: "expiration_date", label: "Expiration date", kind: "date" },
+      { name: "credential_id", label: "Credential ID", kind: "text" },
+      { name: "credential_url", label: "Credential URL", kind: "url" },
+      { name: "type", label: "Type", kind: "select", options: CERTIFICATION_TYPES },
+    ],
+    summary: (e) => ({ title: `${e.name} — ${e.issuing_organization}`, meta: String(e.issue_date) }),
+  },
+  hobbies: {
+    title: "Hobbies",
+    noun: "hobby",
+    fields: [
+      { name: "name", label: "Hobby", kind: "text", required: true },
+      { name: "description", label: "Description", kind: "textarea" },
+    ],
+    summary: (e) => ({ title: String(e.name), meta: String(e.description ?? "") }),
+  },
+  goals: {
+    title: "Goals",
+    noun: "goal",
+    fields: [
+      { name: "description", label: "Goal", kind: "textarea", required: true },
+      { name: "category", label: "Category", kind: "select", required: true, options: GOAL_CATEGORIES },
+      { name: "target_date", label: "Target date", kind: "date" },
+      { name: "status", label: "Status", kind: "select", options: GOAL_STATUSES },
+    ],
+    summary: (e) => ({ title: String(e.description), meta: `${e.category} · ${e.status}` }),
+  },
+};

@@ -1,0 +1,45 @@
+import type { z } from "zod";
+import type { FieldSpec } from "./field-specs.ts";
+
+/** What a form holds while a person types: strings, lists of strings, a flag per open-ended date. */
+export type FormValues = Record<string, string | string[] | boolean>;
+
+export const openFlag = (name: string) => `${name}__open`;
+
+/** Form values for an existing entry, or empty ones for a new entry. */
+export function formValuesOf(fields: FieldSpec[], entry?: Record<string, unknown>): FormValues {
+  const values: FormValues = {};
+  for (const field of fields) {
+    const value = entry?.[field.name];
+    if (field.kind === "list") values[field.name] = Array.isArray(value) ? value.map(String) : [];
+    else values[field.name] = value === null || value === undefined ? "" : String(value);
+    if (field.openEndedLabel) values[openFlag(field.name)] = Boolean(entry) && !value;
+  }
+  return values;
+}
+
+/** The request body the form values stand for, as the API and its zod schema take it. */
+export function inputOf(fields: FieldSpec[], values: FormValues): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = values[field.name];
+    if (field.kind === "list") input[field.name] = value;
+    else if (field.openEndedLabel && values[openFlag(field.name)]) input[field.name] = null;
+    else if (value === "") input[field.name] = field.required ? "" : null;
+    else if (field.kind === "number") input[field.name] = Number(value);
+    else input[field.name] = value;
+    // An empty required select is left out, so the schema names it missing.
+    if (field.kind === "select" && value === "") delete input[field.name];
+  }
+  return input;
+}
+
+/** Field path -> first message, from a zod error. */
+export function errorsOf(error: z.ZodError): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const path = issue.code === "unrecognized_keys" ? issue.keys.join(",") : issue.path.map(String).join(".");
+    errors[path] ??= issue.message;
+  }
+  return errors;
+}

@@ -1,0 +1,203 @@
+"use client";
+import { useState, type FormEvent } from "react";
+import { profileFields } from "@app/resume/client";
+import { errorsOf } from "./form-values.ts";
+import { api, describeFailure, type SaveFailure } from "./trpc.ts";
+import { useSessionDraft } from "./use-session-draft.ts";
+
+type Profile = Record<string, unknown> | null;
+
+interface ProfileValues {
+  name: string;
+  headline: string;
+  summary: string;
+  location: string;
+  email: string;
+  goals_summary: string;
+  links: { name: string; url: string }[];
+}
+
+const TEXT_FIELDS: {
+  name: Exclude<keyof ProfileValues, "links">;
+  label: string;
+  multiline?: boolean;
+  required?: boolean;
+  type?: string;
+}[] = [
+  { name: "name", label: "Name", required: true },
+  { name: "headline", label: "Headline" },
+  { name: "location", label: "Location" },
+  { name: "email", label: "Email", type: "email" },
+  { name: "summary", label: "Summary", multiline: true },
+  { name: "goals_summary", label: "Goals summary", multiline: true },
+];
+
+function valuesOf(profile: Profile): ProfileValues {
+  const text = (key: string) => (profile?.[key] ? String(profile[key]) : "");
+  const links = Object.entries((profile?.links ?? {}) as Record<string, string>).map(([name, url]) => ({
+    name,
+    url,
+  }));
+  return {
+    name: text("name"),
+    headline: text("headline"),
+    summary: text("summary"),
+    location: text("location"),
+    email: text("email"),
+    goals_summary: text("goals_summary"),
+    links,
+  };
+}
+
+interface Props {
+  userId: string;
+  profile: Profile;
+  onSaved(): void;
+  onSignedOut(): void;
+}
+
+export function ProfileForm({ userId, profile, onSaved, onSignedOut }: Props) {
+  const [values, setValues, clearDraft] = useSessionDraft(`draft:${userId}:profile`, () => valuesOf(profile));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<SaveFailure | null>(null);
+  const [status, setStatus] = useState("");
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const input = {
+      ...Object.fromEntries(
+        TEXT_FIELDS.map((f) => [f.name, values[f.name] === "" && !f.required ? null : values[f.name]]),
+      ),
+      links: Object.fromEntries(values.links.filter((l) => l.name || l.url).map((l) => [l.name, l.url])),
+    };
+    const checked = profileFields.safeParse(input);
+    if (!checked.success) {
+      setErrors(errorsOf(checked.error));
+      setFailure({ kind: "invalid", message: "Please fix the highlighted fields.", fieldErrors: {} });
+      return;
+    }
+    try {
+      await api.profile.put.mutate(input as never);
+      clearDraft();
+      setErrors({});
+      setFailure(null);
+      setStatus("Profile saved.");
+      onSaved();
+    } catch (error) {
+      const described = describeFailure(error);
+      setErrors(described.fieldErrors);
+      setFailure(described);
+      if (described.kind === "signed-out") onSignedOut();
+    }
+  }
+
+  const error = (name: string) =>
+    errors[name] ? (
+      <p id={`profile-${name}-error`} className="field-error">
+        {errors[name]}
+      </p>
+    ) : null;
+  const aria = (name: string) =>
+    errors[name] ? { "aria-invalid": true, "aria-describedby": `profile-${name}-error` } : {};
+
+  return (
+    <section className="card" aria-labelledby="profile-heading">
+      <h2 id="profile-heading">Profile</h2>
+      <form onSubmit={submit} noValidate>
+        <div className="grid">
+          {TEXT_FIELDS.filter((f) => !f.multiline).map((f) => (
+            <div key={f.name}>
+              <label htmlFor={`profile-${f.name}`} className={f.required ? "required" : undefined}>
+                {f.label}
+              </label>
+              <input
+                id={`profile-${f.name}`}
+                type={f.type ?? "text"}
+                value={values[f.name]}
+                {...aria(f.name)}
+                aria-required={f.required || undefined}
+                onChange={(e) => setValues({ ...values, [f.name]: e.target.value })}
+              />
+              {error(f.name)}
+            </div>
+          ))}
+        </div>
+        {TEXT_FIELDS.filter((f) => f.multiline).map((f) => (
+          <div key={f.name}>
+            <label htmlFor={`profile-${f.name}`}>{f.label}</label>
+            <textarea
+              id={`profile-${f.name}`}
+              value={values[f.name]}
+              {...aria(f.name)}
+              onChange={(e) => setValues({ ...values, [f.name]: e.target.value })}
+            />
+            {error(f.name)}
+          </div>
+        ))}
+        <fieldset>
+          <legend>Links</legend>
+          {values.links.map((link, i) => {
+            const urlError = errors[`links.${link.name}`];
+            const setLink = (patch: Partial<typeof link>) =>
+              setValues({ ...values, links: values.links.map((l, j) => (j === i ? { ...l, ...patch } : l)) });
+            return (
+              <div key={i}>
+                <div className="row">
+                  <label className="visually-hidden" htmlFor={`link-name-${i}`}>{`Link ${i + 1} name`}</label>
+                  <input
+                    id={`link-name-${i}`}
+                    placeholder="github"
+                    value={link.name}
+                    onChange={(e) => setLink({ name: e.target.value })}
+                  />
+                  <label className="visually-hidden" htmlFor={`link-url-${i}`}>{`Link ${i + 1} URL`}</label>
+                  <input
+                    id={`link-url-${i}`}
+                    type="url"
+                    placeholder="https://…"
+                    value={link.url}
+                    aria-invalid={urlError ? true : undefined}
+                    aria-describedby={urlError ? `link-url-${i}-error` : undefined}
+                    onChange={(e) => setLink({ url: e.target.value })}
+                  />
+                  <button
+                    type="button"
+                    className="danger"
+                    aria-label={`Remove link ${i + 1}`}
+                    onClick={() => setValues({ ...values, links: values.links.filter((_, j) => j !== i) })}
+                  >
+                    ✕
+                  </button>
+                </div>
+                {urlError && (
+                  <p id={`link-url-${i}-error`} className="field-error">
+                    {urlError}
+                  </p>
+                )}
+              </div>
+            );
+          })}
+          {error("links")}
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => setValues({ ...values, links: [...values.links, { name: "", url: "" }] })}
+          >
+            Add link
+          </button>
+        </fieldset>
+        {failure && (
+          <p className="form-error" role="alert">
+            {failure.message}
+          </p>
+        )}
+        <div className="actions">
+          <button type="submit">Save profile</button>
+          <span className="status" role="status">
+            {status}
+          </span>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,15 @@
+import { cookies, headers } from "next/headers";
+import { AuthenticationError } from "@app/auth";
+import { identify } from "./auth";
+import { SESSION_COOKIE } from "./session";
+
+/** The signed-in person of a page request, or null. */
+export async function currentUser(): Promise<string | null> {
+  const token = (await cookies()).get(SESSION_COOKIE)?.value;
+  if (!token) return null;
+  const host = (await headers()).get("host") ?? "localhost";
+  const identity = await identify(
+    new Request(`http://${host}/`, { headers: { authorization: `Bearer ${token}` } }),
+  );
+  return identity instanceof AuthenticationError ? null : identity.userId;
+}

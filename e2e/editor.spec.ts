@@ -1,0 +1,327 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { openAddForm, section, signIn, uniqueUser } from "./helpers.ts";
+
+const artifacts = path.join(import.meta.dirname, "..", ".data", "test-results", "screenshots");
+
+/** Console errors and page errors of a page, to assert there are none. */
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  return errors;
+}
+
+async function fillProfile(page: Page, name: string) {
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Headline").fill("Staff Engineer");
+  await page.getByLabel("Email").fill("person@example.org");
+  await page.getByLabel("Summary", { exact: true }).fill("Builds reliable systems.");
+  await page.getByRole("button", { name: "Add link" }).click();
+  await page.getByLabel("Link 1 name").fill("github");
+  await page.getByLabel("Link 1 URL").fill("https://github.com/someone");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByText("Profile saved.")).toBeVisible();
+}
+
+async function addEntry(
+  page: Page,
+  title: string,
+  noun: string,
+  fill: (form: ReturnType<Page["locator"]>) => Promise<void>,
+) {
+  const form = await openAddForm(page, title, noun);
+  await fill(form);
+  await form.getByRole("button", { name: `Add ${noun}`, exact: true }).click();
+  await expect(form).toBeHidden();
+}
+
+test("a person fills every section, edits and deletes, and finds it all after a reload and in the preview", async ({
+  page,
+}) => {
+  const errors = collectErrors(page);
+  await signIn(page, uniqueUser("flow"));
+  await fillProfile(page, "Ada Lovelace");
+
+  await addEntry(page, "Experience", "experience", async (form) => {
+    await form.getByLabel("Title", { exact: true }).fill("Analyst");
+    await form.getByLabel("Organization").fill("Babbage & Co");
+    await form.getByLabel("Start date").fill("2018-03-01");
+    await form.getByLabel("End date").fill("2020-06-30");
+    await form.getByRole("button", { name: "Add responsibility" }).click();
+    await form.getByLabel("Responsibilities 1").fill("Second duty");
+    await form.getByRole("button", { name: "Add responsibility" }).click();
+    await form.getByLabel("Responsibilities 2").fill("First duty");
+    await form.getByRole("button", { name: "Move responsibility 2 up" }).click();
+  });
+  await addEntry(page, "Experience", "experience", async (form) => {
+    await form.getByLabel("Title", { exact: true }).fill("Lead Engineer");
+    await form.getByLabel("Organization").fill("Engine Works");
+    await form.getByLabel("Employment type").selectOption("contract");
+    await form.getByLabel("Start date").fill("2021-01-01");
+    await form.getByLabel("Current role").check();
+  });
+  await addEntry(page, "Education", "education", async (form) => {
+    await form.getByLabel("Degree").fill("BSc Mathematics");
+    await form.getByLabel("Institution").fill("University of London");
+    await form.getByLabel("Start date").fill("2010-10-01");
+  });
+  await addEntry(page, "Skills", "skill", async (form) => {
+    await form.getByLabel("Skill", { exact: true }).fill("TypeScript");
+    await form.getByLabel("Category").selectOption("language");
+    await form.getByLabel("Years of experience").fill("6");
+  });
+  await addEntry(page, "Certifications", "certification", async (form) => {
+    await form.getByLabel("Certification", { exact: true }).fill("CKA");
+    await form.getByLabel("Issued by").fill("CNCF");
+    await form.getByLabel("Issue date").fill("2022-05-01");
+  });
+  await addEntry(page, "Hobbies", "hobby", async (form) => {
+    await form.getByLabel("Hobby", { exact: true }).fill("Chess");
+  });
+  await addEntry(page, "Hobbies", "hobby", async (form) => {
+    await form.getByLabel("Hobby", { exact: true }).fill("Rowing");
+  });
+  await addEntry(page, "Goals", "goal", async (form) => {
+    await form.getByLabel("Goal", { exact: true }).fill("Publish a paper");
+    await form.getByLabel("Category").selectOption("career");
+  });
+
+  // Edit: the skill's proficiency. Delete: one hobby, after confirming.
+  await section(page, "Skills").getByRole("button", { name: "Edit TypeScript" }).click();
+  await section(page, "Skills").getByLabel("Proficiency").selectOption("expert");
+  await section(page, "Skills").getByRole("button", { name: "Save skill" }).click();
+  await expect(section(page, "Skills").getByText("language · expert")).toBeVisible();
+  page.once("dialog", (dialog) => void dialog.accept());
+  await section(page, "Hobbies").getByRole("button", { name: "Delete Chess" }).click();
+  await expect(section(page, "Hobbies").getByTestId("hobbies-entry")).toHaveText([/Rowing/]);
+  await expect(section(page, "Hobbies").getByRole("status")).toHaveText("Deleted “Chess”.");
+
+  await page.reload();
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Ada Lovelace");
+  await expect(page.getByLabel("Link 1 URL")).toHaveValue("https://github.com/someone");
+  const experience = section(page, "Experience").getByTestId("experience-entry");
+  await expect(experience).toHaveCount(2);
+  await expect(experience.nth(0)).toContainText("Lead Engineer — Engine Works");
+  await expect(experience.nth(1)).toContainText("Analyst — Babbage & Co");
+  await expect(section(page, "Hobbies").getByTestId("hobbies-entry")).toHaveText([/Rowing/]);
+  await expect(section(page, "Skills").getByText("language · expert")).toBeVisible();
+
+  const preview = page.getByTestId("preview");
+  await expect(preview.getByRole("heading", { level: 1 })).toHaveText("Ada Lovelace");
+  for (const heading of [
+    "Summary",
+    "Experience",
+    "Education",
+    "Skills",
+    "Certifications",
+    "Goals",
+    "Hobbies",
+  ]) {
+    await expect(preview.getByRole("heading", { level: 2, name: heading })).toBeVisible();
+  }
+  await expect(preview).toContainText("First duty");
+  await expect(preview.locator("li", { hasText: "First duty" })).toBeVisible();
+  expect(await preview.locator("li").allTextContents()).toEqual(
+    expect.arrayContaining(["First duty", "Second duty"]),
+  );
+  const items = await preview.locator("li").allTextContents();
+  expect(items.indexOf("First duty")).toBeLessThan(items.indexOf("Second duty"));
+  await expect(preview).toContainText("TypeScript (expert, 6 yrs)");
+
+  await page.screenshot({ path: path.join(artifacts, "editor-filled.png"), fullPage: true });
+  await page.emulateMedia({ media: "print" });
+  await expect(page.getByRole("heading", { name: "Profile" })).toBeHidden();
+  await page.screenshot({ path: path.join(artifacts, "print-preview.png"), fullPage: true });
+  const pdf = await page.pdf({ format: "A4" });
+  const pages = (pdf.toString("latin1").match(/\/Type\s*\/Page[^s]/g) ?? []).length;
+  expect(pages).toBeGreaterThanOrEqual(1);
+  expect(pages).toBeLessThanOrEqual(2);
+  expect(errors).toEqual([]);
+});
+
+test("validation shows messages at the fields, saves nothing, and keeps what was typed", async ({ page }) => {
+  await signIn(page, uniqueUser("invalid"));
+  const form = await openAddForm(page, "Experience", "experience");
+  await form.getByLabel("Organization").fill("Typed Org");
+  await form.getByLabel("Start date").fill("2022-05-10");
+  await form.getByLabel("End date").fill("2021-01-01");
+  await form.getByRole("button", { name: "Add experience", exact: true }).click();
+
+  await expect(form.getByLabel("Title", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  await expect(form.getByText("must not be empty")).toBeVisible();
+  await expect(form.getByText("must not be before start_date")).toBeVisible();
+  await expect(form.getByLabel("Organization")).toHaveValue("Typed Org");
+  await expect(form.getByLabel("Start date")).toHaveValue("2022-05-10");
+
+  await page.reload();
+  await expect(section(page, "Experience").getByTestId("experience-entry")).toHaveCount(0);
+  // The unsaved form comes back with what was typed.
+  await expect(section(page, "Experience").getByLabel("Organization")).toHaveValue("Typed Org");
+});
+
+test("an expired session keeps what was typed; after signing in again it saves", async ({
+  page,
+  context,
+}) => {
+  const user = uniqueUser("expired");
+  await signIn(page, user);
+  const form = await openAddForm(page, "Hobbies", "hobby");
+  await form.getByLabel("Hobby", { exact: true }).fill("Kept through sign-in");
+  await context.clearCookies();
+  await form.getByRole("button", { name: "Add hobby", exact: true }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "session has expired" }).first()).toBeVisible();
+  await expect(form.getByLabel("Hobby", { exact: true })).toHaveValue("Kept through sign-in");
+
+  await signIn(page, user);
+  const restored = section(page, "Hobbies").getByRole("form", { name: "Add hobby" });
+  await expect(restored.getByLabel("Hobby", { exact: true })).toHaveValue("Kept through sign-in");
+  await restored.getByRole("button", { name: "Add hobby", exact: true }).click();
+  await expect(section(page, "Hobbies").getByTestId("hobbies-entry")).toHaveText([/Kept through sign-in/]);
+});
+
+test("two people never see each other's data", async ({ browser }) => {
+  const alice = await browser.newPage();
+  await signIn(alice, uniqueUser("alice"));
+  await addEntry(alice, "Hobbies", "hobby", async (form) => {
+    await form.getByLabel("Hobby", { exact: true }).fill("Alice's secret hobby");
+  });
+  const bob = await (await browser.newContext()).newPage();
+  await signIn(bob, uniqueUser("bob"));
+  await expect(section(bob, "Hobbies").getByText("No hobbies yet.")).toBeVisible();
+  await expect(bob.getByText("Alice's secret hobby")).toHaveCount(0);
+});
+
+test("signed out: the editor sends to sign-in, the API answers 401, sign-out works", async ({
+  page,
+  request,
+}) => {
+  await page.goto("/editor");
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Feditor|\/sign-in\?next=\/editor/);
+  expect((await request.get("/api/trpc/profile.get")).status()).toBe(401);
+  expect((await request.get("/me/profile")).status()).toBe(401);
+
+  await signIn(page, uniqueUser("leaver"));
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await page.goto("/editor");
+  await expect(page).toHaveURL(/\/sign-in/);
+});
+
+test("downloads of resume.md and resume.json contain what was entered", async ({ page }) => {
+  await signIn(page, uniqueUser("download"));
+  await fillProfile(page, "Grace Hopper");
+  await addEntry(page, "Skills", "skill", async (form) => {
+    await form.getByLabel("Skill", { exact: true }).fill("COBOL");
+    await form.getByLabel("Category").selectOption("language");
+  });
+  await expect(page.getByTestId("preview")).toContainText("COBOL");
+
+  const [markdown] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Download resume.md" }).click(),
+  ]);
+  expect(markdown.suggestedFilename()).toBe("resume.md");
+  const md = await readFile((await markdown.path())!, "utf8");
+  expect(md).toContain("# Grace Hopper");
+  expect(md).toContain("COBOL (intermediate)");
+
+  const [json] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Download resume.json" }).click(),
+  ]);
+  const resume = JSON.parse(await readFile((await json.path())!, "utf8"));
+  expect(resume.profile.name).toBe("Grace Hopper");
+  expect(resume.skills.map((s: { name: string }) => s.name)).toEqual(["COBOL"]);
+});
+
+test("hostile text is shown as text in the editor and the preview and runs no script", async ({ page }) => {
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  const hostile = "<img src=x onerror=alert(1)>";
+  await signIn(page, uniqueUser("hostile"));
+  await fillProfile(page, hostile);
+  await addEntry(page, "Experience", "experience", async (form) => {
+    await form.getByLabel("Title", { exact: true }).fill(hostile);
+    await form.getByLabel("Organization").fill("<script>alert(2)</script>");
+    await form.getByLabel("Start date").fill("2020-01-01");
+    await form.getByRole("button", { name: "Add responsibility" }).click();
+    await form.getByLabel("Responsibilities 1").fill(hostile);
+  });
+  const preview = page.getByTestId("preview");
+  await expect(preview.getByRole("heading", { level: 1 })).toHaveText(hostile);
+  await expect(preview.locator("li", { hasText: hostile })).toBeVisible();
+  await expect(section(page, "Experience").getByText(`${hostile} — <script>alert(2)</script>`)).toBeVisible();
+  await expect(page.locator("img")).toHaveCount(0);
+  await expect(preview.locator("script")).toHaveCount(0);
+  expect(dialogs).toEqual([]);
+});
+
+test("an axe-core scan of the filled editor finds no serious or critical violation", async ({ page }) => {
+  await signIn(page, uniqueUser("axe"));
+  await fillProfile(page, "Accessible Person");
+  await openAddForm(page, "Experience", "experience");
+  const results = await new AxeBuilder({ page }).analyze();
+  const severe = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(severe.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+});
+
+test.describe("at 375 px wide", () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  test("the main flow works on a phone-sized screen", async ({ page }) => {
+    const errors = collectErrors(page);
+    await signIn(page, uniqueUser("phone"));
+    await fillProfile(page, "Small Screen");
+    await addEntry(page, "Goals", "goal", async (form) => {
+      await form.getByLabel("Goal", { exact: true }).fill("Read more");
+      await form.getByLabel("Category").selectOption("personal");
+    });
+    await expect(page.getByTestId("preview")).toContainText("Read more");
+    const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth");
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: path.join(artifacts, "editor-375px.png"), fullPage: true });
+    expect(errors).toEqual([]);
+  });
+});
+
+test("pages carry the security headers", async ({ request }) => {
+  for (const url of ["/sign-in", "/editor", "/"]) {
+    const response = await request.get(url, { maxRedirects: 0 });
+    const headers = response.headers();
+    expect(headers["content-security-policy"], url).toContain("frame-ancestors 'none'");
+    expect(headers["content-security-policy"], url).toContain("default-src 'self'");
+    expect(headers["x-content-type-options"], url).toBe("nosniff");
+    expect(headers["referrer-policy"], url).toBe("strict-origin-when-cross-origin");
+  }
+});
+
+test("the editor's first-load JavaScript is under 250 KB gzipped, and becomes interactive quickly", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("weight"));
+  const scripts = new Map<string, Buffer>();
+  page.on("response", async (response) => {
+    if (response.request().resourceType() === "script")
+      scripts.set(response.url(), await response.body().catch(() => Buffer.alloc(0)));
+  });
+  const started = Date.now();
+  await page.goto("/editor");
+  await expect(page.getByRole("button", { name: "Save profile" })).toBeEnabled();
+  await page.getByLabel("Name", { exact: true }).fill("typing works");
+  const interactiveMs = Date.now() - started;
+  await page.waitForLoadState("networkidle");
+  const gzipped = [...scripts.values()].reduce((sum, body) => sum + gzipSync(body).length, 0);
+  console.log(
+    `editor first-load JS: ${(gzipped / 1024).toFixed(1)} KB gzipped in ${scripts.size} files; interactive after ${interactiveMs} ms`,
+  );
+  expect(gzipped).toBeLessThan(250 * 1024);
+});

@@ -1,0 +1,22 @@
+import { expect, type Page } from "@playwright/test";
+
+export const uniqueUser = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
+
+/** Signs in through the local development sign-in page and lands on the editor. */
+export async function signIn(page: Page, userId: string) {
+  await page.goto("/sign-in?next=/editor");
+  await page.getByLabel("User id").fill(userId);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/editor$/);
+  await expect(page.getByRole("heading", { name: "Profile" })).toBeVisible();
+}
+
+export const section = (page: Page, title: string) => page.getByRole("region", { name: title, exact: true });
+
+/** Opens the add form of a section and returns it. */
+export async function openAddForm(page: Page, title: string, noun: string) {
+  await section(page, title)
+    .getByRole("button", { name: `Add ${noun}`, exact: true })
+    .click();
+  return section(page, title).getByRole("form", { name: `Add ${noun}` });
+}
