@@ -11,4 +11,5 @@ export {
 export { createAccount } from "./store/accounts.ts";
 export { getAllBalances, getBalance, todayUtc } from "./store/balances.ts";
 export { getTransaction, postTransaction, reverseTransaction } from "./store/transactions.ts";
+export { verifyLedger, type LedgerViolation } from "./store/verify-ledger.ts";
 export { createCallerFactory, type LedgerAction, type LedgerContext } from "./trpc.ts";

@@ -1,0 +1,50 @@
+import type { Database } from "@app/db";
+
+export interface LedgerViolation {
+  rule:
+    | "transaction-unbalanced"
+    | "currency-unbalanced"
+    | "entry-without-transaction"
+    | "transaction-too-few-entries";
+  /** The transaction, entry or currency concerned. */
+  subject: string;
+  detail: string;
+}
+
+const CHECKS: { rule: LedgerViolation["rule"]; sql: string }[] = [
+  {
+    rule: "transaction-unbalanced",
+    sql: `SELECT transaction_id::text AS subject, currency || ' sums to ' || sum(amount) AS detail
+            FROM ledger.entries GROUP BY transaction_id, currency HAVING sum(amount) <> 0`,
+  },
+  {
+    rule: "currency-unbalanced",
+    sql: `SELECT currency AS subject, 'all entries sum to ' || sum(amount) AS detail
+            FROM ledger.entries GROUP BY currency HAVING sum(amount) <> 0`,
+  },
+  {
+    rule: "entry-without-transaction",
+    sql: `SELECT e.id::text AS subject, 'names transaction ' || e.transaction_id AS detail
+            FROM ledger.entries e LEFT JOIN ledger.transactions t ON t.id = e.transaction_id WHERE t.id IS NULL`,
+  },
+  {
+    rule: "transaction-too-few-entries",
+    sql: `SELECT t.id::text AS subject, count(e.id) || ' entries' AS detail
+            FROM ledger.transactions t LEFT JOIN ledger.entries e ON e.transaction_id = t.id
+           GROUP BY t.id HAVING count(e.id) < 2`,
+  },
+];
+
+/**
+ * Scans the whole ledger for what the database's triggers should make
+ * impossible: a transaction or a currency that does not sum to zero, an entry
+ * without its transaction, a transaction with fewer than two entries.
+ */
+export async function verifyLedger(db: Database): Promise<LedgerViolation[]> {
+  const violations: LedgerViolation[] = [];
+  for (const check of CHECKS) {
+    const rows = await db.$queryRawUnsafe<{ subject: string; detail: string }[]>(check.sql);
+    violations.push(...rows.map((row) => ({ rule: check.rule, ...row })));
+  }
+  return violations;
+}

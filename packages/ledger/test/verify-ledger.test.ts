@@ -1,0 +1,83 @@
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase, migrateDatabase, findRepoRoot, migrationsDirectory, type Database } from "@app/db";
+import { verifyLedger } from "../src/index.ts";
+import { createScratchDatabase, type ScratchDatabase } from "../../../test/scratch-database.ts";
+
+/** A database of its own: the test breaks the ledger on purpose, with the triggers switched off. */
+let scratch: ScratchDatabase;
+let db: Database;
+let sql: pg.Client;
+
+beforeAll(async () => {
+  scratch = await createScratchDatabase();
+  await migrateDatabase(scratch.url, migrationsDirectory(findRepoRoot()));
+  db = createDatabase({ connectionString: scratch.url });
+  sql = new pg.Client({ connectionString: scratch.url });
+  await sql.connect();
+});
+
+afterAll(async () => {
+  await sql.end();
+  await db.$disconnect();
+  await scratch.drop();
+});
+
+describe("verifyLedger", () => {
+  it("finds nothing in a ledger written through the rules, and each kind of damage when the rules were bypassed", async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    await sql.query(
+      "INSERT INTO ledger.accounts (id, name, type, currency) VALUES ($1, 'a', 'asset', 'USD'), ($2, 'b', 'income', 'USD')",
+      [a, b],
+    );
+    const good = randomUUID();
+    await sql.query("BEGIN");
+    await sql.query(
+      "INSERT INTO ledger.transactions (id, idempotency_key, request_hash, effective_date) VALUES ($1, 'good', repeat('0', 64), '2026-01-01')",
+      [good],
+    );
+    await sql.query(
+      `INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
+       VALUES (gen_random_uuid(), $1, $2, 'USD', 10, '2026-01-01', 0), (gen_random_uuid(), $1, $3, 'USD', -10, '2026-01-01', 1)`,
+      [good, a, b],
+    );
+    await sql.query("COMMIT");
+    expect(await verifyLedger(db)).toEqual([]);
+
+    const lonely = randomUUID();
+    await sql.query("BEGIN");
+    await sql.query("SET LOCAL session_replication_role = replica"); // triggers and foreign keys off
+    await sql.query(
+      "INSERT INTO ledger.transactions (id, idempotency_key, request_hash, effective_date) VALUES ($1, 'bad', repeat('0', 64), '2026-01-01')",
+      [lonely],
+    );
+    await sql.query(
+      `INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
+       VALUES (gen_random_uuid(), $1, $2, 'USD', 5, '2026-01-01', 0)`,
+      [lonely, a],
+    );
+    const orphan = randomUUID();
+    await sql.query(
+      `INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
+       VALUES ($1, gen_random_uuid(), $2, 'USD', 7, '2026-01-01', 0)`,
+      [orphan, a],
+    );
+    await sql.query("COMMIT");
+
+    const found = await verifyLedger(db);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        { rule: "transaction-unbalanced", subject: lonely, detail: "USD sums to 5" },
+        { rule: "currency-unbalanced", subject: "USD", detail: "all entries sum to 12" },
+        {
+          rule: "entry-without-transaction",
+          subject: orphan,
+          detail: expect.stringMatching(/^names transaction /),
+        },
+        { rule: "transaction-too-few-entries", subject: lonely, detail: "1 entries" },
+      ]),
+    );
+    expect(found.some((v) => v.subject === good)).toBe(false);
+  });
+});
