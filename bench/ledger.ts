@@ -17,6 +17,7 @@ function signer() {
     secretAccessKey: BENCH_KEY.secretAccessKey,
     service: "execute-api",
     region: "us-east-1",
+    retries: 0,
   });
 }
 
