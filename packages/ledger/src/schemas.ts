@@ -23,6 +23,8 @@ export const LIMITS = {
 } as const;
 
 const uuid = () => z.uuid("must be a uuid");
+/** PostgreSQL text cannot hold NUL, so no string may carry one. */
+const text = () => z.string().refine((value) => !value.includes("\u0000"), "must not contain NUL characters");
 const calendarDate = () => z.iso.date("must be a real date, YYYY-MM-DD");
 
 export const currencyCode = z
@@ -38,22 +40,20 @@ export const amount = z
 // ---------------------------------------------------------------- inputs
 
 export const createAccountInput = z.strictObject({
-  name: z.string().trim().min(1, "must not be empty").max(LIMITS.nameLength),
+  name: text().trim().min(1, "must not be empty").max(LIMITS.nameLength),
   type: z.enum(ACCOUNT_TYPES),
   currency: currencyCode,
 });
 
 export const entryInput = z.strictObject({ account_id: uuid(), amount });
 
-const description = z
-  .string()
+const description = text()
   .trim()
   .max(LIMITS.descriptionLength)
   .nullish()
   .transform((v) => (v ? v : null));
 
-const idempotencyKey = z
-  .string()
+const idempotencyKey = text()
   .min(1, "must not be empty")
   .max(LIMITS.idempotencyKeyLength, `must be at most ${LIMITS.idempotencyKeyLength} characters`);
 

@@ -1,14 +1,17 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
 
+/** PostgreSQL text cannot hold NUL, so no string may carry one. */
+export const text = () =>
+  z.string().refine((value) => !value.includes("\u0000"), "must not contain NUL characters");
+
 /** A required one-line string: trimmed, not empty, at most `max` characters. */
 export const requiredString = (max: number = LIMITS.nameLength) =>
-  z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
+  text().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
 
 /** An optional string: trimmed; empty, null or omitted all store null. */
 export const optionalString = (max: number = LIMITS.nameLength) =>
-  z
-    .string()
+  text()
     .trim()
     .max(max, `must be at most ${max} characters`)
     .nullish()
@@ -22,8 +25,7 @@ export const optionalDate = () =>
     .transform((v) => v ?? null);
 
 export const httpUrl = () =>
-  z
-    .string()
+  text()
     .trim()
     .max(LIMITS.urlLength)
     .refine((value) => {
@@ -43,9 +45,7 @@ export const optionalHttpUrl = () =>
 /** A list of short texts (responsibilities, accomplishments); empty items are dropped. */
 export const textList = () =>
   z
-    .array(
-      z.string().trim().max(LIMITS.listItemLength, `must be at most ${LIMITS.listItemLength} characters`),
-    )
+    .array(text().trim().max(LIMITS.listItemLength, `must be at most ${LIMITS.listItemLength} characters`))
     .max(LIMITS.listItems, `must have at most ${LIMITS.listItems} items`)
     .optional()
     .transform((items) => (items ?? []).filter((item) => item !== ""));

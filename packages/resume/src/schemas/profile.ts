@@ -6,10 +6,10 @@ import {
   optionalString,
   requiredString,
   serverFieldsOutput,
+  text,
 } from "./fields.ts";
 
-const linkName = z
-  .string()
+const linkName = text()
   .trim()
   .min(1, "link names must not be empty")
   .max(50, "link names have at most 50 characters");
