@@ -1,9 +1,11 @@
 /**
- * `npm run bench`: starts its own database and production servers, prints a
- * table per benchmark, cleans up. BENCH_SECONDS sets each load run's length.
+ * `npm run bench [posting|resume|balances ...]`: starts its own database and
+ * production servers, prints a table per benchmark, cleans up. BENCH_SECONDS
+ * sets each load run's length (default 10).
  */
 import os from "node:os";
 import { benchBalances, benchPosting } from "./ledger.ts";
+import { benchResume } from "./resume.ts";
 import { startBenchEnvironment } from "./environment.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -16,6 +18,7 @@ console.log(
 const environment = await startBenchEnvironment();
 try {
   if (wanted("posting")) await benchPosting(environment.ledgerUrl, environment.databaseUrl, seconds);
+  if (wanted("resume")) await benchResume(environment.startWeb, seconds);
   if (wanted("balances")) await benchBalances(environment.ledgerUrl, environment.databaseUrl);
 } catch (error) {
   console.error(error);

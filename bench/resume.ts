@@ -1,0 +1,111 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import autocannon from "autocannon";
+import { loadLocalIssuer } from "@app/auth";
+import { env, repoRoot } from "../scripts/env.ts";
+import { buildWeb } from "../scripts/processes.ts";
+import { fmt, printTable } from "./stats.ts";
+
+const CONNECTIONS = 32;
+
+/** Profile + 6 × 20 entries, written through the API as a person would. */
+async function seed(baseUrl: string, authorization: string) {
+  const send = async (method: string, route: string, body: unknown) => {
+    const response = await fetch(`${baseUrl}${route}`, {
+      method,
+      headers: { authorization, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (response.status >= 300)
+      throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
+  };
+  await send("PUT", "/me/profile", {
+    name: "Bench Person",
+    headline: "Engineer",
+    summary: "A summary sentence. ".repeat(20),
+    links: { github: "https://github.com/bench" },
+  });
+  const bodies: Record<string, (i: number) => unknown> = {
+    experience: (i) => ({
+      organization: `Org ${i}`,
+      title: "Engineer",
+      start_date: `20${10 + (i % 10)}-0${1 + (i % 9)}-01`,
+      responsibilities: ["Built things", "Ran things"],
+      accomplishments: ["Shipped"],
+    }),
+    education: (i) => ({
+      institution: `University ${i}`,
+      degree: "BSc",
+      start_date: `20${10 + (i % 10)}-09-01`,
+    }),
+    skills: (i) => ({ name: `Skill ${i}`, category: "tool", years_experience: i % 10 }),
+    certifications: (i) => ({ name: `Cert ${i}`, issuing_organization: "Org", issue_date: "2020-01-01" }),
+    hobbies: (i) => ({ name: `Hobby ${i}`, description: "Weekends" }),
+    goals: (i) => ({ description: `Goal ${i}`, category: "career" }),
+  };
+  for (const [collection, make] of Object.entries(bodies)) {
+    for (let i = 0; i < 20; i += 1) await send("POST", `/me/${collection}`, make(i));
+  }
+}
+
+function load(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+/**
+ * GET /me/resume, GET /me/experience and POST /me/skills with 32 connections
+ * for a fixed time against the production build of the web app.
+ */
+export async function benchResume(startWeb: () => Promise<string>, seconds: number) {
+  if (!existsSync(path.join(repoRoot, "apps", "web", ".next", "BUILD_ID"))) await buildWeb();
+  const baseUrl = await startWeb();
+  const issuer = await loadLocalIssuer({ dataDir: env.DATA_DIR });
+  const authorization = `Bearer ${await issuer.mintToken("bench-reader", { ttlSeconds: 3600 })}`;
+  await seed(baseUrl, authorization);
+  // Creates are spread over many people, so the 200-entry cap is never what is measured.
+  const writers = await Promise.all(
+    Array.from({ length: 1000 }, (_, i) => issuer.mintToken(`bench-writer-${i}`, { ttlSeconds: 3600 })),
+  );
+  let next = 0;
+
+  const runs: [string, autocannon.Options][] = [
+    ["GET /me/resume (profile + 6 × 20)", { url: `${baseUrl}/me/resume`, headers: { authorization } }],
+    ["GET /me/experience (20 entries)", { url: `${baseUrl}/me/experience`, headers: { authorization } }],
+    [
+      "POST /me/skills",
+      {
+        url: `${baseUrl}/me/skills`,
+        requests: [
+          {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ name: "Benchmarking", category: "tool", proficiency: "expert" }),
+            setupRequest: (request) => ({
+              ...request,
+              headers: { ...request.headers, authorization: `Bearer ${writers[next++ % writers.length]}` },
+            }),
+          },
+        ],
+      },
+    ],
+  ];
+  const rows: (string | number)[][] = [];
+  for (const [name, options] of runs) {
+    const result = await load({ ...options, connections: CONNECTIONS, duration: seconds });
+    rows.push([
+      name,
+      fmt(result.requests.average, 0),
+      result.latency.p50,
+      result.latency.p99,
+      result.non2xx + result.errors + result.timeouts,
+    ]);
+  }
+  printTable(
+    `Resume service (${CONNECTIONS} connections, ${seconds} s each)`,
+    ["route", "req/s", "p50 ms", "p99 ms", "failed"],
+    rows,
+  );
+  console.log(`GET /me/resume p99 target: <= 25 ms`);
+}
