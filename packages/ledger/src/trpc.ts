@@ -2,9 +2,15 @@
  * The ledger's tRPC instance, served as REST only. The SigV4 check runs in
  * front of it (apps/ledger); each procedure names the action it needs.
  */
-import { initTRPC, TRPCError } from "@trpc/server";
+import { initTRPC } from "@trpc/server";
 import { isDatabaseUnavailable, type Database } from "@app/db";
-import { DomainError, formatTrpcError, type ResponseControl, type ServiceMeta } from "@app/rest";
+import {
+  databaseOutageAs503,
+  DomainError,
+  formatTrpcError,
+  type ResponseControl,
+  type ServiceMeta,
+} from "@app/rest";
 
 // ---------------------------------------------------------------- context
 
@@ -37,16 +43,7 @@ export const createCallerFactory = t.createCallerFactory;
  * is a 503.
  */
 export const ledgerProcedure = t.procedure
-  .use(async ({ next }) => {
-    const result = await next();
-    if (!result.ok && isDatabaseUnavailable(result.error.cause)) {
-      throw new TRPCError({
-        code: "SERVICE_UNAVAILABLE",
-        message: "the database is unavailable; try again shortly",
-      });
-    }
-    return result;
-  })
+  .use(async ({ next }) => databaseOutageAs503(await next(), isDatabaseUnavailable))
   .use(({ ctx, meta, next }) => {
     if (!meta?.action || !ctx.caller.actions.includes(meta.action)) {
       ctx.response.headers.set("x-amzn-ErrorType", "AccessDenied");

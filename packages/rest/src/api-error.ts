@@ -107,3 +107,20 @@ export function formatTrpcError({ error, shape }: { error: TRPCError; shape: Def
     data: { code: shape.data.code, httpStatus: statusCode, body },
   };
 }
+
+/**
+ * A procedure's result, unless it failed because the database did not answer:
+ * then a 503, so that clients know to retry rather than read a 500.
+ */
+export function databaseOutageAs503<R extends { ok: boolean }>(
+  result: R,
+  isUnavailable: (cause: unknown) => boolean,
+): R {
+  if (!result.ok && isUnavailable((result as { error?: { cause?: unknown } }).error?.cause)) {
+    throw new TRPCError({
+      code: "SERVICE_UNAVAILABLE",
+      message: "the database is unavailable; try again shortly",
+    });
+  }
+  return result;
+}

@@ -1,5 +1,6 @@
 export {
   apiErrorBody,
+  databaseOutageAs503,
   DomainError,
   errorNameForStatus,
   formatIssues,

@@ -5,7 +5,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { AuthenticationError, type VerifiedIdentity } from "@app/auth";
 import { isDatabaseUnavailable, type Database } from "@app/db";
-import { formatTrpcError, type ResponseControl, type ServiceMeta } from "@app/rest";
+import { databaseOutageAs503, formatTrpcError, type ResponseControl, type ServiceMeta } from "@app/rest";
 import type { RateLimiter } from "./rate-limiter.ts";
 
 // ---------------------------------------------------------------- context
@@ -28,16 +28,9 @@ export const createCallerFactory = t.createCallerFactory;
 // ---------------------------------------------------------------- procedures
 
 /** A database that does not answer is a 503, not a 500. */
-const databaseErrors = t.middleware(async ({ next }) => {
-  const result = await next();
-  if (!result.ok && isDatabaseUnavailable(result.error.cause)) {
-    throw new TRPCError({
-      code: "SERVICE_UNAVAILABLE",
-      message: "the database is unavailable; try again shortly",
-    });
-  }
-  return result;
-});
+const databaseErrors = t.middleware(async ({ next }) =>
+  databaseOutageAs503(await next(), isDatabaseUnavailable),
+);
 
 /**
  * Every resume procedure: a verified caller (401 with WWW-Authenticate
