@@ -3,14 +3,6 @@ import { z } from "zod";
 export const ACCOUNT_TYPES = ["asset", "liability", "income", "expense"] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
 
-/** The side on which an account's balance is naturally read; the balance itself stays the plain sum. */
-export const NORMAL_BALANCE: Record<AccountType, "debit" | "credit"> = {
-  asset: "debit",
-  expense: "debit",
-  liability: "credit",
-  income: "credit",
-};
-
 const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
 
 export const LIMITS = {

@@ -33,7 +33,6 @@ export type LedgerMeta = ServiceMeta & { action?: LedgerAction };
 const t = initTRPC.context<LedgerContext>().meta<LedgerMeta>().create({ errorFormatter: formatTrpcError });
 
 export const router = t.router;
-export const createCallerFactory = t.createCallerFactory;
 
 // ---------------------------------------------------------------- procedures
 

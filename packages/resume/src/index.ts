@@ -6,5 +6,5 @@ export { createRateLimiter, type RateLimiter } from "./rate-limiter.ts";
 export { resumeAppRouter, type ResumeAppRouter } from "./router.ts";
 export { profileFields, type Profile, type ProfileInput } from "./schemas/profile.ts";
 export { GOAL_MOVES } from "./schemas/goal.ts";
-export { getWholeResume, WHOLE_RESUME_SQL, type WholeResume } from "./store/resume-store.ts";
-export { createCallerFactory, type ResumeContext } from "./trpc.ts";
+export { getWholeResume, type WholeResume } from "./store/resume-store.ts";
+export type { ResumeContext } from "./trpc.ts";

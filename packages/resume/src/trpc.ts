@@ -23,7 +23,6 @@ export interface ResumeContext {
 const t = initTRPC.context<ResumeContext>().meta<ServiceMeta>().create({ errorFormatter: formatTrpcError });
 
 export const router = t.router;
-export const createCallerFactory = t.createCallerFactory;
 
 // ---------------------------------------------------------------- procedures
 

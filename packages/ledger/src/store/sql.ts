@@ -3,6 +3,7 @@ import { isoTimestampSql } from "@app/db";
 /** The JSON of account row `a`, as the API returns it. */
 export const ACCOUNT_JSON = `json_build_object(
   'id', a.id, 'name', a.name, 'type', a.type, 'currency', a.currency,
+  -- The side a balance is naturally read on (debit: asset, expense); the balance stays the plain sum.
   'normal_balance', CASE WHEN a.type IN ('asset', 'expense') THEN 'debit' ELSE 'credit' END,
   'created_at', ${isoTimestampSql("a.created_at")})`;
 
