@@ -75,7 +75,7 @@ Ready.
   Web app      ${webUrl}            (health: ${webUrl}/healthz)
   Ledger       ${ledgerUrl}            (health: ${ledgerUrl}/healthz)
   Database     ${env.DATABASE_URL ? "DATABASE_URL" : "embedded; connection string in .data/database-url"}
-  Sign-in      ${auth.mode === "local" ? "local development issuer" : auth.mode}
+  Editor       ${webUrl}/editor   (${auth.mode === "local" ? "local development sign-in" : `sign-in: ${auth.mode}`})
   Token        TOKEN=$(npm run -s token -- --user alice)
                curl -H "Authorization: Bearer $TOKEN" "${webUrl}/me/resume?format=markdown"
   API docs     ${webUrl}/docs   (OpenAPI: ${webUrl}/openapi.json)
