@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import type { Database } from "@app/db";
 import { DomainError } from "@app/rest";
@@ -22,9 +22,6 @@ interface NewTransaction {
   reversesTransactionId: string | null;
   entries: { account_id: string; amount: number }[];
 }
-
-/** Under load a post may wait for a pooled connection and for a concurrent post of its key. */
-const TRANSACTION_TIMEOUTS = { maxWait: 10_000, timeout: 15_000 };
 
 /** sha256 of the request as sent (an omitted date stays omitted), to tell a replay from a reused key. */
 function requestHash(request: unknown): string {
@@ -61,39 +58,33 @@ async function replay(
 }
 
 /**
- * Writes a transaction and its entries in one database transaction. A
- * concurrent post with the same key waits on the unique key and then finds
- * the winner's transaction, which it answers as a replay; so any number of
- * simultaneous posts with one key make exactly one transaction.
+ * Writes a transaction and its entries in one statement (so one round trip
+ * and one implicit database transaction; the balance triggers run at its
+ * commit). A concurrent post with the same key waits on the unique key and
+ * then inserts nothing; it answers the winner's transaction as a replay. So
+ * any number of simultaneous posts with one key make exactly one transaction.
  */
 async function insertTransaction(db: Database, tx: NewTransaction): Promise<PostResult> {
-  const id = randomUUID();
-  const inserted = await db.$transaction(async (t) => {
-    const rows = await t.$queryRawUnsafe<{ id: string }[]>(
-      `INSERT INTO ledger.transactions (id, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
-       VALUES ($1::uuid, $2, $3, $4, $5::date, $6::uuid)
-       ON CONFLICT (idempotency_key) DO NOTHING RETURNING id::text`,
-      id,
-      tx.idempotencyKey,
-      tx.requestHash,
-      tx.description,
-      tx.effectiveDate,
-      tx.reversesTransactionId,
-    );
-    if (rows.length === 0) return false;
-    await t.$executeRawUnsafe(
-      `INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
-       SELECT gen_random_uuid(), $1::uuid, p.account_id, a.currency, p.amount, $2::date, p.position - 1
-         FROM unnest($3::uuid[], $4::bigint[]) WITH ORDINALITY AS p(account_id, amount, position)
-         JOIN ledger.accounts a ON a.id = p.account_id`,
-      id,
-      tx.effectiveDate,
-      tx.entries.map((e) => e.account_id),
-      tx.entries.map((e) => e.amount),
-    );
-    return true;
-  }, TRANSACTION_TIMEOUTS);
-  if (inserted) return { transaction: await getTransaction(db, id), replayed: false, mismatch: false };
+  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+    `WITH t AS (
+       INSERT INTO ledger.transactions (id, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4::date, $5::uuid)
+       ON CONFLICT (idempotency_key) DO NOTHING
+       RETURNING id, effective_date)
+     INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
+     SELECT gen_random_uuid(), t.id, p.account_id, a.currency, p.amount, t.effective_date, p.position - 1
+       FROM t, unnest($6::uuid[], $7::bigint[]) WITH ORDINALITY AS p(account_id, amount, position)
+       JOIN ledger.accounts a ON a.id = p.account_id
+     RETURNING transaction_id::text AS id`,
+    tx.idempotencyKey,
+    tx.requestHash,
+    tx.description,
+    tx.effectiveDate,
+    tx.reversesTransactionId,
+    tx.entries.map((e) => e.account_id),
+    tx.entries.map((e) => e.amount),
+  );
+  if (rows[0]) return { transaction: await getTransaction(db, rows[0].id), replayed: false, mismatch: false };
   const winner = await findByKey(db, tx.idempotencyKey);
   return replay(db, winner!, tx.requestHash);
 }
