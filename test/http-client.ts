@@ -5,6 +5,18 @@ export interface HttpResult<T = unknown> {
   text: string;
 }
 
+/** A response as tests read it: the body parsed when it is JSON, and its text. */
+export async function readResult<T>(response: Response): Promise<HttpResult<T>> {
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
 /** A small JSON client for REST tests: real HTTP, nothing mocked. */
 export function httpClient(baseUrl: string, defaultHeaders: Record<string, string> = {}) {
   async function send<T>(
@@ -18,15 +30,7 @@ export function httpClient(baseUrl: string, defaultHeaders: Record<string, strin
       init.body = typeof body === "string" ? body : JSON.stringify(body);
       init.headers = { "content-type": "application/json", ...init.headers };
     }
-    const response = await fetch(`${baseUrl}${path}`, init);
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
+    return readResult<T>(await fetch(`${baseUrl}${path}`, init));
   }
   return {
     send,

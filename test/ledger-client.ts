@@ -1,13 +1,9 @@
 import { AwsClient } from "aws4fetch";
 import type { Credential } from "@app/sigv4";
+import { readResult, type HttpResult } from "./http-client.ts";
 import { FULL_KEY, REGION } from "./ledger-server.ts";
 
-export interface LedgerResult<T = Record<string, unknown>> {
-  status: number;
-  headers: Headers;
-  body: T;
-  text: string;
-}
+export type LedgerResult<T = Record<string, unknown>> = HttpResult<T>;
 
 /** A SigV4-signing JSON client (aws4fetch) for the ledger under test. */
 export function ledgerClient(baseUrl: string, key: Credential = FULL_KEY) {
@@ -32,14 +28,7 @@ export function ledgerClient(baseUrl: string, key: Credential = FULL_KEY) {
             headers: { "content-type": "application/json" },
           }),
     });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // keep the text
-    }
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
+    return readResult<T>(response);
   }
   return {
     send,
