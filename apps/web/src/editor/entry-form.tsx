@@ -1,11 +1,12 @@
 "use client";
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { COLLECTIONS, GOAL_MOVES, type CollectionName } from "@app/resume/client";
 import { SECTIONS, type FieldSpec } from "./field-specs.ts";
-import { errorsOf, formValuesOf, inputOf, openFlag, type FormValues } from "./form-values.ts";
+import { formValuesOf, inputOf, openFlag, type FormValues } from "./form-values.ts";
 import { TextListEditor } from "./text-list-editor.tsx";
-import { api, describeFailure, type SaveFailure } from "./trpc.ts";
+import { api } from "./trpc.ts";
 import { useSessionDraft } from "./use-session-draft.ts";
+import { useValidatedSave } from "./use-validated-save.ts";
 
 interface Props {
   collection: CollectionName;
@@ -25,37 +26,22 @@ export function EntryForm({ collection, userId, entry, onSaved, onCancel, onSign
   const [values, setValues, clearDraft] = useSessionDraft<FormValues>(`draft:${userId}:${formId}`, () =>
     formValuesOf(section.fields, entry),
   );
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<SaveFailure | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { errors, failure, saving, save } = useValidatedSave(onSignedOut);
 
   const set = (name: string, value: FormValues[string]) => setValues({ ...values, [name]: value });
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     const input = inputOf(section.fields, values);
-    const checked = schema.safeParse(input);
-    if (!checked.success) {
-      setErrors(errorsOf(checked.error));
-      setFailure({ kind: "invalid", message: "Please fix the highlighted fields.", fieldErrors: {} });
-      return;
-    }
-    setSaving(true);
-    try {
-      const procedures = api[collection];
-      if (entry) await procedures.replace.mutate({ id: String(entry.id), ...input } as never);
-      else await procedures.create.mutate(input as never);
+    const procedures = api[collection];
+    const saved = await save(schema, input, () =>
+      entry
+        ? procedures.replace.mutate({ id: String(entry.id), ...input } as never)
+        : procedures.create.mutate(input as never),
+    );
+    if (saved) {
       clearDraft();
-      setErrors({});
-      setFailure(null);
       onSaved();
-    } catch (error) {
-      const described = describeFailure(error);
-      setErrors(described.fieldErrors);
-      setFailure(described);
-      if (described.kind === "signed-out") onSignedOut();
-    } finally {
-      setSaving(false);
     }
   }
 

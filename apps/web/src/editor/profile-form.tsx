@@ -1,9 +1,9 @@
 "use client";
 import { useState, type FormEvent } from "react";
 import { profileFields } from "@app/resume/client";
-import { errorsOf } from "./form-values.ts";
-import { api, describeFailure, type SaveFailure } from "./trpc.ts";
+import { api } from "./trpc.ts";
 import { useSessionDraft } from "./use-session-draft.ts";
+import { useValidatedSave } from "./use-validated-save.ts";
 
 type Profile = Record<string, unknown> | null;
 
@@ -58,8 +58,7 @@ interface Props {
 
 export function ProfileForm({ userId, profile, onSaved, onSignedOut }: Props) {
   const [values, setValues, clearDraft] = useSessionDraft(`draft:${userId}:profile`, () => valuesOf(profile));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<SaveFailure | null>(null);
+  const { errors, failure, save } = useValidatedSave(onSignedOut);
   const [status, setStatus] = useState("");
 
   async function submit(event: FormEvent) {
@@ -70,24 +69,11 @@ export function ProfileForm({ userId, profile, onSaved, onSignedOut }: Props) {
       ),
       links: Object.fromEntries(values.links.filter((l) => l.name || l.url).map((l) => [l.name, l.url])),
     };
-    const checked = profileFields.safeParse(input);
-    if (!checked.success) {
-      setErrors(errorsOf(checked.error));
-      setFailure({ kind: "invalid", message: "Please fix the highlighted fields.", fieldErrors: {} });
-      return;
-    }
-    try {
-      await api.profile.put.mutate(input as never);
+    setStatus("");
+    if (await save(profileFields, input, () => api.profile.put.mutate(input as never))) {
       clearDraft();
-      setErrors({});
-      setFailure(null);
       setStatus("Profile saved.");
       onSaved();
-    } catch (error) {
-      const described = describeFailure(error);
-      setErrors(described.fieldErrors);
-      setFailure(described);
-      if (described.kind === "signed-out") onSignedOut();
     }
   }
 
