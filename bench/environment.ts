@@ -1,10 +1,9 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { startEmbeddedPostgres } from "@app/db";
 import { env } from "../scripts/env.ts";
-import { migrate } from "../scripts/database.ts";
 import { startLedger, startWeb, stopProcess, waitForHealthy } from "../scripts/processes.ts";
-import { adminQuery, queryRows, withDatabaseName } from "../test/postgres-admin.ts";
+import { createMigratedDatabase } from "../test/migrated-database.ts";
+import { adminQuery, queryRows } from "../test/postgres-admin.ts";
 import { freePort } from "../test/free-port.ts";
 
 export const BENCH_KEY = {
@@ -28,17 +27,9 @@ export interface BenchEnvironment {
  * `stop()` stops what was started and drops the database.
  */
 export async function startBenchEnvironment(): Promise<BenchEnvironment> {
-  const server = env.DATABASE_URL
-    ? { adminUrl: env.DATABASE_URL, stop: async () => {} }
-    : await startEmbeddedPostgres({
-        directory: path.join(env.DATA_DIR, "bench-postgres"),
-        database: "postgres",
-      });
-  await dropAbandonedDatabases(server.adminUrl);
-  const name = `bench_${process.pid}_${Date.now()}`;
-  await adminQuery(server.adminUrl, `CREATE DATABASE ${name}`);
-  const databaseUrl = withDatabaseName(server.adminUrl, name);
-  await migrate(databaseUrl);
+  const database = await createMigratedDatabase("bench", "bench-postgres");
+  await dropAbandonedDatabases(database.adminUrl);
+  const databaseUrl = database.url;
 
   const credentialsFile = path.join(env.DATA_DIR, "bench-credentials.json");
   await writeFile(credentialsFile, JSON.stringify([BENCH_KEY]), { mode: 0o600 });
@@ -67,8 +58,7 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
     },
     async stop() {
       await Promise.all(children.map(stopProcess));
-      await adminQuery(server.adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await server.stop();
+      await database.drop();
     },
   };
 }

@@ -33,6 +33,14 @@ async function call(aws: AwsClient, url: string, init: { method?: string; body?:
   return body;
 }
 
+async function createAccount(aws: AwsClient, ledgerUrl: string, name: string, type: string): Promise<string> {
+  const account = await call(aws, `${ledgerUrl}/accounts`, {
+    method: "POST",
+    body: { name, type, currency: "USD" },
+  });
+  return account.id as string;
+}
+
 const row = (name: string, r: LoadResult) => [
   name,
   r.requests,
@@ -49,18 +57,8 @@ const row = (name: string, r: LoadResult) => [
  */
 export async function benchPosting(ledgerUrl: string, databaseUrl: string, seconds: number) {
   const aws = signer();
-  const cash = (
-    await call(aws, `${ledgerUrl}/accounts`, {
-      method: "POST",
-      body: { name: "bench cash", type: "asset", currency: "USD" },
-    })
-  ).id as string;
-  const sales = (
-    await call(aws, `${ledgerUrl}/accounts`, {
-      method: "POST",
-      body: { name: "bench sales", type: "income", currency: "USD" },
-    })
-  ).id as string;
+  const cash = await createAccount(aws, ledgerUrl, "bench cash", "asset");
+  const sales = await createAccount(aws, ledgerUrl, "bench sales", "income");
 
   const served = await runLoad(CLIENTS, seconds, async (_worker, i) => {
     await call(aws, `${ledgerUrl}/transactions`, {
@@ -171,24 +169,12 @@ COMMIT;
  */
 export async function benchBalances(ledgerUrl: string, databaseUrl: string, entries = 1_000_000) {
   const aws = signer();
-  const big = (
-    await call(aws, `${ledgerUrl}/accounts`, {
-      method: "POST",
-      body: { name: "bench big", type: "asset", currency: "USD" },
-    })
-  ).id as string;
-  const other = (
-    await call(aws, `${ledgerUrl}/accounts`, {
-      method: "POST",
-      body: { name: "bench other", type: "income", currency: "USD" },
-    })
-  ).id as string;
+  const big = await createAccount(aws, ledgerUrl, "bench big", "asset");
+  const other = await createAccount(aws, ledgerUrl, "bench other", "income");
   const sql = new pg.Client({ connectionString: databaseUrl });
   sql.on("error", () => {}); // the database is dropped at the end, under this connection
   await sql.connect();
 
-  const step = (text: string) => process.env.BENCH_VERBOSE && console.log(`  … ${text}`);
-  step("bulk load");
   const loadStarted = performance.now();
   await sql.query("BEGIN");
   await sql.query("SET LOCAL session_replication_role = replica"); // bulk load: triggers off, invariants kept by construction
@@ -216,7 +202,6 @@ export async function benchBalances(ledgerUrl: string, databaseUrl: string, entr
   );
   if (check[0].unbalanced !== 0) throw new Error("bulk load broke the ledger's invariants");
 
-  step("timing balances");
   const asOf = "2030-01-01";
   const timed = async (runs: number, work: () => Promise<unknown>) => {
     for (let i = 0; i < 3; i += 1) await work();

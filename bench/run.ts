@@ -6,9 +6,10 @@
 import os from "node:os";
 import { benchBalances, benchPosting } from "./ledger.ts";
 import { benchResume } from "./resume.ts";
+import { env } from "../scripts/env.ts";
 import { startBenchEnvironment } from "./environment.ts";
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const seconds = env.BENCH_SECONDS;
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 

@@ -3,9 +3,10 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { env } from "../scripts/env.ts";
 import { openAddForm, section, signIn, uniqueUser } from "./helpers.ts";
 
-const artifacts = path.join(import.meta.dirname, "..", ".data", "test-results", "screenshots");
+const artifacts = path.join(env.DATA_DIR, "test-results", "screenshots");
 
 /** Console errors and page errors of a page, to assert there are none. */
 function collectErrors(page: Page): string[] {

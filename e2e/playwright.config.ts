@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { env, systemChromium } from "../scripts/env.ts";
 
 /**
  * End-to-end tests in Chromium against the production build and a real
@@ -8,9 +8,7 @@ import { defineConfig } from "@playwright/test";
  * browser on machines without internet, so the system's Chromium is used when
  * there is one (Debian: apt-get install chromium); CHROMIUM_PATH overrides.
  */
-const chromium =
-  process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
-const results = path.join(import.meta.dirname, "..", ".data", "test-results");
+const results = path.join(env.DATA_DIR, "test-results");
 
 export default defineConfig({
   testDir: ".",
@@ -25,7 +23,7 @@ export default defineConfig({
     baseURL: process.env.E2E_BASE_URL,
     trace: "retain-on-failure",
     launchOptions: {
-      ...(chromium ? { executablePath: chromium } : {}),
+      ...(systemChromium ? { executablePath: systemChromium } : {}),
       args: [
         "--no-sandbox",
         "--disable-gpu",

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { findRepoRoot } from "@app/db/paths";
 import { z } from "zod";
@@ -14,6 +15,7 @@ const schema = z.object({
   EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   PRISMA_SCHEMA_ENGINE_BINARY: z.string().optional(),
   CHROMIUM_PATH: z.string().optional(),
+  BENCH_SECONDS: z.coerce.number().positive().default(10),
   AUTH_ISSUER: z.string().optional(),
   AUTH_AUDIENCE: z.string().optional(),
   AUTH_JWKS_URL: z.string().url().optional(),
@@ -32,3 +34,7 @@ export const env = {
   ...parsed.data,
   DATA_DIR: path.resolve(repoRoot, parsed.data.DATA_DIR ?? ".data"),
 };
+
+/** The system's Chromium (Debian's where there is no internet), for the end-to-end tests; undefined when none. */
+export const systemChromium: string | undefined =
+  env.CHROMIUM_PATH ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));

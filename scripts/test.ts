@@ -3,19 +3,15 @@
  * real PostgreSQL. Ends with one line, `N passed, N failed`, where a check
  * (typecheck, lint, build) counts as one and each test case as one.
  */
-import { existsSync } from "node:fs";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { env } from "./env.ts";
+import { env, systemChromium } from "./env.ts";
 import { buildWeb, run } from "./processes.ts";
 
 const tsx = ["--import", "tsx"];
 const bin = (name: string) => path.join("node_modules", ".bin", name);
 const resultsDir = path.join(env.DATA_DIR, "test-results");
 await mkdir(resultsDir, { recursive: true });
-
-const systemChromium = () =>
-  env.CHROMIUM_PATH ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
 
 let passed = 0;
 let failed = 0;
@@ -77,7 +73,7 @@ if (built) {
   console.log("\n▶ playwright (Chromium, production build)");
   const e2eReport = path.join(resultsDir, "playwright.json");
   await rm(e2eReport, { force: true });
-  if (!systemChromium()) {
+  if (!systemChromium) {
     // No system Chromium (Debian's is used where there is no internet): Playwright's own, downloaded once.
     await run(bin("playwright"), ["install", "chromium"]).catch(() => {});
   }
