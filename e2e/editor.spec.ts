@@ -295,14 +295,32 @@ test.describe("at 375 px wide", () => {
 });
 
 test("pages carry the security headers", async ({ request }) => {
-  for (const url of ["/sign-in", "/editor", "/"]) {
+  for (const url of ["/sign-in", "/editor", "/", "/openapi.json", "/docs"]) {
     const response = await request.get(url, { maxRedirects: 0 });
     const headers = response.headers();
     expect(headers["content-security-policy"], url).toContain("frame-ancestors 'none'");
     expect(headers["content-security-policy"], url).toContain("default-src 'self'");
+    const scriptSources = /script-src ([^;]*)/.exec(headers["content-security-policy"] ?? "")?.[1];
+    expect(scriptSources, url).toMatch(/^'self'/);
+    expect(scriptSources, url).not.toContain("unsafe-inline");
     expect(headers["x-content-type-options"], url).toBe("nosniff");
     expect(headers["referrer-policy"], url).toBe("strict-origin-when-cross-origin");
   }
+});
+
+test("page scripts run only with the response's own CSP nonce", async ({ request }) => {
+  const nonces: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const response = await request.get("/sign-in");
+    const policy = response.headers()["content-security-policy"] ?? "";
+    const nonce = /script-src 'self' 'nonce-([A-Za-z0-9+/=]+)' 'strict-dynamic'/.exec(policy)?.[1];
+    if (!nonce) throw new Error(`no script nonce in ${policy}`);
+    const scripts = (await response.text()).match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    nonces.push(nonce);
+  }
+  expect(nonces[0]).not.toBe(nonces[1]);
 });
 
 test("the editor's first-load JavaScript is under 250 KB gzipped, and becomes interactive quickly", async ({

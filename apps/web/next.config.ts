@@ -1,20 +1,18 @@
 import type { NextConfig } from "next";
 
 /**
- * Headers on every page and route. Next.js hydrates with inline scripts, so
- * script-src needs 'unsafe-inline' until pages carry a per-request nonce;
- * everything else is same-origin only, and no site may frame the app.
+ * Headers on every response. Pages get their Content-Security-Policy, with a
+ * per-request script nonce, from src/proxy.ts; this one serves everything
+ * else (the API, /docs): scripts only from this origin, nothing inline.
  */
 const SECURITY_HEADERS = [
   {
     key: "Content-Security-Policy",
     value: [
       "default-src 'self'",
-      "script-src 'self' 'unsafe-inline'",
+      "script-src 'self'",
       "style-src 'self' 'unsafe-inline'",
-      "img-src 'self' data: blob:",
-      "font-src 'self'",
-      "connect-src 'self'",
+      "img-src 'self' data:",
       "object-src 'none'",
       "base-uri 'self'",
       "form-action 'self'",

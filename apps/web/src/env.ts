@@ -7,21 +7,32 @@ const optional = z
   .optional()
   .transform((v) => (v === "" ? undefined : v));
 
-const schema = z.object({
+/** Clerk's settings; the UI signs in with Clerk when its publishable key is set. */
+const clerkSchema = z.object({
+  NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY: optional,
+  /** The Clerk JWT template (audience AUTH_AUDIENCE) whose tokens the editor sends to the API. */
+  CLERK_JWT_TEMPLATE: z.string().min(1).default("resume-api"),
+});
+
+const schema = clerkSchema.extend({
   DATABASE_URL: z.string().url(),
   DATA_DIR: optional,
   AUTH_ISSUER: optional,
   AUTH_AUDIENCE: optional,
   AUTH_JWKS_URL: optional,
   AUTH_PUBLIC_KEY: optional,
-  NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY: optional,
-  CLERK_SECRET_KEY: optional,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
 });
 
 export type WebEnv = z.infer<typeof schema> & { DATA_DIR: string };
 
+export interface ClerkConfig {
+  publishableKey: string;
+  jwtTemplate: string;
+}
+
 let cached: WebEnv | undefined;
+let cachedClerk: ClerkConfig | null | undefined;
 
 /**
  * The web app's configuration, validated on first use (not at import, so that
@@ -33,4 +44,23 @@ export function webEnv(): WebEnv {
   if (!parsed.success) throw new Error(`Invalid web configuration:\n${z.prettifyError(parsed.error)}`);
   cached = { ...parsed.data, DATA_DIR: path.resolve(findRepoRoot(), parsed.data.DATA_DIR ?? ".data") };
   return cached;
+}
+
+/**
+ * Clerk's settings when the UI signs in with Clerk, else null (the local
+ * sign-in). Read apart from `webEnv` because the proxy, which runs before any
+ * page, needs nothing else.
+ */
+export function clerkConfig(): ClerkConfig | null {
+  if (cachedClerk !== undefined) return cachedClerk;
+  const parsed = clerkSchema.safeParse(process.env);
+  if (!parsed.success) throw new Error(`Invalid Clerk configuration:\n${z.prettifyError(parsed.error)}`);
+  const env = parsed.data;
+  cachedClerk = env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY
+    ? {
+        publishableKey: env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY,
+        jwtTemplate: env.CLERK_JWT_TEMPLATE,
+      }
+    : null;
+  return cachedClerk;
 }

@@ -1,5 +1,8 @@
+import { ClerkProvider } from "~/clerk/components";
 import type { Metadata, Viewport } from "next";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
+import { clerkConfig } from "~/env";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -9,10 +12,26 @@ export const metadata: Metadata = {
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
-  return (
+// Every page is rendered per request: its scripts carry that response's CSP
+// nonce (src/proxy.ts), and the sign-in provider is chosen at run time.
+export const dynamic = "force-dynamic";
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const clerk = clerkConfig();
+  const page = (
     <html lang="en">
       <body>{children}</body>
     </html>
+  );
+  if (!clerk) return page;
+  return (
+    <ClerkProvider
+      publishableKey={clerk.publishableKey}
+      signInUrl="/sign-in"
+      afterSignOutUrl="/sign-in"
+      nonce={(await headers()).get("x-nonce") ?? undefined}
+    >
+      {page}
+    </ClerkProvider>
   );
 }

@@ -1,5 +1,5 @@
 "use client";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { COLLECTIONS } from "@app/resume/client";
 import { CollectionSection } from "./collection-section.tsx";
 import { ProfileForm } from "./profile-form.tsx";
@@ -18,7 +18,11 @@ function download(filename: string, type: string, text: string) {
   URL.revokeObjectURL(url);
 }
 
-export function Editor({ userId }: { userId: string }) {
+/**
+ * `account` is the signed-in person's corner of the top bar: the local
+ * sign-in's name and sign-out button, or Clerk's user menu.
+ */
+export function Editor({ userId, account }: { userId: string; account: ReactNode }) {
   const [resume, setResume] = useState<Resume | null>(null);
   const [markdown, setMarkdown] = useState("");
   const [problem, setProblem] = useState("");
@@ -49,9 +53,7 @@ export function Editor({ userId }: { userId: string }) {
   return (
     <>
       <header className="topbar">
-        <p>
-          Signed in as <strong>{userId}</strong>
-        </p>
+        {account}
         <div className="row">
           <button
             type="button"
@@ -74,12 +76,6 @@ export function Editor({ userId }: { userId: string }) {
           <button type="button" className="secondary" onClick={() => window.print()}>
             Print / Save as PDF
           </button>
-          <form method="post" action="/api/session">
-            <input type="hidden" name="action" value="sign-out" />
-            <button type="submit" className="secondary">
-              Sign out
-            </button>
-          </form>
         </div>
       </header>
       {signedOut && (

@@ -1,8 +1,26 @@
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import type { ResumeAppRouter } from "@app/resume/client";
 
-/** The editor's one data path: the resume router over tRPC, signed in by the session cookie. */
-export const api = createTRPCClient<ResumeAppRouter>({ links: [httpBatchLink({ url: "/api/trpc" })] });
+type BearerTokenSource = () => Promise<string | null>;
+let bearerTokenSource: BearerTokenSource | undefined;
+
+/** Where the editor's bearer token comes from (Clerk); without one, the session cookie signs calls in. */
+export function setBearerTokenSource(source: BearerTokenSource | undefined) {
+  bearerTokenSource = source;
+}
+
+/** The editor's one data path: the resume router over tRPC. */
+export const api = createTRPCClient<ResumeAppRouter>({
+  links: [
+    httpBatchLink({
+      url: "/api/trpc",
+      async headers() {
+        const token = await bearerTokenSource?.();
+        return token ? { authorization: `Bearer ${token}` } : {};
+      },
+    }),
+  ],
+});
 
 export interface SaveFailure {
   kind: "invalid" | "signed-out" | "offline" | "conflict" | "other";

@@ -1,12 +1,17 @@
 import { redirect } from "next/navigation";
+import { ClerkEditor } from "~/clerk/components";
 import { Editor } from "~/editor/editor";
+import { LocalAccount } from "~/editor/local-account";
+import { clerkConfig } from "~/env";
 import { currentUser } from "~/server/current-user";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Resume editor" };
 
 export default async function EditorPage() {
+  const clerk = clerkConfig();
+  if (clerk) return <ClerkEditor jwtTemplate={clerk.jwtTemplate} />;
   const userId = await currentUser();
   if (!userId) redirect("/sign-in?next=/editor");
-  return <Editor userId={userId} />;
+  return <Editor userId={userId} account={<LocalAccount userId={userId} />} />;
 }

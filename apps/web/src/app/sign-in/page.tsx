@@ -1,4 +1,6 @@
+import { SignIn } from "~/clerk/components";
 import { redirect } from "next/navigation";
+import { clerkConfig } from "~/env";
 import { authSetup } from "~/server/auth";
 import { currentUser } from "~/server/current-user";
 import { safeNext } from "~/server/session";
@@ -13,6 +15,14 @@ export default async function SignInPage({
   const params = await searchParams;
   const next = safeNext(params.next);
   if (await currentUser()) redirect(next);
+  if (clerkConfig()) {
+    return (
+      <main className="narrow">
+        <h1>Sign in</h1>
+        <SignIn routing="hash" forceRedirectUrl={next} signUpForceRedirectUrl={next} />
+      </main>
+    );
+  }
   const setup = await authSetup();
 
   return (

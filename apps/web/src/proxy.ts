@@ -1,0 +1,28 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { clerkIssuer } from "@app/auth";
+import { clerkConfig } from "~/env";
+import { newNonce, pageContentSecurityPolicy } from "~/server/content-security-policy";
+
+/**
+ * Pages only (see `config`): gives each page response a Content-Security-Policy
+ * with a fresh script nonce. Next.js reads the nonce from the forwarded
+ * request's policy and puts it on its own scripts; the layout passes it to
+ * Clerk's. It is not an access check: pages hold no user data, the API does.
+ */
+export function proxy(request: NextRequest) {
+  const nonce = newNonce();
+  const clerk = clerkConfig();
+  const policy = pageContentSecurityPolicy(nonce, clerk ? clerkIssuer(clerk.publishableKey) : undefined);
+  const headers = new Headers(request.headers);
+  headers.set("x-nonce", nonce);
+  headers.set("content-security-policy", policy);
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set("Content-Security-Policy", policy);
+  return response;
+}
+
+export const config = {
+  // Everything but the API, its documents and static files: those run no
+  // inline script and carry the fixed policy of next.config.ts.
+  matcher: ["/((?!_next/|me(?:/|$)|api/|openapi\\.json|healthz|docs(?:/|$)|\\.well-known/|icon\\.svg).*)"],
+};
