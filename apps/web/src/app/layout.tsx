@@ -18,20 +18,22 @@ export const dynamic = "force-dynamic";
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const clerk = clerkConfig();
-  const page = (
-    <html lang="en">
-      <body>{children}</body>
-    </html>
-  );
-  if (!clerk) return page;
   return (
-    <ClerkProvider
-      publishableKey={clerk.publishableKey}
-      signInUrl="/sign-in"
-      afterSignOutUrl="/sign-in"
-      nonce={(await headers()).get("x-nonce") ?? undefined}
-    >
-      {page}
-    </ClerkProvider>
+    <html lang="en">
+      <body>
+        {clerk ? (
+          <ClerkProvider
+            publishableKey={clerk.publishableKey}
+            signInUrl="/sign-in"
+            afterSignOutUrl="/sign-in"
+            nonce={(await headers()).get("x-nonce") ?? undefined}
+          >
+            {children}
+          </ClerkProvider>
+        ) : (
+          children
+        )}
+      </body>
+    </html>
   );
 }
