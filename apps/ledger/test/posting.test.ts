@@ -138,6 +138,8 @@ describe("posting", () => {
       ],
     });
     expect(posted.status).toBe(201);
+    // The 201 is built from the rows written; a read gives the same bytes, entries in posted order.
+    expect((await client.get(`/transactions/${posted.body.id}`)).text).toBe(posted.text);
   });
 
   it("rejects an unbalanced transaction: 422 UNBALANCED_TRANSACTION", async () => {

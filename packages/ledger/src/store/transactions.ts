@@ -4,7 +4,7 @@ import type { Database } from "@app/db";
 import { DomainError } from "@app/rest";
 import type { PostTransactionInput, Transaction } from "../schemas.ts";
 import { todayUtc } from "./balances.ts";
-import { TRANSACTION_JSON } from "./sql.ts";
+import { transactionJson } from "./sql.ts";
 
 export interface PostResult {
   transaction: Transaction;
@@ -30,7 +30,7 @@ function requestHash(request: unknown): string {
 
 export async function getTransaction(db: Database, id: string): Promise<Transaction> {
   const [row] = await db.$queryRawUnsafe<{ transaction: Transaction }[]>(
-    `SELECT ${TRANSACTION_JSON} AS transaction FROM ledger.transactions t WHERE t.id = $1::uuid`,
+    `SELECT ${transactionJson()} AS transaction FROM ledger.transactions t WHERE t.id = $1::uuid`,
     id,
   );
   if (!row) throw new TRPCError({ code: "NOT_FOUND", message: "no transaction with that id" });
@@ -60,22 +60,26 @@ async function replay(
 /**
  * Writes a transaction and its entries in one statement (so one round trip
  * and one implicit database transaction; the balance triggers run at its
- * commit). A concurrent post with the same key waits on the unique key and
- * then inserts nothing; it answers the winner's transaction as a replay. So
- * any number of simultaneous posts with one key make exactly one transaction.
+ * commit) and answers the transaction's JSON built from the rows written, by
+ * the expression a replay reads through. A concurrent post with the same key
+ * waits on the unique key and then inserts nothing; it answers the winner's
+ * transaction as a replay. So any number of simultaneous posts with one key
+ * make exactly one transaction.
  */
 async function insertTransaction(db: Database, tx: NewTransaction): Promise<PostResult> {
-  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+  const rows = await db.$queryRawUnsafe<{ transaction: Transaction }[]>(
     `WITH t AS (
        INSERT INTO ledger.transactions (id, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
        VALUES (gen_random_uuid(), $1, $2, $3, $4::date, $5::uuid)
        ON CONFLICT (idempotency_key) DO NOTHING
-       RETURNING id, effective_date)
-     INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
-     SELECT gen_random_uuid(), t.id, p.account_id, a.currency, p.amount, t.effective_date, p.position - 1
-       FROM t, unnest($6::uuid[], $7::bigint[]) WITH ORDINALITY AS p(account_id, amount, position)
-       JOIN ledger.accounts a ON a.id = p.account_id
-     RETURNING transaction_id::text AS id`,
+       RETURNING *),
+     written_entries AS (
+       INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
+       SELECT gen_random_uuid(), t.id, p.account_id, a.currency, p.amount, t.effective_date, p.position - 1
+         FROM t, unnest($6::uuid[], $7::bigint[]) WITH ORDINALITY AS p(account_id, amount, position)
+         JOIN ledger.accounts a ON a.id = p.account_id
+       RETURNING *)
+     SELECT ${transactionJson("written_entries")} AS transaction FROM t`,
     tx.idempotencyKey,
     tx.requestHash,
     tx.description,
@@ -84,7 +88,7 @@ async function insertTransaction(db: Database, tx: NewTransaction): Promise<Post
     tx.entries.map((e) => e.account_id),
     tx.entries.map((e) => e.amount),
   );
-  if (rows[0]) return { transaction: await getTransaction(db, rows[0].id), replayed: false, mismatch: false };
+  if (rows[0]) return { transaction: rows[0].transaction, replayed: false, mismatch: false };
   const winner = await findByKey(db, tx.idempotencyKey);
   return replay(db, winner!, tx.requestHash);
 }
