@@ -188,6 +188,23 @@ describe("posting", () => {
     );
   });
 
+  it("rejects an unknown account even when the other entries balance on their own (never drops an entry)", async () => {
+    const ghost = "5a1f0c2e-7b3d-4e8f-9a0b-1c2d3e4f5a6b";
+    await expectRejected(
+      {
+        idempotency_key: key(),
+        entries: [
+          { account_id: cash, amount: 5 },
+          { account_id: revenue, amount: -5 },
+          { account_id: ghost, amount: 7 },
+        ],
+      },
+      422,
+      "UNKNOWN_ACCOUNT",
+      new RegExp(ghost),
+    );
+  });
+
   it.each([
     ["one entry", [{ amount: 5 }], "entries"],
     ["no entries", [], "entries"],

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { TRPCError } from "@trpc/server";
-import type { Database } from "@app/db";
+import { isDatabaseUnavailable, type Database } from "@app/db";
 import { DomainError } from "@app/rest";
 import type { PostTransactionInput, Transaction } from "../schemas.ts";
 import { todayUtc } from "./balances.ts";
@@ -61,12 +61,11 @@ async function replay(
  * Writes a transaction and its entries in one statement (so one round trip
  * and one implicit database transaction; the balance triggers run at its
  * commit) and answers the transaction's JSON built from the rows written, by
- * the expression a replay reads through. A concurrent post with the same key
- * waits on the unique key and then inserts nothing; it answers the winner's
- * transaction as a replay. So any number of simultaneous posts with one key
- * make exactly one transaction.
+ * the expression a replay reads through; null when the key is known. An
+ * unknown account has no currency, so the entry breaks its NOT NULL (never
+ * silently dropped); unbalanced entries fail the balance trigger.
  */
-async function insertTransaction(db: Database, tx: NewTransaction): Promise<PostResult> {
+async function writeTransaction(db: Database, tx: NewTransaction): Promise<Transaction | null> {
   const rows = await db.$queryRawUnsafe<{ transaction: Transaction }[]>(
     `WITH t AS (
        INSERT INTO ledger.transactions (id, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
@@ -77,7 +76,7 @@ async function insertTransaction(db: Database, tx: NewTransaction): Promise<Post
        INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
        SELECT gen_random_uuid(), t.id, p.account_id, a.currency, p.amount, t.effective_date, p.position - 1
          FROM t, unnest($6::uuid[], $7::bigint[]) WITH ORDINALITY AS p(account_id, amount, position)
-         JOIN ledger.accounts a ON a.id = p.account_id
+         LEFT JOIN ledger.accounts a ON a.id = p.account_id
        RETURNING *)
      SELECT ${transactionJson("written_entries")} AS transaction FROM t`,
     tx.idempotencyKey,
@@ -88,7 +87,18 @@ async function insertTransaction(db: Database, tx: NewTransaction): Promise<Post
     tx.entries.map((e) => e.account_id),
     tx.entries.map((e) => e.amount),
   );
-  if (rows[0]) return { transaction: rows[0].transaction, replayed: false, mismatch: false };
+  return rows[0]?.transaction ?? null;
+}
+
+/**
+ * Writes a transaction, or answers the winner's as a replay when its key is
+ * known: a concurrent post with the same key waits on the unique key and then
+ * inserts nothing. So any number of simultaneous posts with one key make
+ * exactly one transaction.
+ */
+async function insertTransaction(db: Database, tx: NewTransaction): Promise<PostResult> {
+  const written = await writeTransaction(db, tx);
+  if (written) return { transaction: written, replayed: false, mismatch: false };
   const winner = await findByKey(db, tx.idempotencyKey);
   return replay(db, winner!, tx.requestHash);
 }
@@ -97,9 +107,39 @@ async function insertTransaction(db: Database, tx: NewTransaction): Promise<Post
  * Posts a balanced transaction, or answers the original when the idempotency
  * key is known (even if this request differs: `mismatch` says so). Unknown
  * accounts and unbalanced currencies are 422s that leave the key unused.
+ *
+ * The common case, a valid post with a new key, is one statement: the
+ * database itself refuses unknown accounts and unbalanced entries (see
+ * writeTransaction), and a refused statement writes nothing. Anything but a
+ * write (a known key, a refusal) takes the checked path, which answers the
+ * replay or names what is wrong.
  */
 export async function postTransaction(db: Database, input: PostTransactionInput): Promise<PostResult> {
   const hash = requestHash({ kind: "post", ...input, description: input.description ?? null });
+  const tx: NewTransaction = {
+    idempotencyKey: input.idempotency_key,
+    requestHash: hash,
+    description: input.description ?? null,
+    effectiveDate: input.effective_date ?? todayUtc(),
+    reversesTransactionId: null,
+    entries: input.entries,
+  };
+  try {
+    const written = await writeTransaction(db, tx);
+    if (written) return { transaction: written, replayed: false, mismatch: false };
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw error;
+  }
+  return postChecked(db, input, tx);
+}
+
+/** A post checked step by step: known key (replay), unknown accounts, balance per currency, then the write. */
+async function postChecked(
+  db: Database,
+  input: PostTransactionInput,
+  tx: NewTransaction,
+): Promise<PostResult> {
+  const hash = tx.requestHash;
   const accountIds = [...new Set(input.entries.map((e) => e.account_id))];
   const [state] = await db.$queryRawUnsafe<
     { existing: { id: string; request_hash: string } | null; currencies: Record<string, string> | null }[]
@@ -134,14 +174,7 @@ export async function postTransaction(db: Database, input: PostTransactionInput)
     );
   }
 
-  return insertTransaction(db, {
-    idempotencyKey: input.idempotency_key,
-    requestHash: hash,
-    description: input.description ?? null,
-    effectiveDate: input.effective_date ?? todayUtc(),
-    reversesTransactionId: null,
-    entries: input.entries,
-  });
+  return insertTransaction(db, tx);
 }
 
 /**
