@@ -41,7 +41,12 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
     PORT: 0,
     LEDGER_PORT: ledgerPort,
   };
-  const ledger = startLedger(service, "quiet", { LEDGER_CREDENTIALS_FILE: credentialsFile });
+  const ledger = startLedger(
+    service,
+    "quiet",
+    { LEDGER_CREDENTIALS_FILE: credentialsFile },
+    profilerArgs("ledger"),
+  );
   const ledgerUrl = `http://127.0.0.1:${ledgerPort}`;
   await waitForHealthy(`${ledgerUrl}/healthz`);
 
@@ -51,7 +56,14 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
     ledgerUrl,
     async startWeb() {
       const port = await freePort();
-      children.push(startWeb({ ...service, PORT: port }, "quiet", { RATE_LIMIT_PER_MINUTE: "1000000000" }));
+      children.push(
+        startWeb(
+          { ...service, PORT: port },
+          "quiet",
+          { RATE_LIMIT_PER_MINUTE: "1000000000" },
+          profilerArgs("web"),
+        ),
+      );
       const url = `http://127.0.0.1:${port}`;
       await waitForHealthy(`${url}/healthz`);
       return url;
@@ -61,6 +73,19 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
       await database.drop();
     },
   };
+}
+
+/**
+ * `--cpu-prof` for a server when BENCH_CPU_PROFILE_DIR is set: each server
+ * writes its profiles under `<dir>/<name>/` when it stops (the busiest
+ * file is the main thread) (open it in Chrome
+ * DevTools, or summarise it with `npx tsx bench/profile-summary.ts FILE`).
+ */
+function profilerArgs(name: string): string[] {
+  const directory = env.BENCH_CPU_PROFILE_DIR;
+  if (!directory) return [];
+  // Node's default file names (pid and thread id): the ledger's tsx loader thread writes its own.
+  return ["--cpu-prof", `--cpu-prof-dir=${path.resolve(directory, name)}`];
 }
 
 /** Databases of earlier runs that died before dropping theirs (their pid is in the name). */

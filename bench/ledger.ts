@@ -4,40 +4,28 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { AwsClient } from "aws4fetch";
 import pg from "pg";
 import { BENCH_KEY } from "./environment.ts";
+import { createSignedHttpClient } from "./signed-http-client.ts";
 import { fmt, percentile, printTable, runLoad, type LoadResult } from "./stats.ts";
 
 const CLIENTS = 16;
 
-function signer() {
-  return new AwsClient({
-    accessKeyId: BENCH_KEY.accessKeyId,
-    secretAccessKey: BENCH_KEY.secretAccessKey,
-    service: "execute-api",
-    region: "us-east-1",
-    retries: 0,
-  });
+type Ledger = ReturnType<typeof ledger>;
+
+function ledger(ledgerUrl: string) {
+  return createSignedHttpClient(ledgerUrl, BENCH_KEY, { region: "us-east-1", connections: CLIENTS });
 }
 
-async function call(aws: AwsClient, url: string, init: { method?: string; body?: unknown } = {}) {
-  const response = await aws.fetch(url, {
-    method: init.method ?? "GET",
-    ...(init.body === undefined
-      ? {}
-      : { body: JSON.stringify(init.body), headers: { "content-type": "application/json" } }),
-  });
-  const body = (await response.json()) as Record<string, unknown>;
-  if (response.status >= 300) throw new Error(`${response.status} ${JSON.stringify(body)}`);
-  return body;
+/** A signed call that must succeed; its JSON answer. */
+async function call(client: Ledger, path: string, init: { method?: string; body?: unknown } = {}) {
+  const response = await client.request(init.method ?? "GET", path, init.body);
+  if (response.status >= 300) throw new Error(`${response.status} ${response.body}`);
+  return JSON.parse(response.body) as Record<string, unknown>;
 }
 
-async function createAccount(aws: AwsClient, ledgerUrl: string, name: string, type: string): Promise<string> {
-  const account = await call(aws, `${ledgerUrl}/accounts`, {
-    method: "POST",
-    body: { name, type, currency: "USD" },
-  });
+async function createAccount(client: Ledger, name: string, type: string): Promise<string> {
+  const account = await call(client, "/accounts", { method: "POST", body: { name, type, currency: "USD" } });
   return account.id as string;
 }
 
@@ -56,12 +44,12 @@ const row = (name: string, r: LoadResult) => [
  * triggers): the ceiling the served figure is compared with.
  */
 export async function benchPosting(ledgerUrl: string, databaseUrl: string, seconds: number) {
-  const aws = signer();
-  const cash = await createAccount(aws, ledgerUrl, "bench cash", "asset");
-  const sales = await createAccount(aws, ledgerUrl, "bench sales", "income");
+  const client = ledger(ledgerUrl);
+  const cash = await createAccount(client, "bench cash", "asset");
+  const sales = await createAccount(client, "bench sales", "income");
 
   const served = await runLoad(CLIENTS, seconds, async (_worker, i) => {
-    await call(aws, `${ledgerUrl}/transactions`, {
+    await call(client, "/transactions", {
       method: "POST",
       body: {
         idempotency_key: randomUUID(),
@@ -72,6 +60,7 @@ export async function benchPosting(ledgerUrl: string, databaseUrl: string, secon
       },
     });
   });
+  client.close();
 
   const clients = await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
@@ -168,9 +157,9 @@ COMMIT;
  * over 10,000 accounts.
  */
 export async function benchBalances(ledgerUrl: string, databaseUrl: string, entries = 1_000_000) {
-  const aws = signer();
-  const big = await createAccount(aws, ledgerUrl, "bench big", "asset");
-  const other = await createAccount(aws, ledgerUrl, "bench other", "income");
+  const client = ledger(ledgerUrl);
+  const big = await createAccount(client, "bench big", "asset");
+  const other = await createAccount(client, "bench other", "income");
   const sql = new pg.Client({ connectionString: databaseUrl });
   sql.on("error", () => {}); // the database is dropped at the end, under this connection
   await sql.connect();
@@ -213,7 +202,7 @@ export async function benchBalances(ledgerUrl: string, databaseUrl: string, entr
     }
     return ms;
   };
-  const http = await timed(30, () => call(aws, `${ledgerUrl}/accounts/${big}/balance?as_of=${asOf}`));
+  const http = await timed(30, () => call(client, `/accounts/${big}/balance?as_of=${asOf}`));
   const bare = await timed(30, () =>
     sql.query("SELECT sum(amount) FROM ledger.entries WHERE account_id = $1 AND effective_date <= $2", [
       big,
@@ -225,8 +214,9 @@ export async function benchBalances(ledgerUrl: string, databaseUrl: string, entr
     `INSERT INTO ledger.accounts (id, name, type, currency)
      SELECT gen_random_uuid(), 'bench account ' || g, 'asset', 'EUR' FROM generate_series(1, 10000) g`,
   );
-  const all = await timed(10, () => call(aws, `${ledgerUrl}/balances?as_of=${asOf}`));
+  const all = await timed(10, () => call(client, `/balances?as_of=${asOf}`));
   await sql.end();
+  client.close();
 
   printTable(
     `Ledger balances (${entries.toLocaleString("en")} entries in one account, loaded in ${fmt(loadSeconds, 1)} s)`,

@@ -9,7 +9,7 @@ import { fmt, printTable } from "./stats.ts";
 const CONNECTIONS = 32;
 
 /** Profile + 6 × 20 entries, written through the API as a person would. */
-async function seed(baseUrl: string, authorization: string) {
+export async function seedResume(baseUrl: string, authorization: string) {
   const send = async (method: string, route: string, body: unknown) => {
     const response = await fetch(`${baseUrl}${route}`, {
       method,
@@ -63,7 +63,7 @@ export async function benchResume(startWeb: () => Promise<string>, seconds: numb
   const baseUrl = await startWeb();
   const issuer = await loadLocalIssuer({ dataDir: env.DATA_DIR });
   const authorization = `Bearer ${await issuer.mintToken("bench-reader", { ttlSeconds: 3600 })}`;
-  await seed(baseUrl, authorization);
+  await seedResume(baseUrl, authorization);
   // Creates are spread over many people, so the 200-entry cap is never what is measured.
   const writers = await Promise.all(
     Array.from({ length: 1000 }, (_, i) => issuer.mintToken(`bench-writer-${i}`, { ttlSeconds: 3600 })),

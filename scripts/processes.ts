@@ -68,23 +68,29 @@ export function startWeb(
   service: ServiceEnv,
   stdio: Stdio = "inherit",
   extraEnv: Record<string, string> = {},
+  nodeArgs: string[] = [],
 ): ChildProcess {
-  return spawn(process.execPath, [nextBin, "start", "-p", String(service.PORT), "-H", service.HOST], {
-    cwd: webDir,
-    stdio: stdioOf(stdio),
-    env: childEnv(service, { NODE_ENV: "production", ...extraEnv }),
-  });
+  return spawn(
+    process.execPath,
+    [...nodeArgs, nextBin, "start", "-p", String(service.PORT), "-H", service.HOST],
+    {
+      cwd: webDir,
+      stdio: stdioOf(stdio),
+      env: childEnv(service, { NODE_ENV: "production", ...extraEnv }),
+    },
+  );
 }
 
 export function startLedger(
   service: ServiceEnv,
   stdio: Stdio = "inherit",
   extraEnv: Record<string, string> = {},
+  nodeArgs: string[] = [],
 ): ChildProcess {
   // `node --import tsx`, not the tsx CLI: one process, so a signal reaches the server itself.
   return spawn(
     process.execPath,
-    ["--import", "tsx", path.join(repoRoot, "apps", "ledger", "src", "main.ts")],
+    [...nodeArgs, "--import", "tsx", path.join(repoRoot, "apps", "ledger", "src", "main.ts")],
     {
       cwd: repoRoot,
       stdio: stdioOf(stdio),

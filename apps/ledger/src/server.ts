@@ -1,5 +1,5 @@
 import http from "node:http";
-import { isDatabaseReachable, type Database } from "@app/db";
+import { isSqlPoolReachable, type SqlPool } from "@app/db";
 import {
   LEDGER_API_VERSION,
   LIMITS,
@@ -7,24 +7,15 @@ import {
   ledgerRouter,
   type LedgerContext,
 } from "@app/ledger";
-import { apiErrorBody, createRestHandler, type ApiErrorBody } from "@app/rest";
+import { apiErrorBody, createRestHandler, type ApiErrorBody, type RestRequest } from "@app/rest";
 import { SigV4Error, verifySigV4Request, type Credential, type CredentialStore } from "@app/sigv4";
 
 export interface LedgerServerDeps {
-  db: Database;
+  db: SqlPool;
   credentials: CredentialStore;
   region: string;
   warn?: (message: string) => void;
 }
-
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "transfer-encoding",
-  "content-length",
-  "host",
-  "upgrade",
-]);
 
 /**
  * The ledger's HTTP server: /healthz and /openapi.json are open; every other
@@ -32,7 +23,7 @@ const HOP_BY_HOP = new Set([
  * ledger router (served as REST by packages/rest).
  */
 export function createLedgerServer({ db, credentials, region, warn = console.warn }: LedgerServerDeps) {
-  const handleRest = createRestHandler<LedgerContext>({
+  const rest = createRestHandler<LedgerContext>({
     router: ledgerRouter,
     document: ledgerOpenApiDocument,
     maxBodyBytes: LIMITS.bodyBytes,
@@ -44,14 +35,14 @@ export function createLedgerServer({ db, credentials, region, warn = console.war
         console.error(`[ledger] ${path}:`, cause ?? error);
     },
   });
-  // The verified signer of each forwarded request, for the tRPC context.
-  const signers = new WeakMap<Request, Credential>();
+  // The verified signer of each request, for the tRPC context.
+  const signers = new WeakMap<RestRequest, Credential>();
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const target = req.url ?? "/";
     const pathname = target.split("?")[0];
     if (pathname === "/healthz" && req.method === "GET") {
-      return (await isDatabaseReachable(db))
+      return (await isSqlPoolReachable(db))
         ? sendJson(res, 200, { status: "ok", database: "ok" })
         : sendJson(res, 503, apiErrorBody(503, "the database is unreachable"));
     }
@@ -78,20 +69,21 @@ export function createLedgerServer({ db, credentials, region, warn = console.war
       return sendJson(res, error.status, errorBody, { "x-amzn-ErrorType": error.errorName });
     }
 
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value !== undefined && !HOP_BY_HOP.has(name))
-        headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-    }
-    const request = new Request(`http://${req.headers.host ?? "ledger"}${target}`, {
-      method: req.method,
-      headers,
-      ...(req.method === "GET" || req.method === "HEAD" ? {} : { body }),
-    });
+    const request: RestRequest = {
+      method: req.method ?? "GET",
+      target,
+      headers: {
+        get(name) {
+          const value = req.headers[name.toLowerCase()];
+          return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+        },
+      },
+      body: body.toString("utf8"),
+    };
     signers.set(request, caller);
-    const response = await handleRest(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
+    const response = await rest.handle(request);
+    res.writeHead(response.status, response.headers);
+    res.end(response.body);
   }
 
   return http.createServer((req, res) => {

@@ -68,6 +68,15 @@ describe("idempotency", () => {
     });
     expect(unbalanced.status).toBe(200);
     expect(unbalanced.text).toBe(first.text);
+    const unknownAccount = await client.post("/transactions", {
+      ...body(key),
+      entries: [
+        { account_id: cash, amount: 1 },
+        { account_id: "0b9e8d7c-6f5a-4b3c-8d2e-1f0a9b8c7d6e", amount: -1 },
+      ],
+    });
+    expect(unknownAccount.status).toBe(200);
+    expect(unknownAccount.text).toBe(first.text);
   });
 
   it("makes exactly one transaction of 50 simultaneous posts with one key, and all 50 answer it", async () => {

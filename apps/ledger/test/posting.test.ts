@@ -138,6 +138,8 @@ describe("posting", () => {
       ],
     });
     expect(posted.status).toBe(201);
+    // The 201 is built from the rows written; a read gives the same bytes, entries in posted order.
+    expect((await client.get(`/transactions/${posted.body.id}`)).text).toBe(posted.text);
   });
 
   it("rejects an unbalanced transaction: 422 UNBALANCED_TRANSACTION", async () => {
@@ -178,6 +180,23 @@ describe("posting", () => {
         entries: [
           { account_id: cash, amount: 5 },
           { account_id: ghost, amount: -5 },
+        ],
+      },
+      422,
+      "UNKNOWN_ACCOUNT",
+      new RegExp(ghost),
+    );
+  });
+
+  it("rejects an unknown account even when the other entries balance on their own (never drops an entry)", async () => {
+    const ghost = "5a1f0c2e-7b3d-4e8f-9a0b-1c2d3e4f5a6b";
+    await expectRejected(
+      {
+        idempotency_key: key(),
+        entries: [
+          { account_id: cash, amount: 5 },
+          { account_id: revenue, amount: -5 },
+          { account_id: ghost, amount: 7 },
         ],
       },
       422,

@@ -3,6 +3,7 @@ import { promisify } from "node:util";
 import { Sha256 } from "@aws-crypto/sha256-js";
 import { SignatureV4 } from "@smithy/signature-v4";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSignedHttpClient } from "../../../bench/signed-http-client.ts";
 import { ledgerClient } from "../../../test/ledger-client.ts";
 import { FULL_KEY, REGION, startLedgerServer, type LedgerServer } from "../../../test/ledger-server.ts";
 
@@ -109,5 +110,30 @@ describe("requests signed by real clients", () => {
     const balances = await smithy("GET", "/balances?as_of=2026-01-10");
     expect(balances.status).toBe(200);
     expect(balances.body).toMatchObject({ as_of: "2026-01-10" });
+  });
+
+  it("the benchmark's own signer posts and reads (its load is real, verified SigV4)", async () => {
+    const client = createSignedHttpClient(ledger.url, FULL_KEY, { region: REGION, connections: 2 });
+    try {
+      const posted = await client.request(
+        "POST",
+        "/transactions",
+        transaction(`bench-${crypto.randomUUID()}`),
+      );
+      expect(posted.status).toBe(201);
+      const balance = await client.request("GET", `/accounts/${cash}/balance?as_of=2026-01-10`);
+      expect(balance.status).toBe(200);
+    } finally {
+      client.close();
+    }
+    const wrongSecret = { ...FULL_KEY, secretAccessKey: `${FULL_KEY.secretAccessKey}x` };
+    const forger = createSignedHttpClient(ledger.url, wrongSecret, { region: REGION, connections: 1 });
+    try {
+      const refused = await forger.request("GET", `/accounts/${cash}/balance?as_of=2026-01-10`);
+      expect(refused.status).toBe(403);
+      expect(JSON.parse(refused.body)).toMatchObject({ error: "SignatureDoesNotMatch" });
+    } finally {
+      forger.close();
+    }
   });
 });

@@ -9,5 +9,7 @@ export {
   type KeySource,
   type TokenVerifier,
   type TokenVerifierConfig,
+  type TokenVerifierOptions,
   type VerifiedIdentity,
 } from "./verify-bearer-token.ts";
+export { createVerifiedTokenCache, type VerifiedTokenCache } from "./verified-token-cache.ts";

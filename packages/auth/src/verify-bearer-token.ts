@@ -7,6 +7,7 @@ import {
   type JWK,
   type JWTVerifyGetKey,
 } from "jose";
+import { createVerifiedTokenCache } from "./verified-token-cache.ts";
 
 export type KeySource = { jwksUrl: string } | { publicKeyPem: string } | { jwks: { keys: JWK[] } };
 
@@ -39,27 +40,46 @@ export interface VerifiedIdentity {
 
 export type TokenVerifier = (authorizationHeader: string | null | undefined) => Promise<VerifiedIdentity>;
 
+export interface TokenVerifierOptions {
+  /** Verified tokens kept (see verified-token-cache.ts); 0 verifies every time. */
+  cacheSize?: number;
+  /** The clock, in milliseconds (tests move it). */
+  now?: () => number;
+}
+
 /**
  * A verifier of `Authorization: Bearer <jwt>` headers: signature (RS256 or
  * ES256 only) against a JWKS or a PEM key, `iss`, `aud` (required), `exp`
- * (required), `nbf`, `sub` (required) and no unknown `crit` header.
+ * (required), `nbf`, `sub` (required) and no unknown `crit` header. A token
+ * it has verified is accepted again without a new signature check until its
+ * `exp`.
  */
-export function createTokenVerifier(config: TokenVerifierConfig): TokenVerifier {
+export function createTokenVerifier(
+  config: TokenVerifierConfig,
+  { cacheSize = 1_000, now = Date.now }: TokenVerifierOptions = {},
+): TokenVerifier {
   const getKey = keyResolver(config.key);
+  const verified = cacheSize > 0 ? createVerifiedTokenCache(cacheSize) : undefined;
 
   return async (authorizationHeader) => {
     const token = bearerToken(authorizationHeader);
+    const nowMs = now();
+    const cachedUser = verified?.get(token, nowMs);
+    if (cachedUser !== undefined) return { userId: cachedUser };
     try {
       const { payload } = await jwtVerify(token, await getKey, {
         issuer: config.issuer,
         audience: config.audience,
         algorithms: ALLOWED_ALGORITHMS,
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        currentDate: new Date(nowMs),
         requiredClaims: ["sub", "aud", "exp"],
       });
       if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 255) {
         throw new AuthenticationError("invalid_token", "the token's subject is missing or invalid");
       }
+      const expiresAtMs = payload.exp! * 1000;
+      if (expiresAtMs > nowMs) verified?.set(token, payload.sub, expiresAtMs);
       return { userId: payload.sub };
     } catch (error) {
       if (error instanceof AuthenticationError) throw error;

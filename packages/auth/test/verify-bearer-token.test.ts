@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AuthenticationError,
   createTokenVerifier,
+  createVerifiedTokenCache,
   loadLocalIssuer,
   type LocalIssuer,
   type TokenVerifier,
@@ -149,6 +150,55 @@ describe("createTokenVerifier", () => {
       .setProtectedHeader({ alg: "ES256", kid, crit: ["urn:x"], "urn:x": 1 })
       .sign(issuerKey, { crit: { "urn:x": true } });
     expect(await refusal(`Bearer ${withCrit}`)).toBe("invalid_token");
+  });
+});
+
+describe("verified tokens", () => {
+  it("accepts a verified token again until its exp and then refuses it as expired, however often it was seen", async () => {
+    let clockMs = Date.now();
+    const verifyAt = createTokenVerifier(
+      { issuer: issuer.issuer, audience: issuer.audience, key: { jwks: issuer.jwks } },
+      { now: () => clockMs },
+    );
+    const exp = Math.floor(clockMs / 1000) + 60;
+    const header = `Bearer ${await token({ exp })}`;
+    expect(await verifyAt(header)).toEqual({ userId: "alice" });
+    clockMs = exp * 1000 - 1_000;
+    expect(await verifyAt(header)).toEqual({ userId: "alice" });
+    clockMs = (exp + 60) * 1000;
+    const error = await verifyAt(header).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect((error as AuthenticationError).reason).toBe("expired_token");
+  });
+
+  it("never lets a verified token vouch for a tampered copy", async () => {
+    const good = await token();
+    expect(await verify(`Bearer ${good}`)).toEqual({ userId: "alice" });
+    const [header, , signature] = good.split(".");
+    const forged = b64({ iss: issuer.issuer, aud: issuer.audience, sub: "mallory", exp: now() + 600 });
+    expect(await refusal(`Bearer ${header}.${forged}.${signature}`)).toBe("invalid_token");
+  });
+});
+
+describe("verified token cache", () => {
+  it("answers a token's user until its expiry, then forgets it", () => {
+    const cache = createVerifiedTokenCache();
+    cache.set("token-a", "alice", 10_000);
+    expect(cache.get("token-a", 9_999)).toBe("alice");
+    expect(cache.get("token-b", 9_999)).toBeUndefined();
+    expect(cache.get("token-a", 10_000)).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it("holds at most its limit, dropping the oldest first", () => {
+    const cache = createVerifiedTokenCache(2);
+    cache.set("token-a", "alice", 10_000);
+    cache.set("token-b", "bob", 10_000);
+    cache.set("token-c", "carol", 10_000);
+    expect(cache.size).toBe(2);
+    expect(cache.get("token-a", 0)).toBeUndefined();
+    expect(cache.get("token-b", 0)).toBe("bob");
+    expect(cache.get("token-c", 0)).toBe("carol");
   });
 });
 

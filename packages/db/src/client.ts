@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/prisma/client.ts";
 
@@ -12,16 +13,40 @@ export interface DatabaseOptions {
 /**
  * A Prisma client over node-postgres. Connecting gives up after 2 s so that an
  * unreachable database becomes a quick 503 instead of a hung request.
+ * Every statement runs as a named prepared statement (see `statementName`).
  * Call `$disconnect()` to close the pool.
  */
 export function createDatabase({ connectionString, maxConnections = 10 }: DatabaseOptions): Database {
-  const adapter = new PrismaPg({
-    connectionString,
-    max: maxConnections,
-    connectionTimeoutMillis: 2_000,
-    idleTimeoutMillis: 30_000,
-  });
+  const adapter = new PrismaPg(
+    {
+      connectionString,
+      max: maxConnections,
+      connectionTimeoutMillis: 2_000,
+      idleTimeoutMillis: 30_000,
+    },
+    { statementNameGenerator: ({ sql }) => statementName(sql) },
+  );
   return new PrismaClient({ adapter });
+}
+
+const statementNames = new Map<string, string>();
+const REMEMBERED_STATEMENTS = 1_000;
+
+/**
+ * The name of a statement's text, the same on every connection. A named
+ * statement is parsed once per pooled connection and, after a few runs,
+ * PostgreSQL keeps a generic plan for it (re-planning every call cost the
+ * whole-resume statement about a third of its time here). Every SQL text of
+ * this project is a constant (values are always parameters), so each
+ * connection holds a fixed, small set of them.
+ */
+export function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (!name) {
+    name = `s${createHash("sha256").update(sql).digest("hex").slice(0, 32)}`;
+    if (statementNames.size < REMEMBERED_STATEMENTS) statementNames.set(sql, name);
+  }
+  return name;
 }
 
 /** True when the database answers a trivial query. */

@@ -1,26 +1,26 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase, migrateDatabase, findRepoRoot, migrationsDirectory, type Database } from "@app/db";
+import { createSqlPool, migrateDatabase, findRepoRoot, migrationsDirectory, type SqlPool } from "@app/db";
 import { verifyLedger } from "../src/index.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../../../test/scratch-database.ts";
 
 /** A database of its own: the test breaks the ledger on purpose, with the triggers switched off. */
 let scratch: ScratchDatabase;
-let db: Database;
+let db: SqlPool;
 let sql: pg.Client;
 
 beforeAll(async () => {
   scratch = await createScratchDatabase();
   await migrateDatabase(scratch.url, migrationsDirectory(findRepoRoot()));
-  db = createDatabase({ connectionString: scratch.url });
+  db = createSqlPool({ connectionString: scratch.url });
   sql = new pg.Client({ connectionString: scratch.url });
   await sql.connect();
 });
 
 afterAll(async () => {
   await sql.end();
-  await db.$disconnect();
+  await db.end();
   await scratch.drop();
 });
 

@@ -15,4 +15,11 @@ export {
   type ServiceMeta,
 } from "./openapi-document.ts";
 export { createResponseControl, type ResponseControl } from "./response-control.ts";
-export { createRestHandler, errorResponse, type RestHandlerOptions } from "./rest-handler.ts";
+export {
+  createRestHandler,
+  errorResponse,
+  type RestHandler,
+  type RestHandlerOptions,
+  type RestRequest,
+  type RestResponse,
+} from "./rest-handler.ts";

@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { Credential, CredentialStore } from "./credentials.ts";
 import { SigV4Error } from "./sigv4-error.ts";
+import { createSigningKeyCache, type SigningKeyCache } from "./signing-key-cache.ts";
 
 /** A request as the server received it. */
 export interface ReceivedRequest {
@@ -17,10 +18,13 @@ export interface VerifyOptions {
   region: string;
   service: string;
   now?: Date;
+  /** Where derived signing keys are kept between requests; a process-wide cache by default. */
+  signingKeys?: SigningKeyCache;
 }
 
 const ALGORITHM = "AWS4-HMAC-SHA256";
 export const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
+const processSigningKeys = createSigningKeyCache();
 
 /**
  * Verifies an AWS Signature Version 4 `Authorization` header the way AWS
@@ -98,7 +102,12 @@ export function verifySigV4Request(request: ReceivedRequest, options: VerifyOpti
     return `${name}:${value.trim().replace(/\s+/g, " ")}\n`;
   });
   const scope = parsed.scope.join("/");
-  const signingKey = deriveSigningKey(credential.secretAccessKey, scopeDate, scopeRegion, scopeService);
+  const signingKey = (options.signingKeys ?? processSigningKeys).signingKey(
+    credential.secretAccessKey,
+    scopeDate,
+    scopeRegion,
+    scopeService,
+  );
   const expected = Buffer.from(parsed.signature, "hex");
 
   for (const path of unique([rawPath, encodePath(rawPath)])) {
@@ -211,11 +220,6 @@ function canonicalQuery(rawQuery: string): string {
 
 function sha256Hex(data: string | Buffer): string {
   return createHash("sha256").update(data).digest("hex");
-}
-
-function deriveSigningKey(secret: string, date: string, region: string, service: string): Buffer {
-  const hmac = (key: string | Buffer, data: string) => createHmac("sha256", key).update(data).digest();
-  return hmac(hmac(hmac(hmac(`AWS4${secret}`, date), region), service), "aws4_request");
 }
 
 function unique(values: string[]): string[] {

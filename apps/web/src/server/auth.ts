@@ -28,7 +28,7 @@ export function authSetup(): Promise<AuthSetup> {
  * session cookie instead of a header.
  */
 export async function identify(
-  request: Request,
+  request: { headers: { get(name: string): string | null } },
   { acceptSessionCookie = false } = {},
 ): Promise<VerifiedIdentity | AuthenticationError> {
   verifier ??= authSetup().then((s) => createTokenVerifier(s.verifier));

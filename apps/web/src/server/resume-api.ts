@@ -4,6 +4,7 @@ import {
   createResponseControl,
   errorResponse,
   type ResponseControl,
+  type RestRequest,
 } from "@app/rest";
 import {
   API_VERSION,
@@ -24,7 +25,7 @@ let rateLimiter: ReturnType<typeof createRateLimiter> | undefined;
  * the editor's tRPC transport reads the session cookie; REST takes bearer tokens.
  */
 export async function createResumeContext(
-  request: Request,
+  request: Pick<RestRequest, "headers">,
   response: ResponseControl = createResponseControl(),
   { acceptSessionCookie = false } = {},
 ): Promise<ResumeContext> {
@@ -43,7 +44,7 @@ export function logApiError(error: unknown, path: string | undefined) {
     console.error(`[resume] ${path ?? "?"}:`, cause ?? error);
 }
 
-const handleRest = createRestHandler({
+const rest = createRestHandler({
   router: resumeAppRouter,
   document: resumeOpenApiDocument,
   createContext: (request, response) => createResumeContext(request, response),
@@ -55,7 +56,7 @@ const handleRest = createRestHandler({
 /** `/me/*` over REST. Whatever escapes still answers the documented 500 body. */
 export async function handleResumeRest(request: Request): Promise<Response> {
   try {
-    return await handleRest(request);
+    return await rest.handleFetch(request);
   } catch (error) {
     logApiError({ code: "INTERNAL_SERVER_ERROR", cause: error }, new URL(request.url).pathname);
     return errorResponse(apiErrorBody(500, "internal error"), { "API-Version": API_VERSION });

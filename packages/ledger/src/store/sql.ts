@@ -13,12 +13,13 @@ export const ENTRY_JSON = `json_build_object(
   'amount', e.amount, 'effective_date', e.effective_date, 'created_at', ${isoTimestampSql("e.created_at")})`;
 
 /**
- * The JSON of transaction row `t` with its entries in posted order. The first
- * answer and every replay are read through this one expression, so a replay
- * is byte for byte the first answer.
+ * The JSON of transaction row `t` with its entries in posted order, taken from
+ * `entries` (the table, or the rows a post has just written). The first answer
+ * and every replay are built by this one expression over the same column
+ * types, so a replay is byte for byte the first answer.
  */
-export const TRANSACTION_JSON = `json_build_object(
+export const transactionJson = (entries = "ledger.entries") => `json_build_object(
   'id', t.id, 'idempotency_key', t.idempotency_key, 'description', t.description,
   'effective_date', t.effective_date, 'reverses_transaction_id', t.reverses_transaction_id,
   'created_at', ${isoTimestampSql("t.created_at")},
-  'entries', (SELECT json_agg(${ENTRY_JSON} ORDER BY e.position) FROM ledger.entries e WHERE e.transaction_id = t.id))`;
+  'entries', (SELECT json_agg(${ENTRY_JSON} ORDER BY e.position) FROM ${entries} e WHERE e.transaction_id = t.id))`;

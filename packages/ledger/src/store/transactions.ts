@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { TRPCError } from "@trpc/server";
-import type { Database } from "@app/db";
+import { isDatabaseUnavailable, type SqlPool } from "@app/db";
 import { DomainError } from "@app/rest";
 import type { PostTransactionInput, Transaction } from "../schemas.ts";
 import { todayUtc } from "./balances.ts";
-import { TRANSACTION_JSON } from "./sql.ts";
+import { transactionJson } from "./sql.ts";
 
 export interface PostResult {
   transaction: Transaction;
@@ -28,25 +28,25 @@ function requestHash(request: unknown): string {
   return createHash("sha256").update(JSON.stringify(request)).digest("hex");
 }
 
-export async function getTransaction(db: Database, id: string): Promise<Transaction> {
-  const [row] = await db.$queryRawUnsafe<{ transaction: Transaction }[]>(
-    `SELECT ${TRANSACTION_JSON} AS transaction FROM ledger.transactions t WHERE t.id = $1::uuid`,
-    id,
+export async function getTransaction(db: SqlPool, id: string): Promise<Transaction> {
+  const [row] = await db.query<{ transaction: Transaction }>(
+    `SELECT ${transactionJson()} AS transaction FROM ledger.transactions t WHERE t.id = $1::uuid`,
+    [id],
   );
   if (!row) throw new TRPCError({ code: "NOT_FOUND", message: "no transaction with that id" });
   return row.transaction;
 }
 
-async function findByKey(db: Database, key: string) {
-  const [row] = await db.$queryRawUnsafe<{ id: string; request_hash: string }[]>(
+async function findByKey(db: SqlPool, key: string) {
+  const [row] = await db.query<{ id: string; request_hash: string }>(
     `SELECT id::text, request_hash FROM ledger.transactions WHERE idempotency_key = $1`,
-    key,
+    [key],
   );
   return row;
 }
 
 async function replay(
-  db: Database,
+  db: SqlPool,
   original: { id: string; request_hash: string },
   hash: string,
 ): Promise<PostResult> {
@@ -60,31 +60,47 @@ async function replay(
 /**
  * Writes a transaction and its entries in one statement (so one round trip
  * and one implicit database transaction; the balance triggers run at its
- * commit). A concurrent post with the same key waits on the unique key and
- * then inserts nothing; it answers the winner's transaction as a replay. So
- * any number of simultaneous posts with one key make exactly one transaction.
+ * commit) and answers the transaction's JSON built from the rows written, by
+ * the expression a replay reads through; null when the key is known. An
+ * unknown account has no currency, so the entry breaks its NOT NULL (never
+ * silently dropped); unbalanced entries fail the balance trigger.
  */
-async function insertTransaction(db: Database, tx: NewTransaction): Promise<PostResult> {
-  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+async function writeTransaction(db: SqlPool, tx: NewTransaction): Promise<Transaction | null> {
+  const rows = await db.query<{ transaction: Transaction }>(
     `WITH t AS (
        INSERT INTO ledger.transactions (id, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
        VALUES (gen_random_uuid(), $1, $2, $3, $4::date, $5::uuid)
        ON CONFLICT (idempotency_key) DO NOTHING
-       RETURNING id, effective_date)
-     INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
-     SELECT gen_random_uuid(), t.id, p.account_id, a.currency, p.amount, t.effective_date, p.position - 1
-       FROM t, unnest($6::uuid[], $7::bigint[]) WITH ORDINALITY AS p(account_id, amount, position)
-       JOIN ledger.accounts a ON a.id = p.account_id
-     RETURNING transaction_id::text AS id`,
-    tx.idempotencyKey,
-    tx.requestHash,
-    tx.description,
-    tx.effectiveDate,
-    tx.reversesTransactionId,
-    tx.entries.map((e) => e.account_id),
-    tx.entries.map((e) => e.amount),
+       RETURNING *),
+     written_entries AS (
+       INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
+       SELECT gen_random_uuid(), t.id, p.account_id, a.currency, p.amount, t.effective_date, p.position - 1
+         FROM t, unnest($6::uuid[], $7::bigint[]) WITH ORDINALITY AS p(account_id, amount, position)
+         LEFT JOIN ledger.accounts a ON a.id = p.account_id
+       RETURNING *)
+     SELECT ${transactionJson("written_entries")} AS transaction FROM t`,
+    [
+      tx.idempotencyKey,
+      tx.requestHash,
+      tx.description,
+      tx.effectiveDate,
+      tx.reversesTransactionId,
+      tx.entries.map((e) => e.account_id),
+      tx.entries.map((e) => e.amount),
+    ],
   );
-  if (rows[0]) return { transaction: await getTransaction(db, rows[0].id), replayed: false, mismatch: false };
+  return rows[0]?.transaction ?? null;
+}
+
+/**
+ * Writes a transaction, or answers the winner's as a replay when its key is
+ * known: a concurrent post with the same key waits on the unique key and then
+ * inserts nothing. So any number of simultaneous posts with one key make
+ * exactly one transaction.
+ */
+async function insertTransaction(db: SqlPool, tx: NewTransaction): Promise<PostResult> {
+  const written = await writeTransaction(db, tx);
+  if (written) return { transaction: written, replayed: false, mismatch: false };
   const winner = await findByKey(db, tx.idempotencyKey);
   return replay(db, winner!, tx.requestHash);
 }
@@ -93,17 +109,47 @@ async function insertTransaction(db: Database, tx: NewTransaction): Promise<Post
  * Posts a balanced transaction, or answers the original when the idempotency
  * key is known (even if this request differs: `mismatch` says so). Unknown
  * accounts and unbalanced currencies are 422s that leave the key unused.
+ *
+ * The common case, a valid post with a new key, is one statement: the
+ * database itself refuses unknown accounts and unbalanced entries (see
+ * writeTransaction), and a refused statement writes nothing. Anything but a
+ * write (a known key, a refusal) takes the checked path, which answers the
+ * replay or names what is wrong.
  */
-export async function postTransaction(db: Database, input: PostTransactionInput): Promise<PostResult> {
+export async function postTransaction(db: SqlPool, input: PostTransactionInput): Promise<PostResult> {
   const hash = requestHash({ kind: "post", ...input, description: input.description ?? null });
+  const tx: NewTransaction = {
+    idempotencyKey: input.idempotency_key,
+    requestHash: hash,
+    description: input.description ?? null,
+    effectiveDate: input.effective_date ?? todayUtc(),
+    reversesTransactionId: null,
+    entries: input.entries,
+  };
+  try {
+    const written = await writeTransaction(db, tx);
+    if (written) return { transaction: written, replayed: false, mismatch: false };
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw error;
+  }
+  return postChecked(db, input, tx);
+}
+
+/** A post checked step by step: known key (replay), unknown accounts, balance per currency, then the write. */
+async function postChecked(
+  db: SqlPool,
+  input: PostTransactionInput,
+  tx: NewTransaction,
+): Promise<PostResult> {
+  const hash = tx.requestHash;
   const accountIds = [...new Set(input.entries.map((e) => e.account_id))];
-  const [state] = await db.$queryRawUnsafe<
-    { existing: { id: string; request_hash: string } | null; currencies: Record<string, string> | null }[]
-  >(
+  const [state] = await db.query<{
+    existing: { id: string; request_hash: string } | null;
+    currencies: Record<string, string> | null;
+  }>(
     `SELECT (SELECT json_build_object('id', id, 'request_hash', request_hash) FROM ledger.transactions WHERE idempotency_key = $1) AS existing,
             (SELECT json_object_agg(id, currency) FROM ledger.accounts WHERE id = ANY($2::uuid[])) AS currencies`,
-    input.idempotency_key,
-    accountIds,
+    [input.idempotency_key, accountIds],
   );
   if (state?.existing) return replay(db, state.existing, hash);
 
@@ -130,14 +176,7 @@ export async function postTransaction(db: Database, input: PostTransactionInput)
     );
   }
 
-  return insertTransaction(db, {
-    idempotencyKey: input.idempotency_key,
-    requestHash: hash,
-    description: input.description ?? null,
-    effectiveDate: input.effective_date ?? todayUtc(),
-    reversesTransactionId: null,
-    entries: input.entries,
-  });
+  return insertTransaction(db, tx);
 }
 
 /**
@@ -145,7 +184,7 @@ export async function postTransaction(db: Database, input: PostTransactionInput)
  * set. A transaction is reversed at most once (409 after that); the key replays like a post.
  */
 export async function reverseTransaction(
-  db: Database,
+  db: SqlPool,
   input: {
     id: string;
     idempotency_key: string;
