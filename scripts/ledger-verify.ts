@@ -1,10 +1,10 @@
 /** `npm run ledger:verify`: checks the ledger's invariants in DATABASE_URL (or the embedded database). */
-import { createSqlPool } from "@app/db";
+import { createDatabase } from "@app/db";
 import { verifyLedger } from "@app/ledger";
 import { openDatabase } from "./database.ts";
 
 const database = await openDatabase();
-const db = createSqlPool({ connectionString: database.url, maxConnections: 1 });
+const db = createDatabase({ connectionString: database.url, maxConnections: 1 });
 try {
   const violations = await verifyLedger(db);
   for (const v of violations.slice(0, 50)) console.log(`${v.rule}\t${v.subject}\t${v.detail}`);
@@ -16,6 +16,6 @@ try {
   );
   process.exitCode = violations.length === 0 ? 0 : 1;
 } finally {
-  await db.end();
+  await db.$disconnect();
   await database.stop();
 }

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { inject } from "vitest";
-import { createSqlPool } from "@app/db";
+import { createDatabase } from "@app/db";
 import type { Credential } from "@app/sigv4";
 import { createLedgerServer } from "../apps/ledger/src/server.ts";
 
@@ -28,7 +28,7 @@ export interface LedgerServer {
 
 /** The ledger's real HTTP server on a free port, against this run's database. */
 export async function startLedgerServer(): Promise<LedgerServer> {
-  const db = createSqlPool({ connectionString: inject("databaseUrl"), maxConnections: 20 });
+  const db = createDatabase({ connectionString: inject("databaseUrl"), maxConnections: 20 });
   const warnings: string[] = [];
   const server = createLedgerServer({
     db,
@@ -43,7 +43,7 @@ export async function startLedgerServer(): Promise<LedgerServer> {
     stop: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      await db.end();
+      await db.$disconnect();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { createSqlPool } from "@app/db";
+import { createDatabase } from "@app/db";
 import { ensureDevelopmentCredentials, loadCredentials } from "@app/sigv4";
 import { readLedgerEnv } from "./env.ts";
 import { createLedgerServer } from "./server.ts";
@@ -6,7 +6,7 @@ import { createLedgerServer } from "./server.ts";
 const env = readLedgerEnv();
 if (!env.LEDGER_CREDENTIALS_FILE) await ensureDevelopmentCredentials(env.credentialsFile);
 const credentials = await loadCredentials(env.credentialsFile);
-const db = createSqlPool({ connectionString: env.DATABASE_URL, maxConnections: 20 });
+const db = createDatabase({ connectionString: env.DATABASE_URL, maxConnections: 20 });
 const server = createLedgerServer({ db, credentials, region: env.LEDGER_REGION });
 
 server.listen(env.LEDGER_PORT, env.HOST, () => {
@@ -19,6 +19,6 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
     server.close();
     server.closeAllConnections();
-    void db.end().finally(() => process.exit(0));
+    void db.$disconnect().finally(() => process.exit(0));
   });
 }

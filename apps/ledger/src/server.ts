@@ -1,5 +1,5 @@
 import http from "node:http";
-import { isSqlPoolReachable, type SqlPool } from "@app/db";
+import { isDatabaseReachable, type Database } from "@app/db";
 import {
   LEDGER_API_VERSION,
   LIMITS,
@@ -11,7 +11,7 @@ import { apiErrorBody, createRestHandler, type ApiErrorBody, type RestRequest } 
 import { SigV4Error, verifySigV4Request, type Credential, type CredentialStore } from "@app/sigv4";
 
 export interface LedgerServerDeps {
-  db: SqlPool;
+  db: Database;
   credentials: CredentialStore;
   region: string;
   warn?: (message: string) => void;
@@ -42,7 +42,7 @@ export function createLedgerServer({ db, credentials, region, warn = console.war
     const target = req.url ?? "/";
     const pathname = target.split("?")[0];
     if (pathname === "/healthz" && req.method === "GET") {
-      return (await isSqlPoolReachable(db))
+      return (await isDatabaseReachable(db))
         ? sendJson(res, 200, { status: "ok", database: "ok" })
         : sendJson(res, 503, apiErrorBody(503, "the database is unreachable"));
     }

@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createSqlPool, type SqlPool } from "@app/db";
+import { createDatabase, type Database } from "@app/db";
 import { verifyLedger } from "@app/ledger";
 import { env } from "../../../scripts/env.ts";
 import { startLedger, waitForHealthy } from "../../../scripts/processes.ts";
@@ -14,17 +14,17 @@ import { FULL_KEY } from "../../../test/ledger-server.ts";
 /** The production ledger process, killed with SIGKILL in the middle of a stream of posts. */
 let credentialsFile: string;
 let port: number;
-let db: SqlPool;
+let db: Database;
 
 beforeAll(async () => {
   credentialsFile = path.join(await mkdtemp(path.join(tmpdir(), "ledger-crash-")), "credentials.json");
   await writeFile(credentialsFile, JSON.stringify([FULL_KEY]));
   port = await freePort();
-  db = createSqlPool({ connectionString: inject("databaseUrl") });
+  db = createDatabase({ connectionString: inject("databaseUrl") });
 });
 
 afterAll(async () => {
-  await db.end();
+  await db.$disconnect();
 });
 
 async function startProcess(): Promise<ChildProcess> {

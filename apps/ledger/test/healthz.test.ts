@@ -1,14 +1,14 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { createSqlPool, type SqlPool } from "@app/db";
+import { createDatabase, type Database } from "@app/db";
 import { createLedgerServer } from "../src/server.ts";
 import { freePort } from "../../../test/free-port.ts";
 
-const open: { server: Server; db: SqlPool }[] = [];
+const open: { server: Server; db: Database }[] = [];
 
 async function serve(connectionString: string): Promise<string> {
-  const db = createSqlPool({ connectionString });
+  const db = createDatabase({ connectionString });
   const server = createLedgerServer({ db, credentials: new Map(), region: "us-east-1" });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   open.push({ server, db });
@@ -18,7 +18,7 @@ async function serve(connectionString: string): Promise<string> {
 afterEach(async () => {
   for (const { server, db } of open.splice(0)) {
     server.close();
-    await db.end();
+    await db.$disconnect();
   }
 });
 

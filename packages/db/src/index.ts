@@ -6,7 +6,6 @@ export {
   type Database,
   type DatabaseOptions,
 } from "./client.ts";
-export { createSqlPool, isSqlPoolReachable, type SqlPool } from "./sql-pool.ts";
 export { startEmbeddedPostgres, type RunningPostgres } from "./embedded-postgres.ts";
 export { migrateDatabase, readMigrations, MigrationError, type Migration } from "./migrate.ts";
 export { findRepoRoot, migrationsDirectory } from "./paths.ts";

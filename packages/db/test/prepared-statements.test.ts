@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createDatabase, createSqlPool, statementName, type Database } from "../src/index.ts";
+import { createDatabase, statementName, type Database } from "../src/index.ts";
 
 let db: Database;
 
@@ -28,20 +28,5 @@ describe("prepared statements", () => {
       statementName(sql),
     );
     expect(prepared).toEqual([{ name: statementName(sql), statement: sql }]);
-  });
-
-  it("the raw SQL pool binds parameters and prepares its statements the same way", async () => {
-    const pool = createSqlPool({ connectionString: inject("databaseUrl"), maxConnections: 1 });
-    try {
-      const sql = "SELECT $1::text || '!' AS shout, $2::int[] AS list";
-      expect(await pool.query(sql, ["hi", [1, 2]])).toEqual([{ shout: "hi!", list: [1, 2] }]);
-      const prepared = await pool.query<{ name: string }>(
-        "SELECT name FROM pg_prepared_statements WHERE name = $1",
-        [statementName(sql)],
-      );
-      expect(prepared).toEqual([{ name: statementName(sql) }]);
-    } finally {
-      await pool.end();
-    }
   });
 });

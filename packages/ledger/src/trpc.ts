@@ -3,7 +3,7 @@
  * front of it (apps/ledger); each procedure names the action it needs.
  */
 import { initTRPC } from "@trpc/server";
-import { isDatabaseUnavailable, type SqlPool } from "@app/db";
+import { isDatabaseUnavailable, type Database } from "@app/db";
 import {
   databaseOutageAs503,
   DomainError,
@@ -17,7 +17,7 @@ import {
 export type LedgerAction = "ledger:CreateAccount" | "ledger:PostTransaction" | "ledger:Read";
 
 export interface LedgerContext {
-  db: SqlPool;
+  db: Database;
   /** The verified signer: who it is and what it may do. */
   caller: { principal: string; accessKeyId: string; actions: readonly string[] };
   response: ResponseControl;

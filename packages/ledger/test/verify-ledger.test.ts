@@ -1,26 +1,26 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSqlPool, migrateDatabase, findRepoRoot, migrationsDirectory, type SqlPool } from "@app/db";
+import { createDatabase, migrateDatabase, findRepoRoot, migrationsDirectory, type Database } from "@app/db";
 import { verifyLedger } from "../src/index.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../../../test/scratch-database.ts";
 
 /** A database of its own: the test breaks the ledger on purpose, with the triggers switched off. */
 let scratch: ScratchDatabase;
-let db: SqlPool;
+let db: Database;
 let sql: pg.Client;
 
 beforeAll(async () => {
   scratch = await createScratchDatabase();
   await migrateDatabase(scratch.url, migrationsDirectory(findRepoRoot()));
-  db = createSqlPool({ connectionString: scratch.url });
+  db = createDatabase({ connectionString: scratch.url });
   sql = new pg.Client({ connectionString: scratch.url });
   await sql.connect();
 });
 
 afterAll(async () => {
   await sql.end();
-  await db.end();
+  await db.$disconnect();
   await scratch.drop();
 });
 

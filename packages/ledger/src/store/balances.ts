@@ -1,4 +1,4 @@
-import type { SqlPool } from "@app/db";
+import type { Database } from "@app/db";
 import { DomainError } from "@app/rest";
 import type { Entry } from "../schemas.ts";
 import { accountNotFound } from "./accounts.ts";
@@ -21,8 +21,8 @@ function toSafeNumber(sum: string): number {
 }
 
 /** The sum of the account's entries with effective_date <= asOf, summed from the entries every time. */
-export async function getBalance(db: SqlPool, accountId: string, asOf: string) {
-  const [row] = await db.query<{ currency: string; balance: string }>(
+export async function getBalance(db: Database, accountId: string, asOf: string) {
+  const [row] = await db.$queryRawUnsafe<{ currency: string; balance: string }[]>(
     // The sum is not correlated with the account row, so it is planned for this
     // very account (index-only or parallel scan), exactly like the bare SUM.
     `SELECT a.currency, b.balance::text AS balance
@@ -30,7 +30,8 @@ export async function getBalance(db: SqlPool, accountId: string, asOf: string) {
             (SELECT coalesce(sum(amount), 0) AS balance FROM ledger.entries
               WHERE account_id = $1::uuid AND effective_date <= $2::date) b
       WHERE a.id = $1::uuid`,
-    [accountId, asOf],
+    accountId,
+    asOf,
   );
   if (!row) throw accountNotFound();
   return { account_id: accountId, as_of: asOf, currency: row.currency, balance: toSafeNumber(row.balance) };
@@ -41,26 +42,28 @@ export async function getBalance(db: SqlPool, accountId: string, asOf: string) {
  * entries grouped by account (a per-account subquery would be planned once
  * for all accounts and can fall back to a scan per account).
  */
-export async function getAllBalances(db: SqlPool, asOf: string) {
-  const rows = await db.query<{ id: string; name: string; currency: string; balance: string }>(
+export async function getAllBalances(db: Database, asOf: string) {
+  const rows = await db.$queryRawUnsafe<{ id: string; name: string; currency: string; balance: string }[]>(
     `SELECT a.id::text, a.name, a.currency, coalesce(s.balance, 0)::text AS balance
        FROM ledger.accounts a
        LEFT JOIN (SELECT account_id, sum(amount) AS balance FROM ledger.entries
                    WHERE effective_date <= $1::date GROUP BY account_id) s ON s.account_id = a.id
       ORDER BY a.seq`,
-    [asOf],
+    asOf,
   );
   return { as_of: asOf, accounts: rows.map((r) => ({ ...r, balance: toSafeNumber(r.balance) })) };
 }
 
 /** A page of the account's entries, most recent first (effective_date, then created_at and id, descending). */
-export async function listAccountEntries(db: SqlPool, accountId: string, limit: number, offset: number) {
-  const [row] = await db.query<{ found: boolean; items: Entry[] }>(
+export async function listAccountEntries(db: Database, accountId: string, limit: number, offset: number) {
+  const [row] = await db.$queryRawUnsafe<{ found: boolean; items: Entry[] }[]>(
     `SELECT EXISTS (SELECT 1 FROM ledger.accounts WHERE id = $1::uuid) AS found,
             (SELECT coalesce(json_agg(${ENTRY_JSON} ORDER BY e.effective_date DESC, e.created_at DESC, e.id DESC), '[]'::json)
                FROM (SELECT * FROM ledger.entries WHERE account_id = $1::uuid
                       ORDER BY effective_date DESC, created_at DESC, id DESC LIMIT $2 OFFSET $3) e) AS items`,
-    [accountId, limit, offset],
+    accountId,
+    limit,
+    offset,
   );
   if (!row?.found) throw accountNotFound();
   return { items: row.items, limit, offset };

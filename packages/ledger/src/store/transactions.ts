@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { TRPCError } from "@trpc/server";
-import { isDatabaseUnavailable, type SqlPool } from "@app/db";
+import { isDatabaseUnavailable, type Database } from "@app/db";
 import { DomainError } from "@app/rest";
 import type { PostTransactionInput, Transaction } from "../schemas.ts";
 import { todayUtc } from "./balances.ts";
@@ -28,25 +28,25 @@ function requestHash(request: unknown): string {
   return createHash("sha256").update(JSON.stringify(request)).digest("hex");
 }
 
-export async function getTransaction(db: SqlPool, id: string): Promise<Transaction> {
-  const [row] = await db.query<{ transaction: Transaction }>(
+export async function getTransaction(db: Database, id: string): Promise<Transaction> {
+  const [row] = await db.$queryRawUnsafe<{ transaction: Transaction }[]>(
     `SELECT ${transactionJson()} AS transaction FROM ledger.transactions t WHERE t.id = $1::uuid`,
-    [id],
+    id,
   );
   if (!row) throw new TRPCError({ code: "NOT_FOUND", message: "no transaction with that id" });
   return row.transaction;
 }
 
-async function findByKey(db: SqlPool, key: string) {
-  const [row] = await db.query<{ id: string; request_hash: string }>(
+async function findByKey(db: Database, key: string) {
+  const [row] = await db.$queryRawUnsafe<{ id: string; request_hash: string }[]>(
     `SELECT id::text, request_hash FROM ledger.transactions WHERE idempotency_key = $1`,
-    [key],
+    key,
   );
   return row;
 }
 
 async function replay(
-  db: SqlPool,
+  db: Database,
   original: { id: string; request_hash: string },
   hash: string,
 ): Promise<PostResult> {
@@ -65,8 +65,8 @@ async function replay(
  * unknown account has no currency, so the entry breaks its NOT NULL (never
  * silently dropped); unbalanced entries fail the balance trigger.
  */
-async function writeTransaction(db: SqlPool, tx: NewTransaction): Promise<Transaction | null> {
-  const rows = await db.query<{ transaction: Transaction }>(
+async function writeTransaction(db: Database, tx: NewTransaction): Promise<Transaction | null> {
+  const rows = await db.$queryRawUnsafe<{ transaction: Transaction }[]>(
     `WITH t AS (
        INSERT INTO ledger.transactions (id, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
        VALUES (gen_random_uuid(), $1, $2, $3, $4::date, $5::uuid)
@@ -79,15 +79,13 @@ async function writeTransaction(db: SqlPool, tx: NewTransaction): Promise<Transa
          LEFT JOIN ledger.accounts a ON a.id = p.account_id
        RETURNING *)
      SELECT ${transactionJson("written_entries")} AS transaction FROM t`,
-    [
-      tx.idempotencyKey,
-      tx.requestHash,
-      tx.description,
-      tx.effectiveDate,
-      tx.reversesTransactionId,
-      tx.entries.map((e) => e.account_id),
-      tx.entries.map((e) => e.amount),
-    ],
+    tx.idempotencyKey,
+    tx.requestHash,
+    tx.description,
+    tx.effectiveDate,
+    tx.reversesTransactionId,
+    tx.entries.map((e) => e.account_id),
+    tx.entries.map((e) => e.amount),
   );
   return rows[0]?.transaction ?? null;
 }
@@ -98,7 +96,7 @@ async function writeTransaction(db: SqlPool, tx: NewTransaction): Promise<Transa
  * inserts nothing. So any number of simultaneous posts with one key make
  * exactly one transaction.
  */
-async function insertTransaction(db: SqlPool, tx: NewTransaction): Promise<PostResult> {
+async function insertTransaction(db: Database, tx: NewTransaction): Promise<PostResult> {
   const written = await writeTransaction(db, tx);
   if (written) return { transaction: written, replayed: false, mismatch: false };
   const winner = await findByKey(db, tx.idempotencyKey);
@@ -116,7 +114,7 @@ async function insertTransaction(db: SqlPool, tx: NewTransaction): Promise<PostR
  * write (a known key, a refusal) takes the checked path, which answers the
  * replay or names what is wrong.
  */
-export async function postTransaction(db: SqlPool, input: PostTransactionInput): Promise<PostResult> {
+export async function postTransaction(db: Database, input: PostTransactionInput): Promise<PostResult> {
   const hash = requestHash({ kind: "post", ...input, description: input.description ?? null });
   const tx: NewTransaction = {
     idempotencyKey: input.idempotency_key,
@@ -137,19 +135,19 @@ export async function postTransaction(db: SqlPool, input: PostTransactionInput):
 
 /** A post checked step by step: known key (replay), unknown accounts, balance per currency, then the write. */
 async function postChecked(
-  db: SqlPool,
+  db: Database,
   input: PostTransactionInput,
   tx: NewTransaction,
 ): Promise<PostResult> {
   const hash = tx.requestHash;
   const accountIds = [...new Set(input.entries.map((e) => e.account_id))];
-  const [state] = await db.query<{
-    existing: { id: string; request_hash: string } | null;
-    currencies: Record<string, string> | null;
-  }>(
+  const [state] = await db.$queryRawUnsafe<
+    { existing: { id: string; request_hash: string } | null; currencies: Record<string, string> | null }[]
+  >(
     `SELECT (SELECT json_build_object('id', id, 'request_hash', request_hash) FROM ledger.transactions WHERE idempotency_key = $1) AS existing,
             (SELECT json_object_agg(id, currency) FROM ledger.accounts WHERE id = ANY($2::uuid[])) AS currencies`,
-    [input.idempotency_key, accountIds],
+    input.idempotency_key,
+    accountIds,
   );
   if (state?.existing) return replay(db, state.existing, hash);
 
@@ -184,7 +182,7 @@ async function postChecked(
  * set. A transaction is reversed at most once (409 after that); the key replays like a post.
  */
 export async function reverseTransaction(
-  db: SqlPool,
+  db: Database,
   input: {
     id: string;
     idempotency_key: string;

@@ -1,4 +1,4 @@
-import type { SqlPool } from "@app/db";
+import type { Database } from "@app/db";
 
 export interface LedgerViolation {
   rule:
@@ -40,10 +40,10 @@ const CHECKS: { rule: LedgerViolation["rule"]; sql: string }[] = [
  * impossible: a transaction or a currency that does not sum to zero, an entry
  * without its transaction, a transaction with fewer than two entries.
  */
-export async function verifyLedger(db: SqlPool): Promise<LedgerViolation[]> {
+export async function verifyLedger(db: Database): Promise<LedgerViolation[]> {
   const violations: LedgerViolation[] = [];
   for (const check of CHECKS) {
-    const rows = await db.query<{ subject: string; detail: string }>(check.sql);
+    const rows = await db.$queryRawUnsafe<{ subject: string; detail: string }[]>(check.sql);
     violations.push(...rows.map((row) => ({ rule: check.rule, ...row })));
   }
   return violations;
