@@ -33,14 +33,23 @@ const statementNames = new Map<string, string>();
 const REMEMBERED_STATEMENTS = 1_000;
 
 /**
+ * Marks a statement whose best plan depends on its values (a scan of a whole
+ * table, where a date decides how much of it counts): it is planned anew for
+ * every call instead of running a cached generic plan.
+ */
+export const PLAN_EACH_CALL = "/* plan each call */";
+
+/**
  * The name of a statement's text, the same on every connection. A named
  * statement is parsed once per pooled connection and, after a few runs,
  * PostgreSQL keeps a generic plan for it (re-planning every call cost the
  * whole-resume statement about a third of its time here). Every SQL text of
  * this project is a constant (values are always parameters), so each
- * connection holds a fixed, small set of them.
+ * connection holds a fixed, small set of them. A statement marked
+ * PLAN_EACH_CALL gets no name ("" is node-postgres's unnamed statement).
  */
 export function statementName(sql: string): string {
+  if (sql.includes(PLAN_EACH_CALL)) return "";
   let name = statementNames.get(sql);
   if (!name) {
     name = `s${createHash("sha256").update(sql).digest("hex").slice(0, 32)}`;

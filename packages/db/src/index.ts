@@ -2,6 +2,7 @@ export { isDatabaseUnavailable } from "./database-errors.ts";
 export {
   createDatabase,
   isDatabaseReachable,
+  PLAN_EACH_CALL,
   statementName,
   type Database,
   type DatabaseOptions,

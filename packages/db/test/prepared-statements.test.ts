@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createDatabase, statementName, type Database } from "../src/index.ts";
+import { createDatabase, PLAN_EACH_CALL, statementName, type Database } from "../src/index.ts";
 
 let db: Database;
 
@@ -28,5 +28,14 @@ describe("prepared statements", () => {
       statementName(sql),
     );
     expect(prepared).toEqual([{ name: statementName(sql), statement: sql }]);
+  });
+
+  it("leaves a statement marked PLAN_EACH_CALL unprepared, so each call is planned for its values", async () => {
+    const sql = `${PLAN_EACH_CALL} SELECT $1::int * 2 AS n`;
+    expect(await db.$queryRawUnsafe(sql, 21)).toEqual([{ n: 42 }]);
+    const prepared = await db.$queryRawUnsafe<{ count: number }[]>(
+      "SELECT count(*)::int AS count FROM pg_prepared_statements WHERE statement LIKE '%plan each call%' AND statement NOT LIKE '%pg_prepared_statements%'",
+    );
+    expect(prepared).toEqual([{ count: 0 }]);
   });
 });

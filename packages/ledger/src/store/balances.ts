@@ -1,4 +1,4 @@
-import type { Database } from "@app/db";
+import { PLAN_EACH_CALL, type Database } from "@app/db";
 import { DomainError } from "@app/rest";
 import type { Entry } from "../schemas.ts";
 import { accountNotFound } from "./accounts.ts";
@@ -44,7 +44,8 @@ export async function getBalance(db: Database, accountId: string, asOf: string) 
  */
 export async function getAllBalances(db: Database, asOf: string) {
   const rows = await db.$queryRawUnsafe<{ id: string; name: string; currency: string; balance: string }[]>(
-    `SELECT a.id::text, a.name, a.currency, coalesce(s.balance, 0)::text AS balance
+    `${PLAN_EACH_CALL}
+     SELECT a.id::text, a.name, a.currency, coalesce(s.balance, 0)::text AS balance
        FROM ledger.accounts a
        LEFT JOIN (SELECT account_id, sum(amount) AS balance FROM ledger.entries
                    WHERE effective_date <= $1::date GROUP BY account_id) s ON s.account_id = a.id
