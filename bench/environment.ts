@@ -77,9 +77,9 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
 
 /**
  * `--cpu-prof` for a server when BENCH_CPU_PROFILE_DIR is set: each server
- * writes its profiles under `<dir>/<name>/` when it stops (the busiest
- * file is the main thread) (open it in Chrome
- * DevTools, or summarise it with `npx tsx bench/profile-summary.ts FILE`).
+ * writes its profiles under `<dir>/<name>/` when it stops; the largest file
+ * is the main thread's. Open it in Chrome DevTools, or summarise it with
+ * `npx tsx bench/profile-summary.ts FILE`.
  */
 function profilerArgs(name: string): string[] {
   const directory = env.BENCH_CPU_PROFILE_DIR;

@@ -9,7 +9,7 @@ import { fmt, printTable } from "./stats.ts";
 const CONNECTIONS = 32;
 
 /** Profile + 6 × 20 entries, written through the API as a person would. */
-export async function seedResume(baseUrl: string, authorization: string) {
+async function seedResume(baseUrl: string, authorization: string) {
   const send = async (method: string, route: string, body: unknown) => {
     const response = await fetch(`${baseUrl}${route}`, {
       method,

@@ -1,9 +1,9 @@
 import type { NextConfig } from "next";
 
 /**
- * Headers on every response. Pages get their Content-Security-Policy, with a
- * per-request script nonce, from src/proxy.ts; this one serves everything
- * else (the API, /docs): scripts only from this origin, nothing inline.
+ * Headers on every response. This Content-Security-Policy (scripts only from
+ * this origin, nothing inline) is what the API, /docs and static files keep;
+ * src/proxy.ts replaces it on pages with one carrying a per-request nonce.
  */
 const SECURITY_HEADERS = [
   {

@@ -23,6 +23,8 @@ export interface LedgerServerDeps {
  * ledger router (served as REST by packages/rest).
  */
 export function createLedgerServer({ db, credentials, region, warn = console.warn }: LedgerServerDeps) {
+  // The verified signer of each request, for the tRPC context.
+  const signers = new WeakMap<RestRequest, Credential>();
   const rest = createRestHandler<LedgerContext>({
     router: ledgerRouter,
     document: ledgerOpenApiDocument,
@@ -35,9 +37,6 @@ export function createLedgerServer({ db, credentials, region, warn = console.war
         console.error(`[ledger] ${path}:`, cause ?? error);
     },
   });
-  // The verified signer of each request, for the tRPC context.
-  const signers = new WeakMap<RestRequest, Credential>();
-
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const target = req.url ?? "/";
     const pathname = target.split("?")[0];

@@ -157,6 +157,26 @@ describe("posting", () => {
     );
   });
 
+  it("sums exactly: amounts whose floating-point total is 0 but whose true total is 1 are 422", async () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    await expectRejected(
+      {
+        idempotency_key: key(),
+        entries: [
+          { account_id: cash, amount: max },
+          { account_id: cash, amount: max },
+          { account_id: cash, amount: 2 },
+          { account_id: revenue, amount: -max },
+          { account_id: revenue, amount: -max },
+          { account_id: revenue, amount: -1 },
+        ],
+      },
+      422,
+      "UNBALANCED_TRANSACTION",
+      /USD sums to 1\b/,
+    );
+  });
+
   it("rejects currencies that balance only together: 422 UNBALANCED_TRANSACTION", async () => {
     await expectRejected(
       {

@@ -11,7 +11,7 @@ const optional = z
 const clerkSchema = z.object({
   NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY: optional,
   /** The Clerk JWT template (audience AUTH_AUDIENCE) whose tokens the editor sends to the API. */
-  CLERK_JWT_TEMPLATE: z.string().min(1).default("resume-api"),
+  CLERK_JWT_TEMPLATE: optional.transform((v) => v ?? "resume-api"),
 });
 
 const schema = clerkSchema.extend({

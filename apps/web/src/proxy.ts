@@ -24,5 +24,7 @@ export function proxy(request: NextRequest) {
 export const config = {
   // Everything but the API, its documents and static files: those run no
   // inline script and carry the fixed policy of next.config.ts.
-  matcher: ["/((?!_next/|me(?:/|$)|api/|openapi\\.json|healthz|docs(?:/|$)|\\.well-known/|icon\\.svg).*)"],
+  matcher: [
+    "/((?!_next/|me(?:/|$)|api/(?:trpc|session)(?:/|$)|openapi\\.json$|healthz$|docs(?:/|$)|\\.well-known/|icon\\.svg$).*)",
+  ],
 };

@@ -41,8 +41,6 @@ export interface VerifiedIdentity {
 export type TokenVerifier = (authorizationHeader: string | null | undefined) => Promise<VerifiedIdentity>;
 
 export interface TokenVerifierOptions {
-  /** Verified tokens kept (see verified-token-cache.ts); 0 verifies every time. */
-  cacheSize?: number;
   /** The clock, in milliseconds (tests move it). */
   now?: () => number;
 }
@@ -51,20 +49,20 @@ export interface TokenVerifierOptions {
  * A verifier of `Authorization: Bearer <jwt>` headers: signature (RS256 or
  * ES256 only) against a JWKS or a PEM key, `iss`, `aud` (required), `exp`
  * (required), `nbf`, `sub` (required) and no unknown `crit` header. A token
- * it has verified is accepted again without a new signature check until its
- * `exp`.
+ * it has verified is accepted again for a while without a new signature check
+ * (see verified-token-cache.ts).
  */
 export function createTokenVerifier(
   config: TokenVerifierConfig,
-  { cacheSize = 1_000, now = Date.now }: TokenVerifierOptions = {},
+  { now = Date.now }: TokenVerifierOptions = {},
 ): TokenVerifier {
   const getKey = keyResolver(config.key);
-  const verified = cacheSize > 0 ? createVerifiedTokenCache(cacheSize) : undefined;
+  const verified = createVerifiedTokenCache();
 
   return async (authorizationHeader) => {
     const token = bearerToken(authorizationHeader);
     const nowMs = now();
-    const cachedUser = verified?.get(token, nowMs);
+    const cachedUser = verified.get(token, nowMs);
     if (cachedUser !== undefined) return { userId: cachedUser };
     try {
       const { payload } = await jwtVerify(token, await getKey, {
@@ -79,7 +77,7 @@ export function createTokenVerifier(
         throw new AuthenticationError("invalid_token", "the token's subject is missing or invalid");
       }
       const expiresAtMs = payload.exp! * 1000;
-      if (expiresAtMs > nowMs) verified?.set(token, payload.sub, expiresAtMs);
+      if (expiresAtMs > nowMs) verified.set(token, payload.sub, expiresAtMs, nowMs);
       return { userId: payload.sub };
     } catch (error) {
       if (error instanceof AuthenticationError) throw error;

@@ -183,21 +183,29 @@ describe("verified tokens", () => {
 describe("verified token cache", () => {
   it("answers a token's user until its expiry, then forgets it", () => {
     const cache = createVerifiedTokenCache();
-    cache.set("token-a", "alice", 10_000);
+    cache.set("token-a", "alice", 10_000, 0);
     expect(cache.get("token-a", 9_999)).toBe("alice");
     expect(cache.get("token-b", 9_999)).toBeUndefined();
     expect(cache.get("token-a", 10_000)).toBeUndefined();
     expect(cache.size).toBe(0);
   });
 
-  it("holds at most its limit, dropping the oldest first", () => {
-    const cache = createVerifiedTokenCache(2);
-    cache.set("token-a", "alice", 10_000);
-    cache.set("token-b", "bob", 10_000);
-    cache.set("token-c", "carol", 10_000);
+  it("keeps a long-lived token no longer than maxAgeMs after it was verified", () => {
+    const cache = createVerifiedTokenCache({ maxAgeMs: 1_000 });
+    cache.set("token-a", "alice", 3_600_000, 5_000);
+    expect(cache.get("token-a", 5_999)).toBe("alice");
+    expect(cache.get("token-a", 6_000)).toBeUndefined();
+  });
+
+  it("holds at most its limit, dropping the least recently used first", () => {
+    const cache = createVerifiedTokenCache({ limit: 2 });
+    cache.set("token-a", "alice", 10_000, 0);
+    cache.set("token-b", "bob", 10_000, 0);
+    expect(cache.get("token-a", 0)).toBe("alice");
+    cache.set("token-c", "carol", 10_000, 0);
     expect(cache.size).toBe(2);
-    expect(cache.get("token-a", 0)).toBeUndefined();
-    expect(cache.get("token-b", 0)).toBe("bob");
+    expect(cache.get("token-b", 0)).toBeUndefined();
+    expect(cache.get("token-a", 0)).toBe("alice");
     expect(cache.get("token-c", 0)).toBe("carol");
   });
 });

@@ -47,13 +47,18 @@ export const PLAN_EACH_CALL = "/* plan each call */";
  * this project is a constant (values are always parameters), so each
  * connection holds a fixed, small set of them. A statement marked
  * PLAN_EACH_CALL gets no name ("" is node-postgres's unnamed statement).
+ * Named statements need a session per client: behind a pooler in
+ * transaction mode (PgBouncer) they fail.
  */
 export function statementName(sql: string): string {
   if (sql.includes(PLAN_EACH_CALL)) return "";
   let name = statementNames.get(sql);
   if (!name) {
+    // Past the bound, a text is no constant of this project: leave it unprepared
+    // rather than let every connection collect prepared statements.
+    if (statementNames.size >= REMEMBERED_STATEMENTS) return "";
     name = `s${createHash("sha256").update(sql).digest("hex").slice(0, 32)}`;
-    if (statementNames.size < REMEMBERED_STATEMENTS) statementNames.set(sql, name);
+    statementNames.set(sql, name);
   }
   return name;
 }

@@ -30,3 +30,20 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * The PostgreSQL SQLSTATE of a failed query (`23502`, `23514`, ...), wherever
+ * Prisma's driver adapter put it in the error, or undefined.
+ */
+export function databaseErrorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 8; depth += 1) {
+    const candidate = current as {
+      originalCode?: unknown;
+      meta?: { driverAdapterError?: { cause?: unknown } };
+      cause?: unknown;
+    };
+    if (typeof candidate.originalCode === "string") return candidate.originalCode;
+    current = candidate.meta?.driverAdapterError?.cause ?? candidate.cause;
+  }
+  return undefined;
+}

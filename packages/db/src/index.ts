@@ -1,4 +1,4 @@
-export { isDatabaseUnavailable } from "./database-errors.ts";
+export { databaseErrorCode, isDatabaseUnavailable } from "./database-errors.ts";
 export {
   createDatabase,
   isDatabaseReachable,

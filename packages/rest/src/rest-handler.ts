@@ -126,8 +126,9 @@ export function createRestHandler<TContext>(options: RestHandlerOptions<TContext
         setHeader(name: string, value: string | string[]) {
           answerHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
         },
-        end(text: string) {
-          resolve({ status: response.statusCode, headers: answerHeaders, body: text });
+        // A procedure that answers nothing (204) ends without a body.
+        end(text?: string) {
+          resolve({ status: response.statusCode, headers: answerHeaders, body: text ?? "" });
         },
       };
       (openApiHandler as (req: unknown, res: unknown) => Promise<void>)(adapterRequest, response).catch(
@@ -165,7 +166,9 @@ export function createRestHandler<TContext>(options: RestHandlerOptions<TContext
  * a Node IncomingMessage into a new Request to get an abort signal); its own
  * properties answer every read, so no fetch-API getter runs. The body is
  * parsed once, on first read; JSON that does not parse is tRPC's PARSE_ERROR,
- * as with the library's fetch adapter.
+ * as with the library's fetch adapter. These are the reads of trpc-to-openapi
+ * 3.3.0 (pinned in package.json): a version that reads another property of
+ * the request throws "Illegal invocation", which every REST test would show.
  */
 function adapterRequestOf(request: RestRequest, hasBody: boolean, signal: AbortSignal): object {
   let parsed: { value: unknown } | undefined;

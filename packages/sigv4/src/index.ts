@@ -7,7 +7,7 @@ export {
   type LedgerAction,
 } from "./credentials.ts";
 export { SigV4Error, type SigV4ErrorName } from "./sigv4-error.ts";
-export { createSigningKeyCache, deriveSigningKey, type SigningKeyCache } from "./signing-key-cache.ts";
+export { deriveSigningKey } from "./signing-key-cache.ts";
 export {
   MAX_CLOCK_SKEW_MS,
   verifySigV4Request,

@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { Credential, CredentialStore } from "./credentials.ts";
 import { SigV4Error } from "./sigv4-error.ts";
-import { createSigningKeyCache, type SigningKeyCache } from "./signing-key-cache.ts";
+import { createSigningKeyCache } from "./signing-key-cache.ts";
 
 /** A request as the server received it. */
 export interface ReceivedRequest {
@@ -18,13 +18,12 @@ export interface VerifyOptions {
   region: string;
   service: string;
   now?: Date;
-  /** Where derived signing keys are kept between requests; a process-wide cache by default. */
-  signingKeys?: SigningKeyCache;
 }
 
 const ALGORITHM = "AWS4-HMAC-SHA256";
 export const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
-const processSigningKeys = createSigningKeyCache();
+/** Derived signing keys, kept between requests (four HMACs each otherwise). */
+const signingKeys = createSigningKeyCache();
 
 /**
  * Verifies an AWS Signature Version 4 `Authorization` header the way AWS
@@ -102,12 +101,7 @@ export function verifySigV4Request(request: ReceivedRequest, options: VerifyOpti
     return `${name}:${value.trim().replace(/\s+/g, " ")}\n`;
   });
   const scope = parsed.scope.join("/");
-  const signingKey = (options.signingKeys ?? processSigningKeys).signingKey(
-    credential.secretAccessKey,
-    scopeDate,
-    scopeRegion,
-    scopeService,
-  );
+  const signingKey = signingKeys.signingKey(credential.secretAccessKey, scopeDate, scopeRegion, scopeService);
   const expected = Buffer.from(parsed.signature, "hex");
 
   for (const path of unique([rawPath, encodePath(rawPath)])) {

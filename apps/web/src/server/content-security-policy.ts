@@ -3,7 +3,8 @@
  * nonce ('strict-dynamic' lets those scripts load Next's chunks), so no inline
  * script an attacker manages to inject can run. With Clerk, its Frontend API
  * (which serves Clerk's script and answers its calls) and its image and
- * bot-check hosts are allowed too.
+ * bot-check hosts are allowed too. (Browsers that know 'strict-dynamic'
+ * ignore host sources in script-src; older ones use them instead.)
  */
 export function pageContentSecurityPolicy(nonce: string, clerkFrontendApi?: string): string {
   const clerk = clerkFrontendApi ? [clerkFrontendApi] : [];

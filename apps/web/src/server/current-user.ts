@@ -1,4 +1,4 @@
-import { cookies, headers } from "next/headers";
+import { cookies } from "next/headers";
 import { AuthenticationError } from "@app/auth";
 import { identify } from "./auth";
 import { SESSION_COOKIE } from "./session";
@@ -7,9 +7,6 @@ import { SESSION_COOKIE } from "./session";
 export async function currentUser(): Promise<string | null> {
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
   if (!token) return null;
-  const host = (await headers()).get("host") ?? "localhost";
-  const identity = await identify(
-    new Request(`http://${host}/`, { headers: { authorization: `Bearer ${token}` } }),
-  );
+  const identity = await identify({ headers: new Headers({ authorization: `Bearer ${token}` }) });
   return identity instanceof AuthenticationError ? null : identity.userId;
 }

@@ -14,7 +14,6 @@ export default async function SignInPage({
 }) {
   const params = await searchParams;
   const next = safeNext(params.next);
-  if (await currentUser()) redirect(next);
   if (clerkConfig()) {
     return (
       <main className="narrow">
@@ -23,6 +22,7 @@ export default async function SignInPage({
       </main>
     );
   }
+  if (await currentUser()) redirect(next);
   const setup = await authSetup();
 
   return (
