@@ -18,6 +18,7 @@ export function ledgerClient(baseUrl: string, key: Credential = FULL_KEY) {
     method: string,
     path: string,
     body?: unknown,
+    contentType = "application/json",
   ): Promise<LedgerResult<T>> {
     const response = await aws.fetch(`${baseUrl}${path}`, {
       method,
@@ -25,7 +26,7 @@ export function ledgerClient(baseUrl: string, key: Credential = FULL_KEY) {
         ? {}
         : {
             body: typeof body === "string" ? body : JSON.stringify(body),
-            headers: { "content-type": "application/json" },
+            headers: { "content-type": contentType },
           }),
     });
     return readResult<T>(response);

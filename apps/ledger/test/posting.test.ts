@@ -263,6 +263,28 @@ describe("posting", () => {
     }
   });
 
+  it("answers 415 to a body that is not JSON, 413 past 64 KiB, 405 with Allow to a wrong method", async () => {
+    const before = await transactionCount(cash);
+    const notJson = await client.send("POST", "/transactions", '{"idempotency_key":"x"}', "text/plain");
+    expect(notJson.status).toBe(415);
+    expect(notJson.body).toMatchObject({ statusCode: 415, error: "UNSUPPORTED_MEDIA_TYPE" });
+    const large = await client.post("/transactions", {
+      idempotency_key: key(),
+      description: "x".repeat(70_000),
+      entries: [
+        { account_id: cash, amount: 1 },
+        { account_id: revenue, amount: -1 },
+      ],
+    });
+    expect(large.status).toBe(413);
+    expect(large.body).toMatchObject({ statusCode: 413, error: "PAYLOAD_TOO_LARGE" });
+    const wrongMethod = await client.send("PUT", "/transactions", {});
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("allow")).toBe("POST");
+    expect(wrongMethod.body).toMatchObject({ statusCode: 405, error: "METHOD_NOT_ALLOWED" });
+    expect(await transactionCount(cash)).toBe(before);
+  });
+
   it("answers malformed JSON, a non-JSON body and an unknown transaction id with the documented errors", async () => {
     expect((await client.send("POST", "/transactions", "{not json")).body).toMatchObject({
       statusCode: 400,
