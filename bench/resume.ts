@@ -6,7 +6,7 @@ import { env, repoRoot } from "../scripts/env.ts";
 import { buildWeb } from "../scripts/processes.ts";
 import { fmt, printTable } from "./stats.ts";
 
-const CONNECTIONS = 32;
+const CONNECTIONS = env.BENCH_RESUME_CONNECTIONS;
 
 /** Profile + 6 × 20 entries, written through the API as a person would. */
 async function seedResume(baseUrl: string, authorization: string) {
@@ -55,8 +55,8 @@ function load(options: autocannon.Options): Promise<autocannon.Result> {
 }
 
 /**
- * GET /me/resume, GET /me/experience and POST /me/skills with 32 connections
- * for a fixed time against the production build of the web app.
+ * GET /me/resume, GET /me/experience and POST /me/skills with
+ * BENCH_RESUME_CONNECTIONS connections (32 by default) for a fixed time against the production build of the web app.
  */
 export async function benchResume(startWeb: () => Promise<string>, seconds: number) {
   if (!existsSync(path.join(repoRoot, "apps", "web", ".next", "BUILD_ID"))) await buildWeb();

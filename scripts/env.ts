@@ -16,6 +16,8 @@ const schema = z.object({
   PRISMA_SCHEMA_ENGINE_BINARY: z.string().optional(),
   CHROMIUM_PATH: z.string().optional(),
   BENCH_SECONDS: z.coerce.number().positive().default(10),
+  /** Connections of the resume benchmark's load tool (the issue's figure is at 32). */
+  BENCH_RESUME_CONNECTIONS: z.coerce.number().int().min(1).default(32),
   /** When set, the bench starts its servers with `--cpu-prof` writing here (NODE_OPTIONS may not carry it). */
   BENCH_CPU_PROFILE_DIR: z.string().optional(),
   AUTH_ISSUER: z.string().optional(),
