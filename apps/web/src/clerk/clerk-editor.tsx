@@ -1,8 +1,9 @@
 "use client";
-import { UserButton, useAuth } from "@clerk/nextjs";
+import { ClerkFailed, ClerkLoading, UserButton, useAuth } from "@clerk/nextjs";
 import { useEffect, useLayoutEffect } from "react";
 import { Editor } from "~/editor/editor";
 import { setBearerTokenSource } from "~/editor/trpc";
+import { ClerkUnavailable } from "./clerk-unavailable.tsx";
 
 /**
  * The editor signed in with Clerk. Clerk keeps the session in the browser; the
@@ -22,6 +23,17 @@ export function ClerkEditor({ jwtTemplate }: { jwtTemplate: string }) {
     if (isLoaded && !isSignedIn) window.location.replace("/sign-in?next=/editor");
   }, [isLoaded, isSignedIn]);
 
-  if (!isSignedIn) return <p className="status">Loading…</p>;
+  if (!isSignedIn) {
+    return (
+      <main className="narrow">
+        <ClerkLoading>
+          <p className="status">Loading…</p>
+        </ClerkLoading>
+        <ClerkFailed>
+          <ClerkUnavailable />
+        </ClerkFailed>
+      </main>
+    );
+  }
   return <Editor userId={userId} account={<UserButton />} />;
 }

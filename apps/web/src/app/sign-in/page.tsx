@@ -1,4 +1,4 @@
-import { SignIn } from "~/clerk/components";
+import { ClerkSignIn } from "~/clerk/components";
 import { redirect } from "next/navigation";
 import { clerkConfig } from "~/env";
 import { authSetup } from "~/server/auth";
@@ -18,7 +18,7 @@ export default async function SignInPage({
     return (
       <main className="narrow">
         <h1>Sign in</h1>
-        <SignIn routing="hash" forceRedirectUrl={next} signUpForceRedirectUrl={next} />
+        <ClerkSignIn next={next} />
       </main>
     );
   }
