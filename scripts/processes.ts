@@ -70,15 +70,8 @@ export function startWeb(
   extraEnv: Record<string, string> = {},
   nodeArgs: string[] = [],
 ): ChildProcess {
-  return spawn(
-    process.execPath,
-    [...nodeArgs, nextBin, "start", "-p", String(service.PORT), "-H", service.HOST],
-    {
-      cwd: webDir,
-      stdio: stdioOf(stdio),
-      env: childEnv(service, { NODE_ENV: "production", ...extraEnv }),
-    },
-  );
+  const args = [nextBin, "start", "-p", String(service.PORT), "-H", service.HOST];
+  return startNodeService(webDir, [...nodeArgs, ...args], service, stdio, extraEnv);
 }
 
 export function startLedger(
@@ -88,15 +81,23 @@ export function startLedger(
   nodeArgs: string[] = [],
 ): ChildProcess {
   // `node --import tsx`, not the tsx CLI: one process, so a signal reaches the server itself.
-  return spawn(
-    process.execPath,
-    [...nodeArgs, "--import", "tsx", path.join(repoRoot, "apps", "ledger", "src", "main.ts")],
-    {
-      cwd: repoRoot,
-      stdio: stdioOf(stdio),
-      env: childEnv(service, { NODE_ENV: "production", ...extraEnv }),
-    },
-  );
+  const args = ["--import", "tsx", path.join(repoRoot, "apps", "ledger", "src", "main.ts")];
+  return startNodeService(repoRoot, [...nodeArgs, ...args], service, stdio, extraEnv);
+}
+
+/** A production server as a child `node` process with the service's environment. */
+function startNodeService(
+  cwd: string,
+  args: string[],
+  service: ServiceEnv,
+  stdio: Stdio,
+  extraEnv: Record<string, string>,
+): ChildProcess {
+  return spawn(process.execPath, args, {
+    cwd,
+    stdio: stdioOf(stdio),
+    env: childEnv(service, { NODE_ENV: "production", ...extraEnv }),
+  });
 }
 
 /** Resolves once `url` answers 200, rejects after `timeoutMs`. */

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { clerkIssuer } from "@app/auth";
 import { findRepoRoot } from "@app/db/paths";
 import { z } from "zod";
 
@@ -28,6 +29,8 @@ export type WebEnv = z.infer<typeof schema> & { DATA_DIR: string };
 
 export interface ClerkConfig {
   publishableKey: string;
+  /** Clerk's Frontend API origin, from the publishable key (it serves Clerk's script). */
+  frontendApi: string;
   jwtTemplate: string;
 }
 
@@ -59,6 +62,7 @@ export function clerkConfig(): ClerkConfig | null {
   cachedClerk = env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY
     ? {
         publishableKey: env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY,
+        frontendApi: clerkIssuer(env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY),
         jwtTemplate: env.CLERK_JWT_TEMPLATE,
       }
     : null;

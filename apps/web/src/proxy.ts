@@ -1,5 +1,4 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { clerkIssuer } from "@app/auth";
 import { clerkConfig } from "~/env";
 import { newNonce, pageContentSecurityPolicy } from "~/server/content-security-policy";
 
@@ -11,8 +10,7 @@ import { newNonce, pageContentSecurityPolicy } from "~/server/content-security-p
  */
 export function proxy(request: NextRequest) {
   const nonce = newNonce();
-  const clerk = clerkConfig();
-  const policy = pageContentSecurityPolicy(nonce, clerk ? clerkIssuer(clerk.publishableKey) : undefined);
+  const policy = pageContentSecurityPolicy(nonce, clerkConfig()?.frontendApi);
   const headers = new Headers(request.headers);
   headers.set("x-nonce", nonce);
   headers.set("content-security-policy", policy);
