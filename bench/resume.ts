@@ -72,6 +72,17 @@ export async function benchResume(startWeb: () => Promise<string>, seconds: numb
 
   const runs: [string, autocannon.Options][] = [
     ["GET /me/resume (profile + 6 × 20)", { url: `${baseUrl}/me/resume`, headers: { authorization } }],
+    [
+      // The server keeps an unchanged resume's answer per exact URL; a query
+      // parameter it ignores makes every request build the answer anew, as
+      // the first read after a write does.
+      "GET /me/resume, never kept (unique ?n=)",
+      {
+        url: `${baseUrl}/me/resume`,
+        headers: { authorization },
+        requests: [{ setupRequest: (request) => ({ ...request, path: `/me/resume?n=${next++}` }) }],
+      },
+    ],
     ["GET /me/experience (20 entries)", { url: `${baseUrl}/me/experience`, headers: { authorization } }],
     [
       "POST /me/skills",

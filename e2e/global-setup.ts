@@ -3,7 +3,7 @@ import { startWeb, stopProcess, waitForHealthy } from "../scripts/processes.ts";
 import { freePort } from "../test/free-port.ts";
 import { createMigratedDatabase } from "../test/migrated-database.ts";
 
-/** A fresh database and `next start` of the production build; the tests read E2E_BASE_URL (and E2E_DATABASE_URL to start servers of their own). */
+/** A fresh database and the production build of the web app; the tests read E2E_BASE_URL (and E2E_DATABASE_URL to start servers of their own). */
 export default async function globalSetup() {
   const database = await createMigratedDatabase("e2e", "test-postgres");
 

@@ -70,7 +70,8 @@ export function startWeb(
   extraEnv: Record<string, string> = {},
   nodeArgs: string[] = [],
 ): ChildProcess {
-  const args = [nextBin, "start", "-p", String(service.PORT), "-H", service.HOST];
+  // `node --import tsx`, not the tsx CLI: one process, so a signal reaches the server itself.
+  const args = ["--import", "tsx", path.join(webDir, "src", "main.ts")];
   return startNodeService(webDir, [...nodeArgs, ...args], service, stdio, extraEnv);
 }
 
@@ -80,7 +81,6 @@ export function startLedger(
   extraEnv: Record<string, string> = {},
   nodeArgs: string[] = [],
 ): ChildProcess {
-  // `node --import tsx`, not the tsx CLI: one process, so a signal reaches the server itself.
   const args = ["--import", "tsx", path.join(repoRoot, "apps", "ledger", "src", "main.ts")];
   return startNodeService(repoRoot, [...nodeArgs, ...args], service, stdio, extraEnv);
 }

@@ -12,7 +12,7 @@ export interface WebServer {
 
 /**
  * The web app's production build (`next build`, which `npm test` runs first)
- * served by `next start` on a free port against this run's database.
+ * served by its server (apps/web/src/main.ts) on a free port against this run's database.
  */
 export async function startWebServer(extraEnv: Record<string, string> = {}): Promise<WebServer> {
   if (!existsSync(path.join(repoRoot, "apps", "web", ".next", "BUILD_ID"))) {

@@ -7,7 +7,15 @@ import {
   ledgerRouter,
   type LedgerContext,
 } from "@app/ledger";
-import { apiErrorBody, createRestHandler, type ApiErrorBody, type RestRequest } from "@app/rest";
+import {
+  apiErrorBody,
+  createRestHandler,
+  readBody,
+  restRequestOf,
+  sendAnswer,
+  type ApiErrorBody,
+  type RestRequest,
+} from "@app/rest";
 import { SigV4Error, verifySigV4Request, type Credential, type CredentialStore } from "@app/sigv4";
 
 export interface LedgerServerDeps {
@@ -68,21 +76,9 @@ export function createLedgerServer({ db, credentials, region, warn = console.war
       return sendJson(res, error.status, errorBody, { "x-amzn-ErrorType": error.errorName });
     }
 
-    const request: RestRequest = {
-      method: req.method ?? "GET",
-      target,
-      headers: {
-        get(name) {
-          const value = req.headers[name.toLowerCase()];
-          return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
-        },
-      },
-      body: body.toString("utf8"),
-    };
+    const request = restRequestOf(req, body.toString("utf8"));
     signers.set(request, caller);
-    const response = await rest.handle(request);
-    res.writeHead(response.status, response.headers);
-    res.end(response.body);
+    sendAnswer(res, await rest.handle(request));
   }
 
   return http.createServer((req, res) => {
@@ -92,22 +88,6 @@ export function createLedgerServer({ db, credentials, region, warn = console.war
       else res.destroy();
     });
   });
-}
-
-/** The body, or null past `limit` bytes. */
-async function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | null> {
-  if (Number(req.headers["content-length"] ?? 0) > limit) {
-    req.resume();
-    return null;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }
 
 function sendJson(

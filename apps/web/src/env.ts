@@ -23,6 +23,8 @@ const schema = clerkSchema.extend({
   AUTH_JWKS_URL: optional,
   AUTH_PUBLIC_KEY: optional,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  HOST: z.string().default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 });
 
 export type WebEnv = z.infer<typeof schema> & { DATA_DIR: string };

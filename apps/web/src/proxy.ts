@@ -20,9 +20,8 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Everything but the API, its documents and static files: those run no
-  // inline script and carry the fixed policy of next.config.ts.
-  matcher: [
-    "/((?!_next/|me(?:/|$)|api/(?:trpc|session)(?:/|$)|openapi\\.json$|healthz$|docs(?:/|$)|\\.well-known/|icon\\.svg$).*)",
-  ],
+  // Everything but documents and static files: those run no inline script and
+  // carry the fixed policy of next.config.ts. (The API never reaches Next.js:
+  // src/server/web-server.ts serves it.)
+  matcher: ["/((?!_next/|api/session$|openapi\\.json$|docs(?:/|$)|\\.well-known/|icon\\.svg$).*)"],
 };

@@ -125,6 +125,7 @@ describe("schema.prisma against the migrated database", () => {
       "Goal",
       "Hobby",
       "Profile",
+      "ResumeVersion",
       "Skill",
       "Transaction",
     ]);

@@ -17,9 +17,9 @@ export {
 export { createResponseControl, type ResponseControl } from "./response-control.ts";
 export {
   createRestHandler,
-  errorResponse,
   type RestHandler,
   type RestHandlerOptions,
   type RestRequest,
   type RestResponse,
 } from "./rest-handler.ts";
+export { readBody, restRequestOf, sendAnswer, type Answer } from "./node-http.ts";

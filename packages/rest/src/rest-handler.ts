@@ -34,15 +34,18 @@ export interface RestHandlerOptions<TContext> {
 }
 
 export interface RestHandler {
-  /** For a server that has read the body itself (the ledger reads it to check the signature). */
-  handle(request: RestRequest): Promise<RestResponse>;
-  /** For a fetch-API server (Next.js route handlers): reads and bounds the body itself. */
-  handleFetch(request: Request): Promise<Response>;
+  /**
+   * Answers `request`. A server that has read the body itself (the ledger reads
+   * it to check the signature) passes it in `request.body`; one that has not
+   * passes `readBody`, called only once the route, the method and the
+   * Content-Type are known to be right, and answering null past `maxBodyBytes`.
+   */
+  handle(request: RestRequest, readBody?: (limit: number) => Promise<string | null>): Promise<RestResponse>;
 }
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
-/** No procedure reads the abort signal; requests that do not bring one share this one. */
+/** No procedure reads the abort signal; every request shares this one. */
 const NEVER_ABORTED = new AbortController().signal;
 
 /**
@@ -89,7 +92,6 @@ export function createRestHandler<TContext>(options: RestHandlerOptions<TContext
   async function dispatch(
     received: RestRequest,
     readBody: (() => Promise<string | null>) | null,
-    signal: AbortSignal,
   ): Promise<RestResponse> {
     const { method, target, headers } = received;
     const pathname = target.split("?", 1)[0]!;
@@ -117,7 +119,7 @@ export function createRestHandler<TContext>(options: RestHandlerOptions<TContext
     }
 
     const control = createResponseControl();
-    const adapterRequest = adapterRequestOf(request, hasBody, signal);
+    const adapterRequest = adapterRequestOf(request, hasBody);
     pending.set(adapterRequest, { request, control });
     const answer = await new Promise<RestResponse>((resolve, reject) => {
       const answerHeaders: Record<string, string> = {};
@@ -138,26 +140,16 @@ export function createRestHandler<TContext>(options: RestHandlerOptions<TContext
     return finish(answer);
   }
 
-  async function handle(request: RestRequest): Promise<RestResponse> {
-    const answer = await dispatch(request, null, NEVER_ABORTED);
+  async function handle(
+    request: RestRequest,
+    readBody?: (limit: number) => Promise<string | null>,
+  ): Promise<RestResponse> {
+    const answer = await dispatch(request, readBody ? () => readBody(options.maxBodyBytes) : null);
     Object.assign(answer.headers, versionHeader);
     return answer;
   }
 
-  async function handleFetch(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    const answer = await dispatch(
-      { method: request.method, target: `${url.pathname}${url.search}`, headers: request.headers, body: "" },
-      () => readFetchBody(request, options.maxBodyBytes),
-      request.signal,
-    );
-    return new Response(answer.body, {
-      status: answer.status,
-      headers: { ...answer.headers, ...versionHeader },
-    });
-  }
-
-  return { handle, handleFetch };
+  return { handle };
 }
 
 /**
@@ -170,7 +162,7 @@ export function createRestHandler<TContext>(options: RestHandlerOptions<TContext
  * 3.3.0 (pinned in package.json): a version that reads another property of
  * the request throws "Illegal invocation", which every REST test would show.
  */
-function adapterRequestOf(request: RestRequest, hasBody: boolean, signal: AbortSignal): object {
+function adapterRequestOf(request: RestRequest, hasBody: boolean): object {
   let parsed: { value: unknown } | undefined;
   return Object.create(Request.prototype, {
     method: { value: request.method },
@@ -183,7 +175,7 @@ function adapterRequestOf(request: RestRequest, hasBody: boolean, signal: AbortS
           }
         : request.headers,
     },
-    signal: { value: signal },
+    signal: { value: NEVER_ABORTED },
     query: { value: undefined, writable: true },
     body: {
       get() {
@@ -197,20 +189,6 @@ function adapterRequestOf(request: RestRequest, hasBody: boolean, signal: AbortS
       },
     },
   });
-}
-
-/** The body as text, or null when it is longer than `limit` bytes. */
-async function readFetchBody(request: Request, limit: number): Promise<string | null> {
-  if (Number(request.headers.get("content-length") ?? 0) > limit) return null;
-  if (!request.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > limit) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 /**
@@ -255,15 +233,4 @@ function errorAnswer(
     headers: { ...headers, "content-type": "application/json; charset=utf-8" },
     body: JSON.stringify(body),
   };
-}
-
-/** The error body as a fetch-API Response (for failures outside the handler). */
-export function errorResponse(
-  body: ApiErrorBody,
-  headers: Headers | Record<string, string> = {},
-  status = body.statusCode,
-): Response {
-  const merged = new Headers(headers);
-  merged.set("content-type", "application/json; charset=utf-8");
-  return new Response(JSON.stringify(body), { status, headers: merged });
 }

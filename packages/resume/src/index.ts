@@ -7,4 +7,5 @@ export { resumeAppRouter, type ResumeAppRouter } from "./router.ts";
 export { profileFields, type Profile, type ProfileInput } from "./schemas/profile.ts";
 export { GOAL_MOVES } from "./schemas/goal.ts";
 export { getWholeResume, type WholeResume } from "./store/resume-store.ts";
+export { readResumeVersions } from "./store/resume-versions.ts";
 export type { ResumeContext } from "./trpc.ts";

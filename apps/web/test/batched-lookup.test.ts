@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { batchLookups } from "../src/server/batched-lookup.ts";
+
+/** A lookup whose calls the test ends by hand, recording the keys of each call. */
+function manualLookup() {
+  const calls: { keys: string[]; answer(values?: Record<string, number>): void; fail(error: Error): void }[] =
+    [];
+  const lookup = (keys: string[]) =>
+    new Promise<Map<string, number>>((resolve, reject) => {
+      calls.push({
+        keys,
+        answer: (values = {}) => resolve(new Map(keys.map((k) => [k, values[k] ?? k.length]))),
+        fail: reject,
+      });
+    });
+  return { calls, lookup };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("batchLookups", () => {
+  it("answers callers who asked while a call was under way with one next call, never with the earlier one", async () => {
+    const { calls, lookup } = manualLookup();
+    const read = batchLookups(lookup);
+    const first = read("a");
+    await tick();
+    expect(calls.map((c) => c.keys)).toEqual([["a"]]);
+
+    // Asked while the first call runs: they must wait for a call that starts after they asked.
+    const later = [read("a"), read("bb"), read("bb")];
+    await tick();
+    expect(calls).toHaveLength(1);
+    calls[0]!.answer({ a: 1 });
+    expect(await first).toBe(1);
+    await tick();
+    expect(calls.map((c) => c.keys)).toEqual([["a"], ["a", "bb"]]);
+    calls[1]!.answer({ a: 2, bb: 3 });
+    expect(await Promise.all(later)).toEqual([2, 3, 3]);
+  });
+
+  it("fails every caller of a failed call, and the next call still runs", async () => {
+    const { calls, lookup } = manualLookup();
+    const read = batchLookups(lookup);
+    const failed = read("a");
+    const queued = read("b");
+    await tick();
+    calls[0]!.fail(new Error("database down"));
+    await expect(failed).rejects.toThrow("database down");
+    await tick();
+    calls[1]!.answer({ b: 7 });
+    expect(await queued).toBe(7);
+
+    const after = read("c");
+    await tick();
+    calls[2]!.answer({ c: 9 });
+    expect(await after).toBe(9);
+  });
+
+  it("fails callers when the lookup throws before returning a promise", async () => {
+    const read = batchLookups<string, number>(() => {
+      throw new Error("bad lookup");
+    });
+    await expect(read("a")).rejects.toThrow("bad lookup");
+    await expect(read("b")).rejects.toThrow("bad lookup");
+  });
+});

@@ -1,0 +1,94 @@
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createDatabase, type Database } from "@app/db";
+import { COLLECTIONS, readResumeVersions } from "../src/index.ts";
+import { createEntry, deleteEntry, replaceEntry } from "../src/store/collection-store.ts";
+import { putProfile } from "../src/store/profile-store.ts";
+import { MINIMAL } from "../../../test/resume-fixtures.ts";
+
+let db: Database;
+let client: pg.Client;
+
+beforeAll(async () => {
+  db = createDatabase({ connectionString: inject("databaseUrl") });
+  client = new pg.Client({ connectionString: inject("databaseUrl") });
+  await client.connect();
+});
+
+afterAll(async () => {
+  await client.end();
+  await db.$disconnect();
+});
+
+const versionOf = async (userId: string) => (await readResumeVersions(db, [userId])).get(userId)!;
+const profile = {
+  name: "Version Test",
+  headline: null,
+  summary: null,
+  location: null,
+  email: null,
+  links: {},
+  goals_summary: null,
+};
+
+describe("resume version", () => {
+  it('is "0" for someone who never wrote, and answers every id asked for', async () => {
+    const [a, b] = [`never-${randomUUID()}`, `never-${randomUUID()}`];
+    expect(await readResumeVersions(db, [a, b])).toEqual(
+      new Map([
+        [a, "0"],
+        [b, "0"],
+      ]),
+    );
+  });
+
+  it("moves on every write to the profile and to each collection, and only for its owner", async () => {
+    const userId = `versions-${randomUUID()}`;
+    const bystander = `bystander-${randomUUID()}`;
+    await putProfile(db, bystander, profile);
+    const bystanderVersion = await versionOf(bystander);
+
+    const seen = [await versionOf(userId)];
+    const expectMoved = async (what: string) => {
+      const version = await versionOf(userId);
+      expect(BigInt(version), what).toBeGreaterThan(BigInt(seen.at(-1)!));
+      seen.push(version);
+    };
+    await putProfile(db, userId, profile);
+    await expectMoved("profile created");
+    await putProfile(db, userId, { ...profile, headline: "changed" });
+    await expectMoved("profile replaced");
+    for (const c of COLLECTIONS) {
+      const fields = c.fields.parse(MINIMAL[c.name]) as Record<string, unknown>;
+      const entry = await createEntry(db, c, userId, fields);
+      await expectMoved(`${c.name} created`);
+      await replaceEntry(db, c, userId, entry.id, fields);
+      await expectMoved(`${c.name} replaced`);
+      await deleteEntry(db, c, userId, entry.id);
+      await expectMoved(`${c.name} deleted`);
+    }
+    // A change from outside the service (psql, another server) moves it too.
+    await client.query(`UPDATE resume.profiles SET headline = 'by hand' WHERE user_id = $1`, [userId]);
+    await expectMoved("profile changed by SQL");
+
+    expect(await versionOf(bystander)).toBe(bystanderVersion);
+  });
+
+  it("moves for everyone when a resume table is truncated", async () => {
+    const userId = `truncate-${randomUUID()}`;
+    await putProfile(db, userId, profile);
+    const before = await versionOf(userId);
+    await client.query("BEGIN");
+    try {
+      await client.query("TRUNCATE resume.hobbies");
+      const { rows } = await client.query<{ version: string }>(
+        "SELECT version::text AS version FROM resume.versions WHERE user_id = $1",
+        [userId],
+      );
+      expect(BigInt(rows[0]!.version)).toBeGreaterThan(BigInt(before));
+    } finally {
+      await client.query("ROLLBACK");
+    }
+  });
+});
