@@ -17,7 +17,7 @@ export interface BenchEnvironment {
   databaseUrl: string;
   ledgerUrl: string;
   /** Starts the web app's production build against the bench database (for the resume benchmarks). */
-  startWeb(): Promise<string>;
+  startWeb(extraEnv?: Record<string, string>): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -54,13 +54,13 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
   return {
     databaseUrl,
     ledgerUrl,
-    async startWeb() {
+    async startWeb(extraEnv = {}) {
       const port = await freePort();
       children.push(
         startWeb(
           { ...service, PORT: port },
           "quiet",
-          { RATE_LIMIT_PER_MINUTE: "1000000000" },
+          { RATE_LIMIT_PER_MINUTE: "1000000000", ...extraEnv },
           profilerArgs("web"),
         ),
       );

@@ -14,7 +14,7 @@ const CLIENTS = 16;
 type Ledger = ReturnType<typeof ledger>;
 
 function ledger(ledgerUrl: string) {
-  return createSignedHttpClient(ledgerUrl, BENCH_KEY, { region: "us-east-1", connections: CLIENTS });
+  return createSignedHttpClient(ledgerUrl, BENCH_KEY, { region: "us-east-1" });
 }
 
 /** A signed call that must succeed; its JSON answer. */

@@ -58,9 +58,13 @@ function load(options: autocannon.Options): Promise<autocannon.Result> {
  * GET /me/resume, GET /me/experience and POST /me/skills with
  * BENCH_RESUME_CONNECTIONS connections (32 by default) for a fixed time against the production build of the web app.
  */
-export async function benchResume(startWeb: () => Promise<string>, seconds: number) {
+export async function benchResume(
+  startWeb: (extraEnv?: Record<string, string>) => Promise<string>,
+  seconds: number,
+) {
   if (!existsSync(path.join(repoRoot, "apps", "web", ".next", "BUILD_ID"))) await buildWeb();
   const baseUrl = await startWeb();
+  const uncachedUrl = await startWeb({ RESUME_ANSWER_CACHE_BYTES: "0" });
   const issuer = await loadLocalIssuer({ dataDir: env.DATA_DIR });
   const authorization = `Bearer ${await issuer.mintToken("bench-reader", { ttlSeconds: 3600 })}`;
   await seedResume(baseUrl, authorization);
@@ -73,15 +77,10 @@ export async function benchResume(startWeb: () => Promise<string>, seconds: numb
   const runs: [string, autocannon.Options][] = [
     ["GET /me/resume (profile + 6 × 20)", { url: `${baseUrl}/me/resume`, headers: { authorization } }],
     [
-      // The server keeps an unchanged resume's answer per exact URL; a query
-      // parameter it ignores makes every request build the answer anew, as
-      // the first read after a write does.
-      "GET /me/resume, never kept (unique ?n=)",
-      {
-        url: `${baseUrl}/me/resume`,
-        headers: { authorization },
-        requests: [{ setupRequest: (request) => ({ ...request, path: `/me/resume?n=${next++}` }) }],
-      },
+      // A second server that keeps no answers: every request builds the
+      // resume anew, as the first read after a write does.
+      "GET /me/resume, nothing kept (RESUME_ANSWER_CACHE_BYTES=0)",
+      { url: `${uncachedUrl}/me/resume`, headers: { authorization } },
     ],
     ["GET /me/experience (20 entries)", { url: `${baseUrl}/me/experience`, headers: { authorization } }],
     [

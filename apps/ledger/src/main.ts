@@ -1,4 +1,5 @@
 import { createDatabase } from "@app/db";
+import { closeOnSignals } from "@app/rest";
 import { ensureDevelopmentCredentials, loadCredentials } from "@app/sigv4";
 import { readLedgerEnv } from "./env.ts";
 import { createLedgerServer } from "./server.ts";
@@ -15,10 +16,4 @@ server.listen(env.LEDGER_PORT, env.HOST, () => {
   );
 });
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    server.close();
-    server.closeAllConnections();
-    void db.$disconnect().finally(() => process.exit(0));
-  });
-}
+closeOnSignals(server, () => db.$disconnect());

@@ -10,6 +10,7 @@ import {
 import {
   apiErrorBody,
   createRestHandler,
+  jsonAnswer,
   readBody,
   restRequestOf,
   sendAnswer,
@@ -96,12 +97,5 @@ function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
 ) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(text),
-    "api-version": LEDGER_API_VERSION,
-    ...headers,
-  });
-  res.end(text);
+  sendAnswer(res, jsonAnswer(status, body, { "api-version": LEDGER_API_VERSION, ...headers }));
 }

@@ -1,4 +1,6 @@
 import { execFile } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
 import { Sha256 } from "@aws-crypto/sha256-js";
 import { SignatureV4 } from "@smithy/signature-v4";
@@ -113,7 +115,7 @@ describe("requests signed by real clients", () => {
   });
 
   it("the benchmark's own signer posts and reads (its load is real, verified SigV4)", async () => {
-    const client = createSignedHttpClient(ledger.url, FULL_KEY, { region: REGION, connections: 2 });
+    const client = createSignedHttpClient(ledger.url, FULL_KEY, { region: REGION });
     try {
       const posted = await client.request(
         "POST",
@@ -127,13 +129,34 @@ describe("requests signed by real clients", () => {
       client.close();
     }
     const wrongSecret = { ...FULL_KEY, secretAccessKey: `${FULL_KEY.secretAccessKey}x` };
-    const forger = createSignedHttpClient(ledger.url, wrongSecret, { region: REGION, connections: 1 });
+    const forger = createSignedHttpClient(ledger.url, wrongSecret, { region: REGION });
     try {
       const refused = await forger.request("GET", `/accounts/${cash}/balance?as_of=2026-01-10`);
       expect(refused.status).toBe(403);
       expect(JSON.parse(refused.body)).toMatchObject({ error: "SignatureDoesNotMatch" });
     } finally {
       forger.close();
+    }
+  });
+});
+
+describe("the benchmark's HTTP client", () => {
+  it("opens a new connection when the server has closed an idle one", async () => {
+    // Closes each connection after its answer, as node:http does with idle keep-alive connections after 5 s.
+    const server = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { "content-length": "2", connection: "close" }).end("ok");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const client = createSignedHttpClient(`http://127.0.0.1:${port}`, FULL_KEY, { region: REGION });
+    try {
+      expect(await client.request("GET", "/first")).toEqual({ status: 200, body: "ok" });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await client.request("GET", "/second")).toEqual({ status: 200, body: "ok" });
+    } finally {
+      client.close();
+      server.close();
     }
   });
 });

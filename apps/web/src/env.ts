@@ -23,6 +23,12 @@ const schema = clerkSchema.extend({
   AUTH_JWKS_URL: optional,
   AUTH_PUBLIC_KEY: optional,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  /** Memory for GET /me/resume answers kept between requests (src/server/resume-api.ts); 0 keeps none. */
+  RESUME_ANSWER_CACHE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(64 * 1024 * 1024),
   HOST: z.string().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 });

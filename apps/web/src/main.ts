@@ -4,25 +4,23 @@
  * unless `--dev`.
  */
 import path from "node:path";
+import nextEnv from "@next/env";
 import next from "next";
+import { closeOnSignals } from "@app/rest";
 import { webEnv } from "./env";
-import { database } from "./server/db";
+import { disconnectDatabase } from "./server/db";
 import { createWebServer } from "./server/web-server";
 
-const env = webEnv();
+const dir = path.resolve(import.meta.dirname, "..");
 const dev = process.argv.includes("--dev");
-const app = next({ dev, dir: path.resolve(import.meta.dirname, ".."), hostname: env.HOST, port: env.PORT });
+// What `next start` and `next dev` read (.env, .env.local, ...), before anything reads the environment.
+nextEnv.loadEnvConfig(dir, dev);
+const env = webEnv();
+const app = next({ dev, dir, hostname: env.HOST, port: env.PORT });
 await app.prepare();
 const server = createWebServer(app.getRequestHandler());
 
 server.listen(env.PORT, env.HOST, () => {
-  console.log(`web app listening on http://localhost:${env.PORT}${dev ? " (development)" : ""}`);
+  console.log(`web app listening on http://${env.HOST}:${env.PORT}${dev ? " (development)" : ""}`);
 });
-
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    server.close();
-    server.closeAllConnections();
-    void Promise.allSettled([app.close(), database().$disconnect()]).finally(() => process.exit(0));
-  });
-}
+closeOnSignals(server, () => Promise.allSettled([app.close(), disconnectDatabase()]));

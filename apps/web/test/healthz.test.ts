@@ -18,6 +18,16 @@ describe("web app", () => {
     expect(await response.json()).toEqual({ status: "ok", database: "ok" });
   });
 
+  it("answers HEAD like GET, without a body, and 405 with Allow to other methods", async () => {
+    const head = await fetch(`${web.url}/healthz`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+    const post = await fetch(`${web.url}/healthz`, { method: "POST" });
+    expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toBe("GET, HEAD");
+    expect(await post.json()).toMatchObject({ statusCode: 405, error: "METHOD_NOT_ALLOWED" });
+  });
+
   it("serves the local issuer's JWKS without private key material", async () => {
     const response = await fetch(`${web.url}/.well-known/jwks.json`);
     expect(response.status).toBe(200);

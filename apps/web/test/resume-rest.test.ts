@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COLLECTIONS, type CollectionName } from "@app/resume";
-import { httpClient, type HttpClient } from "../../../test/http-client.ts";
+import { httpClient, readResult, type HttpClient } from "../../../test/http-client.ts";
 import { COMPLETE, DATES, DEFAULTS, MINIMAL, REQUIRED, SK_PREFIX } from "../../../test/resume-fixtures.ts";
 import { newUser, tokenFor } from "../../../test/tokens.ts";
 import { startWebServer, type WebServer } from "../../../test/web-server.ts";
@@ -377,6 +377,25 @@ describe("HTTP edges", () => {
     );
     expect((await api.get("/me/hobbies")).body).toEqual({ items: [] });
     expectError(await api.get("/me/profile"), 404, "NOT_FOUND");
+  });
+
+  it("answers 413 to a body past 64 KiB sent without Content-Length (chunked), not a reset connection", async () => {
+    const { authorization } = await newUser();
+    const text = JSON.stringify({ name: "x", summary: "y".repeat(70_000) });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < text.length; i += 8_192)
+          controller.enqueue(Buffer.from(text.slice(i, i + 8_192)));
+        controller.close();
+      },
+    });
+    const response = await fetch(`${web.url}/me/profile`, {
+      method: "PUT",
+      headers: { authorization, "content-type": "application/json" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expectError(await readResult(response), 413, "PAYLOAD_TOO_LARGE");
   });
 
   it("answers 405 with Allow to a method a path does not have, 404 to an unknown path", async () => {

@@ -63,6 +63,15 @@ describe("GET /me/resume kept in memory", () => {
     expect(markdown.text).toMatch(/^# Alice Example/m);
     expect((await alice.api.get("/me/resume")).headers.get("content-type")).toMatch(/^application\/json/);
 
+    // Other query parameters change nothing: the format alone decides.
+    expect((await alice.api.get("/me/resume?n=1&format=markdown")).text).toBe(markdown.text);
+    const json = await alice.api.get("/me/resume?format=json&n=2");
+    expect(json.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(json.body.profile).toMatchObject({ name: "Alice Example" });
+    const invalid = await alice.api.get("/me/resume?format=pdf");
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toMatchObject({ statusCode: 400, error: "BAD_REQUEST" });
+
     const bobs = await bob.api.get("/me/resume");
     expect(bobs.status).toBe(200);
     expect(bobs.body.profile).toBeNull();

@@ -1,3 +1,4 @@
+export { batchCalls } from "./batch-calls.ts";
 export { databaseErrorCode, isDatabaseUnavailable } from "./database-errors.ts";
 export {
   createDatabase,

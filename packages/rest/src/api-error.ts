@@ -108,6 +108,8 @@ export function formatTrpcError({ error, shape }: { error: TRPCError; shape: Def
   };
 }
 
+export const DATABASE_UNAVAILABLE = "the database is unavailable; try again shortly";
+
 /**
  * A procedure's result, unless it failed because the database did not answer:
  * then a 503, so that clients know to retry rather than read a 500.
@@ -119,7 +121,7 @@ export function databaseOutageAs503<R extends { ok: boolean }>(
   if (!result.ok && isUnavailable((result as { error?: { cause?: unknown } }).error?.cause)) {
     throw new TRPCError({
       code: "SERVICE_UNAVAILABLE",
-      message: "the database is unavailable; try again shortly",
+      message: DATABASE_UNAVAILABLE,
     });
   }
   return result;

@@ -1,5 +1,6 @@
 export {
   apiErrorBody,
+  DATABASE_UNAVAILABLE,
   databaseOutageAs503,
   DomainError,
   errorNameForStatus,
@@ -22,4 +23,4 @@ export {
   type RestRequest,
   type RestResponse,
 } from "./rest-handler.ts";
-export { readBody, restRequestOf, sendAnswer, type Answer } from "./node-http.ts";
+export { closeOnSignals, jsonAnswer, readBody, restRequestOf, sendAnswer, type Answer } from "./node-http.ts";

@@ -1,7 +1,11 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { RestRequest, RestResponse } from "./rest-handler.ts";
 
-/** The body, or null past `limit` bytes (the rest is left unread). */
+/**
+ * The body, or null past `limit` bytes. The rest of a body too large is read
+ * and dropped, not left unread: stopping mid-body would reset the connection
+ * before the client could read the 413.
+ */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   if (Number(req.headers["content-length"] ?? 0) > limit) {
     req.resume();
@@ -11,10 +15,9 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) return null;
-    chunks.push(chunk);
+    if (size <= limit) chunks.push(chunk);
   }
-  return Buffer.concat(chunks);
+  return size > limit ? null : Buffer.concat(chunks);
 }
 
 /** A node:http request as the REST handler reads it; `body` is "" until read. */
@@ -35,7 +38,39 @@ export function restRequestOf(req: IncomingMessage, body = ""): RestRequest {
 /** An answer, whether built here or kept from an earlier request (a Buffer body). */
 export type Answer = Omit<RestResponse, "body"> & { body: string | Buffer };
 
+export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
+  return {
+    status,
+    headers: { ...headers, "content-type": "application/json; charset=utf-8" },
+    body: JSON.stringify(body),
+  };
+}
+
 export function sendAnswer(res: ServerResponse, answer: Answer, extraHeaders: Record<string, string> = {}) {
-  res.writeHead(answer.status, { ...extraHeaders, ...answer.headers });
+  res.writeHead(answer.status, {
+    ...extraHeaders,
+    ...answer.headers,
+    // Known, so say it: node:http would otherwise send the body chunked.
+    "content-length": Buffer.byteLength(answer.body),
+  });
   res.end(answer.body);
+}
+
+/**
+ * On SIGINT or SIGTERM: stop taking connections, let requests in flight end
+ * (for up to `graceMs`, then cut them off), run `cleanup`, exit. A cleanup that
+ * hangs does not keep the process alive.
+ */
+export function closeOnSignals(server: Server, cleanup: () => Promise<unknown>, graceMs = 5_000) {
+  const close = () => {
+    setTimeout(() => process.exit(1), graceMs + 3_000).unref();
+    const cutOff = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearTimeout(cutOff);
+      void cleanup().finally(() => process.exit(0));
+    });
+    server.closeIdleConnections();
+  };
+  process.once("SIGINT", close);
+  process.once("SIGTERM", close);
 }

@@ -1,8 +1,8 @@
 -- A person's resume version: a new value from one sequence whenever any row of
 -- their resume is inserted, updated or deleted, by any client. The web app
 -- serves GET /me/resume again from memory while the version it read is still
--- the current one. Values come from a sequence, never a per-person counter, so
--- a version is never reused: not after a TRUNCATE, not after a row here is deleted.
+-- the current one, and never for someone without a row here. Values come from
+-- a sequence, never a per-person counter, so a version is never reused.
 CREATE SEQUENCE resume.version_seq;
 
 CREATE TABLE resume.versions (
@@ -10,17 +10,26 @@ CREATE TABLE resume.versions (
     version BIGINT NOT NULL
 );
 
+-- Everyone who already has a resume gets a version.
+INSERT INTO resume.versions (user_id, version)
+SELECT user_id, nextval('resume.version_seq')
+  FROM (SELECT user_id FROM resume.profiles
+        UNION SELECT user_id FROM resume.experiences
+        UNION SELECT user_id FROM resume.educations
+        UNION SELECT user_id FROM resume.skills
+        UNION SELECT user_id FROM resume.certifications
+        UNION SELECT user_id FROM resume.hobbies
+        UNION SELECT user_id FROM resume.goals) AS people;
+
 CREATE FUNCTION resume.bump_version() RETURNS trigger
     LANGUAGE plpgsql AS $$
 DECLARE
-    owner TEXT := CASE WHEN TG_OP = 'DELETE' THEN OLD.user_id ELSE NEW.user_id END;
+    person TEXT := CASE WHEN TG_OP = 'DELETE' THEN OLD.user_id ELSE NEW.user_id END;
 BEGIN
-    INSERT INTO resume.versions AS v (user_id, version)
-         VALUES (owner, nextval('resume.version_seq'))
+    INSERT INTO resume.versions (user_id, version) VALUES (person, nextval('resume.version_seq'))
     ON CONFLICT (user_id) DO UPDATE SET version = EXCLUDED.version;
     IF TG_OP = 'UPDATE' AND OLD.user_id IS DISTINCT FROM NEW.user_id THEN
-        INSERT INTO resume.versions AS v (user_id, version)
-             VALUES (OLD.user_id, nextval('resume.version_seq'))
+        INSERT INTO resume.versions (user_id, version) VALUES (OLD.user_id, nextval('resume.version_seq'))
         ON CONFLICT (user_id) DO UPDATE SET version = EXCLUDED.version;
     END IF;
     RETURN NULL;

@@ -8,3 +8,8 @@ export function database(): Database {
   db ??= createDatabase({ connectionString: webEnv().DATABASE_URL, maxConnections: 20 });
   return db;
 }
+
+/** Closes the pool, if one was opened. */
+export async function disconnectDatabase(): Promise<void> {
+  await db?.$disconnect();
+}

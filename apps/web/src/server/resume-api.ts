@@ -1,9 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import { AuthenticationError } from "@app/auth";
+import { batchCalls, isDatabaseUnavailable } from "@app/db";
 import {
+  apiErrorBody,
   createResponseControl,
   createRestHandler,
+  DATABASE_UNAVAILABLE,
+  jsonAnswer,
   readBody,
   restRequestOf,
   type Answer,
@@ -22,7 +26,6 @@ import {
 import { webEnv } from "~/env";
 import { createAnswerCache } from "./answer-cache";
 import { identify } from "./auth";
-import { batchLookups } from "./batched-lookup";
 import { database } from "./db";
 
 let rateLimiter: ReturnType<typeof createRateLimiter> | undefined;
@@ -64,9 +67,13 @@ const rest = createRestHandler({
   onError: logApiError,
 });
 
-/** Whole-resume answers: a 200 × 120-entry resume is about 43 KB; 64 MB keeps ~1,500 of them. */
-const wholeResumeAnswers = createAnswerCache({ maxBytes: 64 * 1024 * 1024 });
-let resumeVersionOf: ((userId: string) => Promise<string>) | undefined;
+/** How long a request waits for its resume version before the database counts as unavailable. */
+const VERSION_TIMEOUT_MS = 1_000;
+
+const resumeVersionOf = batchCalls((userIds: string[]) =>
+  withTimeout(readResumeVersions(database(), userIds), VERSION_TIMEOUT_MS),
+);
+let wholeResumeAnswers: ReturnType<typeof createAnswerCache> | undefined;
 
 /**
  * `/me/*` over REST. GET /me/resume is answered again from memory while the
@@ -78,18 +85,38 @@ let resumeVersionOf: ((userId: string) => Promise<string>) | undefined;
  */
 export async function serveResumeRest(req: IncomingMessage): Promise<Answer> {
   const request = restRequestOf(req);
-  const readRequestBody = async (limit: number) => (await readBody(req, limit))?.toString("utf8") ?? null;
-  if (request.method !== "GET" || request.target.split("?", 1)[0] !== "/me/resume")
-    return rest.handle(request, readRequestBody);
+  try {
+    if (request.method === "GET" && request.target.split("?", 1)[0] === "/me/resume")
+      return await serveWholeResume(request);
+    return await rest.handle(
+      request,
+      async (limit) => (await readBody(req, limit))?.toString("utf8") ?? null,
+    );
+  } catch (error) {
+    logApiError({ code: "INTERNAL_SERVER_ERROR", cause: error }, request.target);
+    return jsonAnswer(500, apiErrorBody(500, "internal error"), { "api-version": API_VERSION });
+  }
+}
 
+async function serveWholeResume(request: RestRequest): Promise<Answer> {
+  wholeResumeAnswers ??= createAnswerCache({ maxBytes: webEnv().RESUME_ANSWER_CACHE_BYTES });
   const identity = await identify(request);
   if (identity instanceof AuthenticationError) return rest.handle(request);
-  resumeVersionOf ??= batchLookups((userIds) => readResumeVersions(database(), userIds));
-  // Unreadable (the database is down): the uncached path gives the documented answer.
-  const version = await resumeVersionOf(identity.userId).catch(() => undefined);
-  if (version === undefined) return rest.handle(request);
+  let version: string | null;
+  try {
+    version = await resumeVersionOf(identity.userId);
+  } catch (error) {
+    if (error instanceof TimeoutError || isDatabaseUnavailable(error))
+      return jsonAnswer(503, apiErrorBody(503, DATABASE_UNAVAILABLE), { "api-version": API_VERSION });
+    logApiError({ code: "INTERNAL_SERVER_ERROR", cause: error }, "GET /me/resume (version)");
+    version = null;
+  }
+  if (version === null) return rest.handle(request);
 
-  const key = `${identity.userId} ${request.target}`;
+  // The answer depends on the format asked for and nothing else in the query,
+  // so other parameters (cache busters) neither miss nor fill the cache.
+  const formats = new URLSearchParams(request.target.split("?")[1] ?? "").getAll("format");
+  const key = JSON.stringify([identity.userId, formats]);
   const kept = wholeResumeAnswers.get(key, version);
   // Over the limit, the procedure answers the 429 (counting once more changes nothing).
   if (kept && rateLimit().take(identity.userId) === 0) return kept;
@@ -100,6 +127,16 @@ export async function serveResumeRest(req: IncomingMessage): Promise<Answer> {
   return answer;
 }
 
+class TimeoutError extends Error {}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** The same router for the editor, over tRPC's own transport at /api/trpc. */
 export function serveResumeTrpc(req: IncomingMessage, res: ServerResponse, path: string) {
   return nodeHTTPRequestHandler({
@@ -107,6 +144,8 @@ export function serveResumeTrpc(req: IncomingMessage, res: ServerResponse, path:
     res,
     path,
     router: resumeAppRouter,
+    // The editor may batch a few calls in one request.
+    maxBodySize: 4 * LIMITS.bodyBytes,
     createContext: () => createResumeContext(restRequestOf(req), undefined, { acceptSessionCookie: true }),
     onError: ({ error, path: procedure }) => logApiError(error, procedure),
   });

@@ -1,6 +1,6 @@
 import http from "node:http";
 import { isDatabaseReachable } from "@app/db";
-import { apiErrorBody, sendAnswer, type Answer } from "@app/rest";
+import { apiErrorBody, jsonAnswer, sendAnswer, type Answer } from "@app/rest";
 import { database } from "./db";
 import { serveResumeRest, serveResumeTrpc } from "./resume-api";
 import { SECURITY_HEADERS } from "./security-headers";
@@ -21,7 +21,7 @@ export function createWebServer(handleNext: NextHandler): http.Server {
   return http.createServer((req, res) => {
     route(req, res, handleNext).catch((error: unknown) => {
       console.error("[web]", error);
-      if (!res.headersSent) sendApiAnswer(res, json(500, apiErrorBody(500, "internal error")));
+      if (!res.headersSent) sendApiAnswer(res, jsonAnswer(500, apiErrorBody(500, "internal error")));
       else res.destroy();
     });
   });
@@ -40,19 +40,11 @@ async function route(req: http.IncomingMessage, res: http.ServerResponse, handle
 }
 
 async function health(method: string | undefined): Promise<Answer> {
-  if (method !== "GET")
-    return json(405, apiErrorBody(405, `${method} is not allowed on /healthz`), { allow: "GET" });
+  if (method !== "GET" && method !== "HEAD")
+    return jsonAnswer(405, apiErrorBody(405, `${method} is not allowed on /healthz`), { allow: "GET, HEAD" });
   return (await isDatabaseReachable(database()))
-    ? json(200, { status: "ok", database: "ok" })
-    : json(503, apiErrorBody(503, "the database is unreachable"));
-}
-
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
-  return {
-    status,
-    headers: { ...headers, "content-type": "application/json; charset=utf-8" },
-    body: JSON.stringify(body),
-  };
+    ? jsonAnswer(200, { status: "ok", database: "ok" })
+    : jsonAnswer(503, apiErrorBody(503, "the database is unreachable"));
 }
 
 function sendApiAnswer(res: http.ServerResponse, answer: Answer) {

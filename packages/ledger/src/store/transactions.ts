@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { TRPCError } from "@trpc/server";
-import { databaseErrorCode, type Database } from "@app/db";
+import { batchCalls, databaseErrorCode, isDatabaseUnavailable, type Database } from "@app/db";
 import { DomainError } from "@app/rest";
 import type { PostTransactionInput, Transaction } from "../schemas.ts";
 import { todayUtc } from "./balances.ts";
@@ -58,36 +58,89 @@ async function replay(
 }
 
 /**
- * Writes a transaction and its entries in one statement (so one round trip
- * and one implicit database transaction; the balance triggers run at its
- * commit) and answers the transaction's JSON built from the rows written, by
- * the expression a replay reads through; null when the key is known. An
- * unknown account has no currency, so the entry breaks its NOT NULL (never
- * silently dropped); unbalanced entries fail the balance trigger.
+ * Writes transactions and their entries in one statement (one round trip, one
+ * implicit database transaction: the balance triggers run at its commit) and
+ * answers each one's JSON built from the rows written, by the expression a
+ * replay reads through; null for a key that is known (or repeated in
+ * `txs`: the first one is written). An unknown account has no currency, so
+ * its entry breaks the NOT NULL (never silently dropped); unbalanced entries
+ * fail the balance trigger; either refuses the whole statement. Keys are
+ * inserted in sorted order, so two statements waiting on each other's keys
+ * (from two servers) cannot deadlock.
  */
-async function writeTransaction(db: Database, tx: NewTransaction): Promise<Transaction | null> {
-  const rows = await db.$queryRawUnsafe<{ transaction: Transaction }[]>(
-    `WITH t AS (
+async function writeTransactions(
+  db: Database,
+  txs: NewTransaction[],
+): Promise<Map<NewTransaction, Transaction | null>> {
+  const written = new Map<NewTransaction, Transaction | null>(txs.map((tx) => [tx, null]));
+  const byKey = new Map<string, NewTransaction>();
+  for (const tx of txs) if (!byKey.has(tx.idempotencyKey)) byKey.set(tx.idempotencyKey, tx);
+  const unique = [...byKey.values()];
+  const entries = unique.flatMap((tx, n) => tx.entries.map((e, position) => ({ ...e, n: n + 1, position })));
+  const rows = await db.$queryRawUnsafe<{ idempotency_key: string; transaction: Transaction }[]>(
+    `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::date[], $5::uuid[])
+         WITH ORDINALITY AS i(idempotency_key, request_hash, description, effective_date, reverses_transaction_id, n)),
+     t AS (
        INSERT INTO ledger.transactions (id, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
-       VALUES (gen_random_uuid(), $1, $2, $3, $4::date, $5::uuid)
+       SELECT gen_random_uuid(), idempotency_key, request_hash, description, effective_date, reverses_transaction_id
+         FROM input ORDER BY idempotency_key
        ON CONFLICT (idempotency_key) DO NOTHING
        RETURNING *),
      written_entries AS (
        INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
-       SELECT gen_random_uuid(), t.id, p.account_id, a.currency, p.amount, t.effective_date, p.position - 1
-         FROM t, unnest($6::uuid[], $7::bigint[]) WITH ORDINALITY AS p(account_id, amount, position)
+       SELECT gen_random_uuid(), t.id, p.account_id, a.currency, p.amount, t.effective_date, p.position
+         FROM unnest($6::bigint[], $7::uuid[], $8::bigint[], $9::int[]) AS p(n, account_id, amount, position)
+         JOIN input i ON i.n = p.n
+         JOIN t ON t.idempotency_key = i.idempotency_key
          LEFT JOIN ledger.accounts a ON a.id = p.account_id
        RETURNING *)
-     SELECT ${transactionJson("written_entries")} AS transaction FROM t`,
-    tx.idempotencyKey,
-    tx.requestHash,
-    tx.description,
-    tx.effectiveDate,
-    tx.reversesTransactionId,
-    tx.entries.map((e) => e.account_id),
-    tx.entries.map((e) => e.amount),
+     SELECT t.idempotency_key, ${transactionJson("written_entries")} AS transaction FROM t`,
+    unique.map((tx) => tx.idempotencyKey),
+    unique.map((tx) => tx.requestHash),
+    unique.map((tx) => tx.description),
+    unique.map((tx) => tx.effectiveDate),
+    unique.map((tx) => tx.reversesTransactionId),
+    entries.map((e) => e.n),
+    entries.map((e) => e.account_id),
+    entries.map((e) => e.amount),
+    entries.map((e) => e.position),
   );
-  return rows[0]?.transaction ?? null;
+  for (const row of rows) written.set(byKey.get(row.idempotency_key)!, row.transaction);
+  return written;
+}
+
+async function writeTransaction(db: Database, tx: NewTransaction): Promise<Transaction | null> {
+  return (await writeTransactions(db, [tx])).get(tx)!;
+}
+
+/**
+ * Posts that arrive while the previous statement runs are written together by
+ * the next one (group commit): on two cores a statement and a commit per post
+ * cost PostgreSQL and the server more than the posts' own work. A post answers
+ * only after the commit that holds it, and a refused statement writes none.
+ */
+const batchedWriters = new WeakMap<Database, (tx: NewTransaction) => Promise<BatchOutcome>>();
+
+/** The post's JSON, null for a known key, or "refused": the batch's statement was refused, nothing was written. */
+type BatchOutcome = Transaction | null | "refused";
+
+function writeInBatch(db: Database, tx: NewTransaction): Promise<BatchOutcome> {
+  let write = batchedWriters.get(db);
+  if (!write) {
+    write = batchCalls(async (txs: NewTransaction[]): Promise<Map<NewTransaction, BatchOutcome>> => {
+      try {
+        return await writeTransactions(db, txs);
+      } catch (error) {
+        const refused = REFUSED_POST.has(databaseErrorCode(error) ?? "");
+        // Alone, a post's failure is its own; in a batch it may be a neighbour's, so each tries again alone.
+        if (!refused && (txs.length === 1 || isDatabaseUnavailable(error))) throw error;
+        return new Map(txs.map((t) => [t, "refused" as const]));
+      }
+    });
+    batchedWriters.set(db, write);
+  }
+  return write(tx);
 }
 
 /**
@@ -108,11 +161,12 @@ async function insertTransaction(db: Database, tx: NewTransaction): Promise<Post
  * key is known (even if this request differs: `mismatch` says so). Unknown
  * accounts and unbalanced currencies are 422s that leave the key unused.
  *
- * The common case, a valid post with a new key, is one statement: the
- * database itself refuses unknown accounts and unbalanced entries (see
- * writeTransaction), and a refused statement writes nothing. Anything but a
- * write (a known key, a refusal) takes the checked path, which answers the
- * replay or names what is wrong.
+ * The common case, a valid post with a new key, is part of one statement
+ * with the posts that arrived alongside it: the database itself refuses
+ * unknown accounts and unbalanced entries (see writeTransactions), and a
+ * refused statement writes nothing. Anything but a write (a known key, a
+ * refusal) takes the checked path, alone, which answers the replay or names
+ * what is wrong.
  */
 export async function postTransaction(db: Database, input: PostTransactionInput): Promise<PostResult> {
   const hash = requestHash({ kind: "post", ...input, description: input.description ?? null });
@@ -124,12 +178,8 @@ export async function postTransaction(db: Database, input: PostTransactionInput)
     reversesTransactionId: null,
     entries: input.entries,
   };
-  try {
-    const written = await writeTransaction(db, tx);
-    if (written) return { transaction: written, replayed: false, mismatch: false };
-  } catch (error) {
-    if (!REFUSED_POST.has(databaseErrorCode(error) ?? "")) throw error;
-  }
+  const written = await writeInBatch(db, tx);
+  if (written && written !== "refused") return { transaction: written, replayed: false, mismatch: false };
   return postChecked(db, tx);
 }
 

@@ -5,14 +5,16 @@ interface Batch<K, V> {
 }
 
 /**
- * Coalesces concurrent lookups into one call of `lookup` (which must answer
- * every key it is given). A caller is never answered by a call that was
- * already under way when it asked: it joins the next call, made once the
- * current one ends. So every answer reflects the state at some moment after
- * the caller asked (for resume versions: every write acknowledged before the
- * request arrived), while a burst of requests costs about two lookups, not one each.
+ * Coalesces concurrent calls into one call of `run` with all their keys (it
+ * must answer every key it is given); one call of `run` at a time. A caller is
+ * never answered by a call that was already under way when it asked: it joins
+ * the next call, made once the current one ends. So a read answers with the
+ * state at some moment after the caller asked (resume versions: every write
+ * acknowledged before the request arrived), and a burst of requests costs
+ * about two statements, not one each (ledger posts: one statement and one
+ * commit for all the posts that arrived while the last one ran).
  */
-export function batchLookups<K, V>(lookup: (keys: K[]) => Promise<Map<K, V>>): (key: K) => Promise<V> {
+export function batchCalls<K, V>(run: (keys: K[]) => Promise<Map<K, V>>): (key: K) => Promise<V> {
   let waiting: Batch<K, V> | null = null;
   let running = false;
 
@@ -22,7 +24,7 @@ export function batchLookups<K, V>(lookup: (keys: K[]) => Promise<Map<K, V>>): (
     if (!batch) return;
     waiting = null;
     Promise.resolve()
-      .then(() => lookup([...batch.keys]))
+      .then(() => run([...batch.keys]))
       .then(batch.settle.resolve, batch.settle.reject)
       .finally(runWaiting);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { batchLookups } from "../src/server/batched-lookup.ts";
+import { batchCalls } from "../src/batch-calls.ts";
 
 /** A lookup whose calls the test ends by hand, recording the keys of each call. */
 function manualLookup() {
@@ -18,10 +18,10 @@ function manualLookup() {
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-describe("batchLookups", () => {
+describe("batchCalls", () => {
   it("answers callers who asked while a call was under way with one next call, never with the earlier one", async () => {
     const { calls, lookup } = manualLookup();
-    const read = batchLookups(lookup);
+    const read = batchCalls(lookup);
     const first = read("a");
     await tick();
     expect(calls.map((c) => c.keys)).toEqual([["a"]]);
@@ -40,7 +40,7 @@ describe("batchLookups", () => {
 
   it("fails every caller of a failed call, and the next call still runs", async () => {
     const { calls, lookup } = manualLookup();
-    const read = batchLookups(lookup);
+    const read = batchCalls(lookup);
     const failed = read("a");
     const queued = read("b");
     await tick();
@@ -57,7 +57,7 @@ describe("batchLookups", () => {
   });
 
   it("fails callers when the lookup throws before returning a promise", async () => {
-    const read = batchLookups<string, number>(() => {
+    const read = batchCalls<string, number>(() => {
       throw new Error("bad lookup");
     });
     await expect(read("a")).rejects.toThrow("bad lookup");

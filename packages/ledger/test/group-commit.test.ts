@@ -1,0 +1,92 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createDatabase, type Database } from "@app/db";
+import { verifyLedger } from "../src/index.ts";
+import { createAccount } from "../src/store/accounts.ts";
+import { postTransaction, type PostResult } from "../src/store/transactions.ts";
+
+/**
+ * Concurrent posts share statements and commits (postTransaction's group
+ * commit): each must still be all or nothing, on its own merits.
+ */
+let db: Database;
+let cash: string;
+let sales: string;
+let euros: string;
+
+beforeAll(async () => {
+  db = createDatabase({ connectionString: inject("databaseUrl"), maxConnections: 4 });
+  cash = (await createAccount(db, { name: "group cash", type: "asset", currency: "USD" })).id;
+  sales = (await createAccount(db, { name: "group sales", type: "income", currency: "USD" })).id;
+  euros = (await createAccount(db, { name: "group euros", type: "asset", currency: "EUR" })).id;
+});
+
+afterAll(async () => {
+  await db.$disconnect();
+});
+
+const post = (key: string, amount: number, to = sales) =>
+  postTransaction(db, {
+    idempotency_key: key,
+    description: `post ${key}`,
+    entries: [
+      { account_id: cash, amount },
+      { account_id: to, amount: -amount },
+    ],
+  });
+
+/** How many database transactions wrote these keys' rows (xmin: the writing transaction). */
+async function commitsOf(keys: string[]): Promise<number> {
+  const [row] = await db.$queryRawUnsafe<{ commits: number }[]>(
+    "SELECT count(DISTINCT xmin::text)::int AS commits FROM ledger.transactions WHERE idempotency_key = ANY($1::text[])",
+    keys,
+  );
+  return row!.commits;
+}
+
+describe("posting under concurrency", () => {
+  it("writes concurrent posts in fewer commits than posts, each with its own entries", async () => {
+    const keys = Array.from({ length: 40 }, (_, i) => `group-${i}-${randomUUID()}`);
+    const results = await Promise.all(keys.map((key, i) => post(key, 100 + i)));
+    results.forEach((result, i) => {
+      expect(result.replayed).toBe(false);
+      expect(result.transaction).toMatchObject({ idempotency_key: keys[i], description: `post ${keys[i]}` });
+      expect(result.transaction.entries.map((e) => [e.account_id, e.amount])).toEqual([
+        [cash, 100 + i],
+        [sales, -(100 + i)],
+      ]);
+      expect(result.transaction.entries.every((e) => e.transaction_id === result.transaction.id)).toBe(true);
+    });
+    expect(new Set(results.map((r) => r.transaction.id)).size).toBe(40);
+    expect(await commitsOf(keys)).toBeLessThan(40);
+  });
+
+  it("refuses only the bad posts of a batch, writes the rest, and makes one transaction per key", async () => {
+    const good = Array.from({ length: 20 }, (_, i) => `good-${i}-${randomUUID()}`);
+    const repeated = `repeated-${randomUUID()}`;
+    const attempts: Promise<PostResult>[] = [
+      ...good.map((key, i) => post(key, 10 + i)),
+      post(`unknown-${randomUUID()}`, 5, randomUUID()),
+      post(`currencies-${randomUUID()}`, 5, euros),
+      ...Array.from({ length: 5 }, () => post(repeated, 7)),
+    ];
+    const settled = await Promise.allSettled(attempts);
+
+    const written = settled.slice(0, 20).map((s) => (s as PromiseFulfilledResult<PostResult>).value);
+    expect(written.map((r) => r.transaction.idempotency_key)).toEqual(good);
+    const [unknown, currencies] = settled.slice(20, 22).map((s) => (s as PromiseRejectedResult).reason);
+    expect(unknown).toMatchObject({ errorName: "UNKNOWN_ACCOUNT" });
+    expect(currencies).toMatchObject({ errorName: "UNBALANCED_TRANSACTION" });
+
+    const repeats = settled.slice(22).map((s) => (s as PromiseFulfilledResult<PostResult>).value);
+    expect(repeats.filter((r) => !r.replayed)).toHaveLength(1);
+    expect(new Set(repeats.map((r) => r.transaction.id)).size).toBe(1);
+    expect(repeats.every((r) => !r.mismatch)).toBe(true);
+
+    const [row] = await db.$queryRawUnsafe<{ n: number }[]>(
+      "SELECT count(*)::int AS n FROM ledger.transactions WHERE idempotency_key LIKE 'unknown-%' OR idempotency_key LIKE 'currencies-%'",
+    );
+    expect(row!.n).toBe(0);
+    expect(await verifyLedger(db)).toEqual([]);
+  });
+});
