@@ -100,11 +100,12 @@ function createConnectionPool(host: string, port: number) {
     all.add(socket);
     let waiting: { resolve(response: SignedResponse): void; reject(error: Error): void } | null = null;
     let received: Buffer = Buffer.alloc(0);
+    /** Ends this connection for good: it is never handed out again. */
     const fail = (error: Error) => {
       all.delete(socket);
-      // A server closes idle keep-alive connections (after 5 s by default): never hand this one out again.
       const at = idle.indexOf(connection);
       if (at >= 0) idle.splice(at, 1);
+      socket.destroy();
       waiting?.reject(error);
       waiting = null;
     };
@@ -118,9 +119,10 @@ function createConnectionPool(host: string, port: number) {
       },
     };
     socket.on("data", (chunk: Buffer) => {
+      if (!waiting) return fail(new Error("the server sent bytes nobody asked for"));
       received = received.length ? Buffer.concat([received, chunk]) : chunk;
       const headEnd = received.indexOf("\r\n\r\n");
-      if (headEnd < 0 || !waiting) return;
+      if (headEnd < 0) return;
       const head = received.subarray(0, headEnd).toString("latin1");
       const length = /\r\ncontent-length: *(\d+)/i.exec(head);
       if (!length) return fail(new Error(`an answer without Content-Length: ${head}`));
@@ -131,7 +133,9 @@ function createConnectionPool(host: string, port: number) {
       const status = Number(head.slice(9, 12));
       const body = received.subarray(headEnd + 4, end).toString("utf8");
       received = received.subarray(end);
-      idle.push(connection);
+      // A server closes idle keep-alive connections (node:http after 5 s), and says so on a last answer.
+      if (/\r\nconnection: *close/i.test(head)) fail(new Error("closed by the server"));
+      else idle.push(connection);
       done.resolve({ status, body });
     });
     socket.on("error", fail);

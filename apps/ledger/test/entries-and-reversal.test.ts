@@ -134,6 +134,23 @@ describe("reversal", () => {
     expect(answers.map((r) => r.status).sort()).toEqual([201, ...Array(7).fill(409)]);
   });
 
+  it("answers concurrent reversals with one key as one reversal and its replays, never 409", async () => {
+    const a = await client.account();
+    const b = await client.account();
+    const original = await post("2026-05-02", [
+      [a, 10],
+      [b, -10],
+    ]);
+    const key = `r-${crypto.randomUUID()}`;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        client.post(`/transactions/${original.id}/reversal`, { idempotency_key: key }),
+      ),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+    expect(new Set(answers.map((r) => (r.body as { id: string }).id)).size).toBe(1);
+  });
+
   it("answers 404 for an unknown transaction and 400 for a bad id", async () => {
     expect(
       (

@@ -251,6 +251,10 @@ describe("posting", () => {
       [{ idempotency_key: "", entries }, "idempotency_key"],
       [{ idempotency_key: "k".repeat(256), entries }, "idempotency_key"],
       [{ idempotency_key: key(), effective_date: "2026-02-30", entries }, "effective_date"],
+      // The ISO pattern allows year 0000; PostgreSQL has no year 0.
+      [{ idempotency_key: key(), effective_date: "0000-01-01", entries }, "effective_date"],
+      // A lone surrogate would be stored as U+FFFD, one transaction for two keys.
+      [{ idempotency_key: `key-${key()}-\ud800`, entries }, "idempotency_key"],
       [
         { idempotency_key: key(), entries: [{ account_id: "nope", amount: 1 }, entries[1]] },
         "entries.0.account_id",

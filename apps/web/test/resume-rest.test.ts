@@ -183,7 +183,7 @@ describe.each(COLLECTIONS.map((c) => [c.name, c.path] as [CollectionName, string
 
     const dates = DATES[name];
     for (const field of dates?.fields ?? []) {
-      for (const bad of ["2021-02-30", "2021-13-01", "20210101", "yesterday"]) {
+      for (const bad of ["2021-02-30", "2021-13-01", "20210101", "yesterday", "0000-01-01"]) {
         const result = await api.post(path, { ...COMPLETE[name], [field]: bad });
         expectError(result, 400, "BAD_REQUEST");
         expect(issuePaths(result.body)).toContain(field);

@@ -23,6 +23,8 @@ export function createDatabase({ connectionString, maxConnections = 10 }: Databa
       max: maxConnections,
       connectionTimeoutMillis: 2_000,
       idleTimeoutMillis: 30_000,
+      // A connection whose peer vanished (failover, a dropped network) errors out instead of waiting forever.
+      keepAlive: true,
     },
     { statementNameGenerator: ({ sql }) => statementName(sql) },
   );

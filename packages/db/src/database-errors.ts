@@ -16,19 +16,49 @@ const UNAVAILABLE_CODES = new Set([
 const UNAVAILABLE_MESSAGES =
   /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Can't reach database|DatabaseNotReachable|server closed the connection/i;
 
+/** Prisma's codes for the same: can't reach, timed out, connection closed, too many connections. */
+const PRISMA_UNAVAILABLE_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2037"]);
+
+/** A statement that did not answer in time (see `withTimeout`): the database counts as unavailable. */
+export class DatabaseTimeoutError extends Error {}
+
 /**
- * True when `error` (or anything in its cause chain) says the database could
- * not be reached, as opposed to a query that failed on its merits.
+ * True when `error` (or anything in its cause chain, or the driver error
+ * Prisma keeps in `meta.driverAdapterError`) says the database could not be
+ * reached or did not answer, as opposed to a query that failed on its merits.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 8; depth += 1) {
-    const candidate = current as { code?: unknown; message?: unknown; cause?: unknown; kind?: unknown };
-    if (typeof candidate.code === "string" && UNAVAILABLE_CODES.has(candidate.code)) return true;
+    if (current instanceof DatabaseTimeoutError) return true;
+    const candidate = current as {
+      code?: unknown;
+      originalCode?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      kind?: unknown;
+      meta?: { driverAdapterError?: unknown };
+    };
+    for (const code of [candidate.code, candidate.originalCode]) {
+      if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || PRISMA_UNAVAILABLE_CODES.has(code)))
+        return true;
+    }
     if (candidate.kind === "DatabaseNotReachable" || candidate.kind === "ConnectionClosed") return true;
     if (typeof candidate.message === "string" && UNAVAILABLE_MESSAGES.test(candidate.message)) return true;
-    current = candidate.cause;
+    current = candidate.meta?.driverAdapterError ?? candidate.cause;
   }
   return false;
+}
+
+/** `promise`, or a DatabaseTimeoutError after `ms` (the statement itself is not cancelled). */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new DatabaseTimeoutError(`the database did not answer within ${ms} ms`)),
+      ms,
+    );
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**

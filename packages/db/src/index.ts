@@ -1,5 +1,10 @@
 export { batchCalls } from "./batch-calls.ts";
-export { databaseErrorCode, isDatabaseUnavailable } from "./database-errors.ts";
+export {
+  databaseErrorCode,
+  DatabaseTimeoutError,
+  isDatabaseUnavailable,
+  withTimeout,
+} from "./database-errors.ts";
 export {
   createDatabase,
   isDatabaseReachable,

@@ -17,7 +17,11 @@ export const LIMITS = {
 const uuid = () => z.uuid("must be a uuid");
 /** PostgreSQL text cannot hold NUL, so no string may carry one. */
 const text = () => z.string().refine((value) => !value.includes("\u0000"), "must not contain NUL characters");
-const calendarDate = () => z.iso.date("must be a real date, YYYY-MM-DD");
+const calendarDate = () =>
+  z.iso
+    .date("must be a real date, YYYY-MM-DD")
+    // The ISO pattern allows year 0000, which PostgreSQL's calendar does not have.
+    .refine((date) => !date.startsWith("0000"), "must be a real date, YYYY-MM-DD");
 
 export const currencyCode = z
   .string()
@@ -45,7 +49,10 @@ const description = text()
   .nullish()
   .transform((v) => (v ? v : null));
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const idempotencyKey = text()
+  // A lone UTF-16 surrogate would reach PostgreSQL as U+FFFD, so two keys could name one transaction.
+  .refine((key) => !LONE_SURROGATE.test(key), "must be well-formed Unicode")
   .min(1, "must not be empty")
   .max(LIMITS.idempotencyKeyLength, `must be at most ${LIMITS.idempotencyKeyLength} characters`);
 

@@ -61,6 +61,22 @@ describe("posting under concurrency", () => {
     expect(await commitsOf(keys)).toBeLessThan(40);
   });
 
+  it("writes the first of a batch's posts with one key and answers the others as its replays", async () => {
+    const others = Array.from({ length: 20 }, (_, i) => post(`around-${i}-${randomUUID()}`, 30 + i));
+    const key = `shared-${randomUUID()}`;
+    const sharing = [post(key, 7), post(key, 7), post(key, 8)];
+    const [results, shared] = await Promise.all([Promise.all(others), Promise.all(sharing)]);
+    expect(results.every((r) => !r.replayed)).toBe(true);
+    const [winner, ...replays] = [...shared].sort((x, y) => Number(x.replayed) - Number(y.replayed));
+    expect(winner!.replayed).toBe(false);
+    expect(replays.every((r) => r.replayed && r.transaction.id === winner!.transaction.id)).toBe(true);
+    const winnerAmount = winner!.transaction.entries[0]!.amount;
+    shared.forEach((r, i) => {
+      if (r.replayed) expect(r.mismatch).toBe((i === 2 ? 8 : 7) !== winnerAmount);
+    });
+    expect(JSON.stringify(replays[0]!.transaction)).toBe(JSON.stringify(winner!.transaction));
+  });
+
   it("refuses only the bad posts of a batch, writes the rest, and makes one transaction per key", async () => {
     const good = Array.from({ length: 20 }, (_, i) => `good-${i}-${randomUUID()}`);
     const repeated = `repeated-${randomUUID()}`;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import { AuthenticationError } from "@app/auth";
-import { batchCalls, isDatabaseUnavailable } from "@app/db";
+import { batchCalls, isDatabaseUnavailable, withTimeout } from "@app/db";
 import {
   apiErrorBody,
   createResponseControl,
@@ -106,7 +106,7 @@ async function serveWholeResume(request: RestRequest): Promise<Answer> {
   try {
     version = await resumeVersionOf(identity.userId);
   } catch (error) {
-    if (error instanceof TimeoutError || isDatabaseUnavailable(error))
+    if (isDatabaseUnavailable(error))
       return jsonAnswer(503, apiErrorBody(503, DATABASE_UNAVAILABLE), { "api-version": API_VERSION });
     logApiError({ code: "INTERNAL_SERVER_ERROR", cause: error }, "GET /me/resume (version)");
     version = null;
@@ -125,16 +125,6 @@ async function serveWholeResume(request: RestRequest): Promise<Answer> {
   // next request that reads a newer version builds its own.
   if (answer.status === 200) wholeResumeAnswers.set(key, version, answer);
   return answer;
-}
-
-class TimeoutError extends Error {}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimeoutError(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** The same router for the editor, over tRPC's own transport at /api/trpc. */

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
-import { batchCalls, databaseErrorCode, isDatabaseUnavailable, type Database } from "@app/db";
+import { batchCalls, databaseErrorCode, withTimeout, type Database } from "@app/db";
 import { DomainError } from "@app/rest";
 import type { PostTransactionInput, Transaction } from "../schemas.ts";
 import { todayUtc } from "./balances.ts";
@@ -75,38 +75,37 @@ async function writeTransactions(
   const written = new Map<NewTransaction, Transaction | null>(txs.map((tx) => [tx, null]));
   const byKey = new Map<string, NewTransaction>();
   for (const tx of txs) if (!byKey.has(tx.idempotencyKey)) byKey.set(tx.idempotencyKey, tx);
-  const unique = [...byKey.values()];
-  const entries = unique.flatMap((tx, n) => tx.entries.map((e, position) => ({ ...e, n: n + 1, position })));
-  const rows = await db.$queryRawUnsafe<{ idempotency_key: string; transaction: Transaction }[]>(
-    `WITH input AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::date[], $5::uuid[])
-         WITH ORDINALITY AS i(idempotency_key, request_hash, description, effective_date, reverses_transaction_id, n)),
-     t AS (
+  const unique = [...byKey.values()].map((tx) => ({ tx, id: randomUUID() }));
+  const entries = unique.flatMap(({ tx, id }) => tx.entries.map((e, position) => ({ ...e, id, position })));
+  const rows = await db.$queryRawUnsafe<{ id: string; transaction: Transaction }[]>(
+    `WITH t AS (
        INSERT INTO ledger.transactions (id, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
-       SELECT gen_random_uuid(), idempotency_key, request_hash, description, effective_date, reverses_transaction_id
-         FROM input ORDER BY idempotency_key
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::date[], $6::uuid[])
+         AS i(id, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
+        ORDER BY idempotency_key
        ON CONFLICT (idempotency_key) DO NOTHING
        RETURNING *),
      written_entries AS (
        INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
        SELECT gen_random_uuid(), t.id, p.account_id, a.currency, p.amount, t.effective_date, p.position
-         FROM unnest($6::bigint[], $7::uuid[], $8::bigint[], $9::int[]) AS p(n, account_id, amount, position)
-         JOIN input i ON i.n = p.n
-         JOIN t ON t.idempotency_key = i.idempotency_key
+         FROM unnest($7::uuid[], $8::uuid[], $9::bigint[], $10::int[]) AS p(transaction_id, account_id, amount, position)
+         JOIN t ON t.id = p.transaction_id
          LEFT JOIN ledger.accounts a ON a.id = p.account_id
        RETURNING *)
-     SELECT t.idempotency_key, ${transactionJson("written_entries")} AS transaction FROM t`,
-    unique.map((tx) => tx.idempotencyKey),
-    unique.map((tx) => tx.requestHash),
-    unique.map((tx) => tx.description),
-    unique.map((tx) => tx.effectiveDate),
-    unique.map((tx) => tx.reversesTransactionId),
-    entries.map((e) => e.n),
+     SELECT t.id::text AS id, ${transactionJson("written_entries")} AS transaction FROM t`,
+    unique.map(({ id }) => id),
+    unique.map(({ tx }) => tx.idempotencyKey),
+    unique.map(({ tx }) => tx.requestHash),
+    unique.map(({ tx }) => tx.description),
+    unique.map(({ tx }) => tx.effectiveDate),
+    unique.map(({ tx }) => tx.reversesTransactionId),
+    entries.map((e) => e.id),
     entries.map((e) => e.account_id),
     entries.map((e) => e.amount),
     entries.map((e) => e.position),
   );
-  for (const row of rows) written.set(byKey.get(row.idempotency_key)!, row.transaction);
+  const byId = new Map<string, NewTransaction>(unique.map(({ tx, id }) => [id, tx]));
+  for (const row of rows) written.set(byId.get(row.id)!, row.transaction);
   return written;
 }
 
@@ -119,25 +118,46 @@ async function writeTransaction(db: Database, tx: NewTransaction): Promise<Trans
  * the next one (group commit): on two cores a statement and a commit per post
  * cost PostgreSQL and the server more than the posts' own work. A post answers
  * only after the commit that holds it, and a refused statement writes none.
+ * At most BATCH_POSTS posts go in one statement; a statement that does not
+ * answer within POST_TIMEOUT_MS fails its posts as a database outage (503;
+ * a retry with the same key replays it if it was written after all), so one
+ * stuck statement cannot hold up the posts queued behind it for longer.
  */
+const BATCH_POSTS = 100;
+const POST_TIMEOUT_MS = 10_000;
 const batchedWriters = new WeakMap<Database, (tx: NewTransaction) => Promise<BatchOutcome>>();
 
 /** The post's JSON, null for a known key, or "refused": the batch's statement was refused, nothing was written. */
 type BatchOutcome = Transaction | null | "refused";
 
+/**
+ * Failures that may belong to one post of a batch rather than to the batch:
+ * bad data (22), constraints (23), a serialization failure or deadlock (40001,
+ * 40P01). A batch that fails so is tried again post by post.
+ */
+const POST_FAILURE = /^(22|23|40001$|40P01$)/;
+
+async function writeBatch(db: Database, txs: NewTransaction[]): Promise<Map<NewTransaction, BatchOutcome>> {
+  const outcomes = new Map<NewTransaction, BatchOutcome>();
+  for (let start = 0; start < txs.length; start += BATCH_POSTS) {
+    const chunk = txs.slice(start, start + BATCH_POSTS);
+    try {
+      for (const [tx, outcome] of await withTimeout(writeTransactions(db, chunk), POST_TIMEOUT_MS))
+        outcomes.set(tx, outcome);
+    } catch (error) {
+      const code = databaseErrorCode(error) ?? "";
+      const refused = REFUSED_POST.has(code) || (chunk.length > 1 && POST_FAILURE.test(code));
+      if (!refused) throw error;
+      for (const tx of chunk) outcomes.set(tx, "refused");
+    }
+  }
+  return outcomes;
+}
+
 function writeInBatch(db: Database, tx: NewTransaction): Promise<BatchOutcome> {
   let write = batchedWriters.get(db);
   if (!write) {
-    write = batchCalls(async (txs: NewTransaction[]): Promise<Map<NewTransaction, BatchOutcome>> => {
-      try {
-        return await writeTransactions(db, txs);
-      } catch (error) {
-        const refused = REFUSED_POST.has(databaseErrorCode(error) ?? "");
-        // Alone, a post's failure is its own; in a batch it may be a neighbour's, so each tries again alone.
-        if (!refused && (txs.length === 1 || isDatabaseUnavailable(error))) throw error;
-        return new Map(txs.map((t) => [t, "refused" as const]));
-      }
-    });
+    write = batchCalls((txs: NewTransaction[]) => writeBatch(db, txs));
     batchedWriters.set(db, write);
   }
   return write(tx);
@@ -259,6 +279,9 @@ export async function reverseTransaction(
     });
   } catch (error) {
     if (isUniqueViolation(error, "transactions_reverses_transaction_id_key")) {
+      // A concurrent reversal with the same key got there first: this one is its replay.
+      const winner = await findByKey(db, input.idempotency_key);
+      if (winner) return replay(db, winner, hash);
       throw new TRPCError({
         code: "CONFLICT",
         message: `transaction ${original.id} has already been reversed`,

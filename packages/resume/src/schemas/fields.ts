@@ -18,7 +18,11 @@ export const optionalString = (max: number = LIMITS.nameLength) =>
     .transform((v) => (v ? v : null));
 
 /** A real calendar date, `YYYY-MM-DD`. */
-export const calendarDate = () => z.iso.date("must be a real date, YYYY-MM-DD");
+export const calendarDate = () =>
+  z.iso
+    .date("must be a real date, YYYY-MM-DD")
+    // The ISO pattern allows year 0000, which PostgreSQL's calendar does not have.
+    .refine((date) => !date.startsWith("0000"), "must be a real date, YYYY-MM-DD");
 export const optionalDate = () =>
   calendarDate()
     .nullish()
