@@ -77,6 +77,21 @@ describe("posting under concurrency", () => {
     expect(JSON.stringify(replays[0]!.transaction)).toBe(JSON.stringify(winner!.transaction));
   });
 
+  it("writes a batch's good posts together again when one bad post refused the statement", async () => {
+    const good = Array.from({ length: 20 }, (_, i) => `regroup-${i}-${randomUUID()}`);
+    const attempts = [
+      ...good.map((key, i) => post(key, 50 + i)),
+      post(`regroup-bad-${randomUUID()}`, 5, randomUUID()),
+      // Upper-case ids are uuids too: a good post, whichever path writes it.
+      post(`regroup-upper-${randomUUID()}`, 6, sales.toUpperCase()),
+    ];
+    const settled = await Promise.allSettled(attempts);
+    expect(settled.slice(0, 20).every((s) => s.status === "fulfilled")).toBe(true);
+    expect(settled[20]).toMatchObject({ status: "rejected", reason: { errorName: "UNKNOWN_ACCOUNT" } });
+    expect(settled[21]).toMatchObject({ status: "fulfilled", value: { replayed: false } });
+    expect(await commitsOf(good)).toBeLessThan(10);
+  });
+
   it("refuses only the bad posts of a batch, writes the rest, and makes one transaction per key", async () => {
     const good = Array.from({ length: 20 }, (_, i) => `good-${i}-${randomUUID()}`);
     const repeated = `repeated-${randomUUID()}`;
