@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createDatabase, type Database } from "@app/db";
+import { createDatabase, isDatabaseUnavailable, type Database } from "@app/db";
 import { verifyLedger } from "../src/index.ts";
 import { createAccount } from "../src/store/accounts.ts";
 import { postTransaction, type PostResult } from "../src/store/transactions.ts";
+import { freePort } from "../../../test/free-port.ts";
 
 /**
  * Concurrent posts share statements and commits (postTransaction's group
@@ -90,6 +91,31 @@ describe("posting under concurrency", () => {
     expect(settled[20]).toMatchObject({ status: "rejected", reason: { errorName: "UNKNOWN_ACCOUNT" } });
     expect(settled[21]).toMatchObject({ status: "fulfilled", value: { replayed: false } });
     expect(await commitsOf(good)).toBeLessThan(10);
+  });
+
+  it("fails every post of a batch as a database outage when the database cannot be reached", async () => {
+    const down = createDatabase({
+      connectionString: `postgresql://postgres:x@127.0.0.1:${await freePort()}/none`,
+    });
+    try {
+      const results = await Promise.allSettled(
+        Array.from({ length: 5 }, (_, i) =>
+          postTransaction(down, {
+            idempotency_key: `down-${i}-${randomUUID()}`,
+            entries: [
+              { account_id: cash, amount: 1 },
+              { account_id: sales, amount: -1 },
+            ],
+          }),
+        ),
+      );
+      for (const result of results) {
+        expect(result.status).toBe("rejected");
+        expect(isDatabaseUnavailable((result as PromiseRejectedResult).reason)).toBe(true);
+      }
+    } finally {
+      await down.$disconnect();
+    }
   });
 
   it("refuses only the bad posts of a batch, writes the rest, and makes one transaction per key", async () => {

@@ -127,8 +127,11 @@ const BATCH_POSTS = 100;
 const POST_TIMEOUT_MS = 10_000;
 const batchedWriters = new WeakMap<Database, (tx: NewTransaction) => Promise<BatchOutcome>>();
 
-/** The post's JSON, null for a known key, or "refused": the batch's statement was refused, nothing was written. */
-type BatchOutcome = Transaction | null | "refused";
+/**
+ * The post's JSON, null for a known key, "refused" (the batch's statement was
+ * refused, nothing was written) or the error its statement failed with.
+ */
+type BatchOutcome = Transaction | null | "refused" | { failed: unknown };
 
 /**
  * Failures that may belong to one post of a batch rather than to the batch:
@@ -141,16 +144,27 @@ async function writeBatch(db: Database, txs: NewTransaction[]): Promise<Map<NewT
   const outcomes = new Map<NewTransaction, BatchOutcome>();
   for (let start = 0; start < txs.length; start += BATCH_POSTS) {
     const chunk = txs.slice(start, start + BATCH_POSTS);
-    const written = await writeChunk(db, chunk);
-    if (chunk.length > 1 && [...written.values()].every((outcome) => outcome === "refused")) {
-      // One bad post refuses the statement for all: those that check out are written together once more.
-      const fine = await postsThatCheckOut(db, chunk);
-      if (fine.length > 0 && fine.length < chunk.length)
-        for (const [tx, outcome] of await writeChunk(db, fine)) written.set(tx, outcome);
-    }
+    // A chunk that fails fails its own posts only: the chunks before it are committed.
+    const written = await writeTogether(db, chunk).catch(
+      (error: unknown) => new Map<NewTransaction, BatchOutcome>(chunk.map((tx) => [tx, { failed: error }])),
+    );
     for (const [tx, outcome] of written) outcomes.set(tx, outcome);
   }
   return outcomes;
+}
+
+/** Writes posts in one statement; when bad posts refused it, those that check out are written together once more. */
+async function writeTogether(
+  db: Database,
+  txs: NewTransaction[],
+): Promise<Map<NewTransaction, BatchOutcome>> {
+  const written = await writeChunk(db, txs);
+  if (txs.length > 1 && [...written.values()].every((outcome) => outcome === "refused")) {
+    const fine = await postsThatCheckOut(db, txs);
+    if (fine.length > 0 && fine.length < txs.length)
+      for (const [tx, outcome] of await writeChunk(db, fine)) written.set(tx, outcome);
+  }
+  return written;
 }
 
 async function writeChunk(db: Database, chunk: NewTransaction[]): Promise<Map<NewTransaction, BatchOutcome>> {
@@ -233,6 +247,7 @@ export async function postTransaction(db: Database, input: PostTransactionInput)
     entries: input.entries.map((e) => ({ ...e, account_id: e.account_id.toLowerCase() })),
   };
   const written = await writeInBatch(db, tx);
+  if (written && typeof written === "object" && "failed" in written) throw written.failed;
   if (written && written !== "refused") return { transaction: written, replayed: false, mismatch: false };
   return postChecked(db, tx);
 }
