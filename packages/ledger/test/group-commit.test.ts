@@ -102,6 +102,7 @@ describe("posting under concurrency", () => {
         Array.from({ length: 5 }, (_, i) =>
           postTransaction(down, {
             idempotency_key: `down-${i}-${randomUUID()}`,
+            description: null,
             entries: [
               { account_id: cash, amount: 1 },
               { account_id: sales, amount: -1 },
