@@ -10,6 +10,7 @@ import {
 import {
   apiErrorBody,
   createRestHandler,
+  healthAnswer,
   jsonAnswer,
   readBody,
   restRequestOf,
@@ -49,11 +50,10 @@ export function createLedgerServer({ db, credentials, region, warn = console.war
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const target = req.url ?? "/";
     const pathname = target.split("?")[0];
-    if (pathname === "/healthz" && req.method === "GET") {
-      return (await isDatabaseReachable(db))
-        ? sendJson(res, 200, { status: "ok", database: "ok" })
-        : sendJson(res, 503, apiErrorBody(503, "the database is unreachable"));
-    }
+    if (pathname === "/healthz" && req.method === "GET")
+      return sendAnswer(res, await healthAnswer(() => isDatabaseReachable(db)), {
+        "api-version": LEDGER_API_VERSION,
+      });
     if (pathname === "/openapi.json" && req.method === "GET")
       return sendJson(res, 200, ledgerOpenApiDocument);
 

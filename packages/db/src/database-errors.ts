@@ -28,23 +28,14 @@ export class DatabaseTimeoutError extends Error {}
  * reached or did not answer, as opposed to a query that failed on its merits.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 8; depth += 1) {
-    if (current instanceof DatabaseTimeoutError) return true;
-    const candidate = current as {
-      code?: unknown;
-      originalCode?: unknown;
-      message?: unknown;
-      cause?: unknown;
-      kind?: unknown;
-      meta?: { driverAdapterError?: unknown };
-    };
+  for (const candidate of errorChain(error)) {
+    if (candidate instanceof DatabaseTimeoutError) return true;
     for (const code of [candidate.code, candidate.originalCode]) {
       if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || PRISMA_UNAVAILABLE_CODES.has(code)))
         return true;
     }
     if (candidate.kind === "DatabaseNotReachable" || candidate.kind === "ConnectionClosed") return true;
     if (typeof candidate.message === "string" && UNAVAILABLE_MESSAGES.test(candidate.message)) return true;
-    current = candidate.meta?.driverAdapterError ?? candidate.cause;
   }
   return false;
 }
@@ -66,14 +57,26 @@ export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * Prisma's driver adapter put it in the error, or undefined.
  */
 export function databaseErrorCode(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current && depth < 8; depth += 1) {
-    const candidate = current as {
-      originalCode?: unknown;
-      meta?: { driverAdapterError?: { cause?: unknown } };
-      cause?: unknown;
-    };
+  for (const candidate of errorChain(error)) {
     if (typeof candidate.originalCode === "string") return candidate.originalCode;
-    current = candidate.meta?.driverAdapterError?.cause ?? candidate.cause;
   }
   return undefined;
+}
+
+interface ErrorLink {
+  code?: unknown;
+  originalCode?: unknown;
+  message?: unknown;
+  kind?: unknown;
+  cause?: unknown;
+  meta?: { driverAdapterError?: unknown };
+}
+
+/** An error and what it wraps: Prisma's driver-adapter error first, else its `cause` (eight deep at most). */
+function* errorChain(error: unknown): Generator<ErrorLink> {
+  for (let current = error, depth = 0; current && depth < 8; depth += 1) {
+    const link = current as ErrorLink;
+    yield link;
+    current = link.meta?.driverAdapterError ?? link.cause;
+  }
 }

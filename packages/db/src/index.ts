@@ -1,10 +1,5 @@
 export { batchCalls } from "./batch-calls.ts";
-export {
-  databaseErrorCode,
-  DatabaseTimeoutError,
-  isDatabaseUnavailable,
-  withTimeout,
-} from "./database-errors.ts";
+export { databaseErrorCode, isDatabaseUnavailable, withTimeout } from "./database-errors.ts";
 export {
   createDatabase,
   isDatabaseReachable,

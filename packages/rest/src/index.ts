@@ -16,11 +16,13 @@ export {
   type ServiceMeta,
 } from "./openapi-document.ts";
 export { createResponseControl, type ResponseControl } from "./response-control.ts";
+export { healthAnswer } from "./health.ts";
 export {
   createRestHandler,
+  jsonAnswer,
   type RestHandler,
   type RestHandlerOptions,
   type RestRequest,
   type RestResponse,
 } from "./rest-handler.ts";
-export { closeOnSignals, jsonAnswer, readBody, restRequestOf, sendAnswer, type Answer } from "./node-http.ts";
+export { closeOnSignals, readBody, restRequestOf, sendAnswer, type Answer } from "./node-http.ts";

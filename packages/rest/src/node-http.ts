@@ -38,14 +38,6 @@ export function restRequestOf(req: IncomingMessage, body = ""): RestRequest {
 /** An answer, whether built here or kept from an earlier request (a Buffer body). */
 export type Answer = Omit<RestResponse, "body"> & { body: string | Buffer };
 
-export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
-  return {
-    status,
-    headers: { ...headers, "content-type": "application/json; charset=utf-8" },
-    body: JSON.stringify(body),
-  };
-}
-
 export function sendAnswer(res: ServerResponse, answer: Answer, extraHeaders: Record<string, string> = {}) {
   res.writeHead(answer.status, {
     ...extraHeaders,

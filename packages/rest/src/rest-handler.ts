@@ -96,9 +96,9 @@ export function createRestHandler<TContext>(options: RestHandlerOptions<TContext
     const { method, target, headers } = received;
     const pathname = target.split("?", 1)[0]!;
     const route = matchRoute(pathname);
-    if (!route) return errorAnswer(apiErrorBody(404, `no route for ${pathname}`));
+    if (!route) return jsonAnswer(404, apiErrorBody(404, `no route for ${pathname}`));
     if (!route.methods.includes(method)) {
-      return errorAnswer(apiErrorBody(405, `${method} is not allowed on ${route.template}`), {
+      return jsonAnswer(405, apiErrorBody(405, `${method} is not allowed on ${route.template}`), {
         allow: route.methods.join(", "),
       });
     }
@@ -107,12 +107,12 @@ export function createRestHandler<TContext>(options: RestHandlerOptions<TContext
     const hasBody = BODY_METHODS.has(method);
     if (hasBody) {
       if (!JSON_CONTENT_TYPE.test(headers.get("content-type") ?? "")) {
-        return errorAnswer(apiErrorBody(415, "the body must be JSON (Content-Type: application/json)"));
+        return jsonAnswer(415, apiErrorBody(415, "the body must be JSON (Content-Type: application/json)"));
       }
       if (readBody) {
         const body = await readBody();
         if (body === null) {
-          return errorAnswer(apiErrorBody(413, `the body is larger than ${options.maxBodyBytes} bytes`));
+          return jsonAnswer(413, apiErrorBody(413, `the body is larger than ${options.maxBodyBytes} bytes`));
         }
         request = { ...received, body };
       }
@@ -201,10 +201,10 @@ function finish(answer: RestResponse): RestResponse {
   const { headers } = answer;
   if (answer.status >= 400) {
     const parsed = parseJson(answer.body) as { data?: { body?: ApiErrorBody } } | undefined;
-    return errorAnswer(
+    return jsonAnswer(
+      answer.status,
       parsed?.data?.body ?? apiErrorBody(answer.status, "the request failed"),
       headers,
-      answer.status,
     );
   }
   const contentType = headers["content-type"] ?? "";
@@ -223,10 +223,10 @@ function parseJson(text: string): unknown {
   }
 }
 
-function errorAnswer(
-  body: ApiErrorBody,
+export function jsonAnswer(
+  status: number,
+  body: unknown,
   headers: Record<string, string> = {},
-  status = body.statusCode,
 ): RestResponse {
   return {
     status,

@@ -1,6 +1,6 @@
 import http from "node:http";
 import { isDatabaseReachable } from "@app/db";
-import { apiErrorBody, jsonAnswer, sendAnswer, type Answer } from "@app/rest";
+import { apiErrorBody, healthAnswer, jsonAnswer, sendAnswer, type Answer } from "@app/rest";
 import { database } from "./db";
 import { serveResumeRest, serveResumeTrpc } from "./resume-api";
 import { SECURITY_HEADERS } from "./security-headers";
@@ -42,9 +42,7 @@ async function route(req: http.IncomingMessage, res: http.ServerResponse, handle
 async function health(method: string | undefined): Promise<Answer> {
   if (method !== "GET" && method !== "HEAD")
     return jsonAnswer(405, apiErrorBody(405, `${method} is not allowed on /healthz`), { allow: "GET, HEAD" });
-  return (await isDatabaseReachable(database()))
-    ? jsonAnswer(200, { status: "ok", database: "ok" })
-    : jsonAnswer(503, apiErrorBody(503, "the database is unreachable"));
+  return healthAnswer(() => isDatabaseReachable(database()));
 }
 
 function sendApiAnswer(res: http.ServerResponse, answer: Answer) {
