@@ -1,11 +1,12 @@
 import { env } from "../scripts/env.ts";
 import { startWeb, stopProcess, waitForHealthy } from "../scripts/processes.ts";
 import { freePort } from "../test/free-port.ts";
+import { TEST_CLUSTER } from "../scripts/database.ts";
 import { createMigratedDatabase } from "../test/migrated-database.ts";
 
 /** A fresh database and the production build of the web app; the tests read E2E_BASE_URL (and E2E_DATABASE_URL to start servers of their own). */
 export default async function globalSetup() {
-  const database = await createMigratedDatabase("e2e", "test-postgres");
+  const database = await createMigratedDatabase("e2e", TEST_CLUSTER);
 
   const port = await freePort();
   const web = startWeb(

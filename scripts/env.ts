@@ -13,6 +13,8 @@ const schema = z.object({
   LEDGER_REGION: z.string().default("us-east-1"),
   LEDGER_CREDENTIALS_FILE: z.string().optional(),
   EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  /** Where embedded clusters go when the `postgres` user cannot enter the checkout (root in a private folder). */
+  EMBEDDED_POSTGRES_STATE_DIR: z.string().optional(),
   PRISMA_SCHEMA_ENGINE_BINARY: z.string().optional(),
   CHROMIUM_PATH: z.string().optional(),
   BENCH_SECONDS: z.coerce.number().positive().default(10),

@@ -17,6 +17,9 @@ await run(process.execPath, ["--import", "tsx", "scripts/prisma-generate.ts"]);
 
 step(env.DATABASE_URL ? "using DATABASE_URL" : "starting embedded PostgreSQL (.data/postgres)");
 const database = await openDatabase();
+if (database.directory && database.directory !== path.join(env.DATA_DIR, "postgres")) {
+  console.log(`the user postgres cannot enter this checkout: the cluster lives in ${database.directory}`);
+}
 try {
   const applied = await migrate(database.url);
   console.log(applied.length ? `applied migrations: ${applied.join(", ")}` : "database is up to date");

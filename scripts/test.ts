@@ -5,6 +5,7 @@
  */
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
+import { exitIfEmbeddedPostgresFailed, startEmbeddedCluster, TEST_CLUSTER } from "./database.ts";
 import { env, systemChromium } from "./env.ts";
 import { buildWeb, run } from "./processes.ts";
 
@@ -12,6 +13,12 @@ const tsx = ["--import", "tsx"];
 const bin = (name: string) => path.join("node_modules", ".bin", name);
 const resultsDir = path.join(env.DATA_DIR, "test-results");
 await mkdir(resultsDir, { recursive: true });
+
+// The tests' PostgreSQL, started first so that a machine where it cannot run
+// hears why at once; the test runners' setups share it while this runs.
+const testCluster = env.DATABASE_URL
+  ? null
+  : await startEmbeddedCluster(TEST_CLUSTER, { database: "postgres" }).catch(exitIfEmbeddedPostgresFailed);
 
 let passed = 0;
 let failed = 0;
@@ -84,5 +91,6 @@ if (built) {
   }));
 }
 
+await testCluster?.stop();
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exitCode = failed === 0 ? 0 : 1;

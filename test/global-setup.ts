@@ -5,10 +5,11 @@
  */
 import type { TestProject } from "vitest/node";
 import "./provided-context.ts";
+import { TEST_CLUSTER } from "../scripts/database.ts";
 import { createMigratedDatabase } from "./migrated-database.ts";
 
 export default async function setup(project: TestProject) {
-  const database = await createMigratedDatabase("test_run", "test-postgres");
+  const database = await createMigratedDatabase("test_run", TEST_CLUSTER);
   project.provide("adminUrl", database.adminUrl);
   project.provide("databaseUrl", database.url);
   return () => database.drop();

@@ -1,7 +1,5 @@
-import path from "node:path";
-import { startEmbeddedPostgres } from "@app/db";
 import { env } from "../scripts/env.ts";
-import { migrate } from "../scripts/database.ts";
+import { migrate, startEmbeddedCluster } from "../scripts/database.ts";
 import { adminQuery, withDatabaseName } from "./postgres-admin.ts";
 
 export interface MigratedDatabase {
@@ -22,7 +20,7 @@ export interface MigratedDatabase {
 export async function createMigratedDatabase(prefix: string, cluster: string): Promise<MigratedDatabase> {
   const server = env.DATABASE_URL
     ? { adminUrl: env.DATABASE_URL, stop: async () => {} }
-    : await startEmbeddedPostgres({ directory: path.join(env.DATA_DIR, cluster), database: "postgres" });
+    : await startEmbeddedCluster(cluster, { database: "postgres" });
   const name = `${prefix}_${process.pid}_${Date.now()}`;
   await adminQuery(server.adminUrl, `CREATE DATABASE ${name}`);
   const url = withDatabaseName(server.adminUrl, name);

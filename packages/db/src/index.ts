@@ -8,7 +8,6 @@ export {
   type Database,
   type DatabaseOptions,
 } from "./client.ts";
-export { startEmbeddedPostgres, type RunningPostgres } from "./embedded-postgres.ts";
 export { migrateDatabase, readMigrations, MigrationError, type Migration } from "./migrate.ts";
 export { findRepoRoot, migrationsDirectory } from "./paths.ts";
 export { isoTimestampSql } from "./sql.ts";
