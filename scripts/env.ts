@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
-import path from "node:path";
-import { findRepoRoot } from "@app/db/paths";
+import { dataDirectory, findRepoRoot } from "@app/db/paths";
 import { z } from "zod";
 
 /** Configuration of the root commands (start, test, db:migrate, token). */
@@ -38,7 +37,7 @@ if (!parsed.success) {
 export const repoRoot = findRepoRoot();
 export const env = {
   ...parsed.data,
-  DATA_DIR: path.resolve(repoRoot, parsed.data.DATA_DIR ?? ".data"),
+  DATA_DIR: dataDirectory(parsed.data.DATA_DIR),
 };
 
 /** The system's Chromium (Debian's where there is no internet), for the end-to-end tests; undefined when none. */

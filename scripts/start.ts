@@ -3,9 +3,11 @@
  * production build, then the web app on PORT and the ledger on LEDGER_PORT.
  * Ctrl-C stops all of it.
  */
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { resolveAuthSetup } from "@app/auth";
+import { LEDGER_ACTIONS } from "@app/ledger";
+import { loadCredentials } from "@app/sigv4";
+import { developmentCredentialsFile } from "../apps/ledger/src/env.ts";
 import { migrate, openDatabase } from "./database.ts";
 import { env } from "./env.ts";
 import { buildWeb, run, startLedger, startWeb, stopProcess, waitForHealthy } from "./processes.ts";
@@ -64,11 +66,8 @@ const webUrl = `http://localhost:${env.PORT}`;
 const ledgerUrl = `http://localhost:${env.LEDGER_PORT}`;
 await Promise.all([waitForHealthy(`${webUrl}/healthz`), waitForHealthy(`${ledgerUrl}/healthz`)]);
 
-const credentialsFile = env.LEDGER_CREDENTIALS_FILE ?? path.join(env.DATA_DIR, "ledger-credentials.json");
-const [key] = JSON.parse(await readFile(credentialsFile, "utf8")) as {
-  accessKeyId: string;
-  secretAccessKey: string;
-}[];
+const credentialsFile = env.LEDGER_CREDENTIALS_FILE ?? developmentCredentialsFile(env.DATA_DIR);
+const [key] = (await loadCredentials(credentialsFile, LEDGER_ACTIONS)).values();
 const auth = await resolveAuthSetup(
   { ...env, CLERK_PUBLISHABLE_KEY: env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY },
   env.DATA_DIR,

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { findRepoRoot } from "@app/db/paths";
+import { dataDirectory } from "@app/db/paths";
 import { z } from "zod";
 
 const schema = z.object({
@@ -18,7 +18,7 @@ const schema = z.object({
 export function readLedgerEnv(source: NodeJS.ProcessEnv = process.env) {
   const parsed = schema.safeParse(source);
   if (!parsed.success) throw new Error(`Invalid ledger configuration:\n${z.prettifyError(parsed.error)}`);
-  const dataDir = path.resolve(findRepoRoot(), parsed.data.DATA_DIR ?? ".data");
+  const dataDir = dataDirectory(parsed.data.DATA_DIR);
   return {
     ...parsed.data,
     DATA_DIR: dataDir,

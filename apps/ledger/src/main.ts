@@ -1,12 +1,13 @@
 import { createDatabase } from "@app/db";
-import { closeOnSignals } from "@app/rest";
+import { LEDGER_ACTIONS } from "@app/ledger";
+import { closeServer, shutdownSignal } from "@app/rest";
 import { ensureDevelopmentCredentials, loadCredentials } from "@app/sigv4";
 import { readLedgerEnv } from "./env.ts";
 import { createLedgerServer } from "./server.ts";
 
 const env = readLedgerEnv();
-if (!env.LEDGER_CREDENTIALS_FILE) await ensureDevelopmentCredentials(env.credentialsFile);
-const credentials = await loadCredentials(env.credentialsFile);
+if (!env.LEDGER_CREDENTIALS_FILE) await ensureDevelopmentCredentials(env.credentialsFile, LEDGER_ACTIONS);
+const credentials = await loadCredentials(env.credentialsFile, LEDGER_ACTIONS);
 const db = createDatabase({ connectionString: env.DATABASE_URL, maxConnections: 20 });
 const server = createLedgerServer({ db, credentials, region: env.LEDGER_REGION });
 
@@ -16,4 +17,10 @@ server.listen(env.LEDGER_PORT, env.HOST, () => {
   );
 });
 
-closeOnSignals(server, () => db.$disconnect());
+await shutdownSignal();
+const SHUTDOWN_GRACE_MS = 5_000;
+// Whatever hangs past the grace period does not keep the process alive.
+setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS + 3_000).unref();
+await closeServer(server, SHUTDOWN_GRACE_MS);
+await db.$disconnect();
+process.exit(0);

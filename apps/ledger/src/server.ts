@@ -1,30 +1,28 @@
 import http from "node:http";
-import { isDatabaseReachable, type Database } from "@app/db";
+import { isDatabaseUnavailable, isDatabaseReachable, type Database } from "@app/db";
+import { LEDGER_API_VERSION, LIMITS, ledgerOpenApiDocument, ledgerRouter } from "@app/ledger";
 import {
-  LEDGER_API_VERSION,
-  LIMITS,
-  ledgerOpenApiDocument,
-  ledgerRouter,
-  type LedgerContext,
-} from "@app/ledger";
-import {
-  apiErrorBody,
+  createResponseControl,
   createRestHandler,
+  errorAnswer,
+  failureAnswer,
   healthAnswer,
   jsonAnswer,
   readBody,
   restRequestOf,
   sendAnswer,
+  type Answer,
   type ApiErrorBody,
-  type RestRequest,
 } from "@app/rest";
-import { SigV4Error, verifySigV4Request, type Credential, type CredentialStore } from "@app/sigv4";
+import { SigV4Error, verifySigV4Request, type CredentialStore } from "@app/sigv4";
 
 export interface LedgerServerDeps {
   db: Database;
   credentials: CredentialStore;
   region: string;
   warn?: (message: string) => void;
+  /** Where failures of the service itself go (a 500, a database outage). */
+  logError?: (where: string, error: unknown) => void;
 }
 
 /**
@@ -32,70 +30,61 @@ export interface LedgerServerDeps {
  * request must carry a valid AWS Signature V4, checked here in front of the
  * ledger router (served as REST by packages/rest).
  */
-export function createLedgerServer({ db, credentials, region, warn = console.warn }: LedgerServerDeps) {
-  // The verified signer of each request, for the tRPC context.
-  const signers = new WeakMap<RestRequest, Credential>();
-  const rest = createRestHandler<LedgerContext>({
+export function createLedgerServer({
+  db,
+  credentials,
+  region,
+  warn = console.warn,
+  logError = (where, error) => console.error(`[ledger] ${where}:`, error),
+}: LedgerServerDeps): http.Server {
+  const rest = createRestHandler({
     router: ledgerRouter,
     document: ledgerOpenApiDocument,
     maxBodyBytes: LIMITS.bodyBytes,
-    apiVersion: LEDGER_API_VERSION,
-    createContext: async (request, response) => ({ db, caller: signers.get(request)!, response, warn }),
     onError: (error, path) => {
       const { code, cause } = error as { code?: string; cause?: unknown };
       if (code === "INTERNAL_SERVER_ERROR" || code === "SERVICE_UNAVAILABLE")
-        console.error(`[ledger] ${path}:`, cause ?? error);
+        logError(path ?? "?", cause ?? error);
     },
   });
-  async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
+
+  async function answer(req: http.IncomingMessage): Promise<Answer> {
     const target = req.url ?? "/";
     const pathname = target.split("?")[0];
-    if (pathname === "/healthz" && req.method === "GET")
-      return sendAnswer(res, await healthAnswer(() => isDatabaseReachable(db)), {
-        "api-version": LEDGER_API_VERSION,
-      });
-    if (pathname === "/openapi.json" && req.method === "GET")
-      return sendJson(res, 200, ledgerOpenApiDocument);
+    if (pathname === "/healthz" && req.method === "GET") return healthAnswer(() => isDatabaseReachable(db));
+    if (pathname === "/openapi.json" && req.method === "GET") return jsonAnswer(200, ledgerOpenApiDocument);
 
     const body = await readBody(req, LIMITS.bodyBytes);
-    if (!body)
-      return sendJson(res, 413, apiErrorBody(413, `the body is larger than ${LIMITS.bodyBytes} bytes`));
-
-    let caller: Credential;
+    if (!body) return errorAnswer(413, `the body is larger than ${LIMITS.bodyBytes} bytes`);
     try {
-      caller = verifySigV4Request(
+      const caller = verifySigV4Request(
         { method: req.method ?? "GET", target, headers: req.headers, body },
         { credentials, region, service: "execute-api" },
       );
+      return await rest.handle(restRequestOf(req, body.toString("utf8")), {
+        context: async () => ({ db, caller, response: createResponseControl(), warn }),
+      });
     } catch (error) {
-      if (!(error instanceof SigV4Error)) throw error;
-      const errorBody: ApiErrorBody = {
-        statusCode: error.status,
-        error: error.errorName,
-        message: error.message,
-      };
-      return sendJson(res, error.status, errorBody, { "x-amzn-ErrorType": error.errorName });
+      if (error instanceof SigV4Error) return sigV4ErrorAnswer(error);
+      logError(target, error);
+      return failureAnswer(error, isDatabaseUnavailable);
     }
-
-    const request = restRequestOf(req, body.toString("utf8"));
-    signers.set(request, caller);
-    sendAnswer(res, await rest.handle(request));
   }
 
   return http.createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      console.error("[ledger]", error);
-      if (!res.headersSent) sendJson(res, 500, apiErrorBody(500, "internal error"));
-      else res.destroy();
-    });
+    answer(req).then(
+      (reply) => sendAnswer(res, reply, { "api-version": LEDGER_API_VERSION }),
+      (error: unknown) => {
+        logError(req.url ?? "?", error);
+        if (!res.headersSent) sendAnswer(res, failureAnswer(error, isDatabaseUnavailable));
+        else res.destroy();
+      },
+    );
   });
 }
 
-function sendJson(
-  res: http.ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-) {
-  sendAnswer(res, jsonAnswer(status, body, { "api-version": LEDGER_API_VERSION, ...headers }));
+/** AWS's error name in the body's `error` and in `x-amzn-ErrorType`, as API Gateway answers. */
+function sigV4ErrorAnswer(error: SigV4Error): Answer {
+  const body: ApiErrorBody = { statusCode: error.status, error: error.errorName, message: error.message };
+  return jsonAnswer(error.status, body, { "x-amzn-ErrorType": error.errorName });
 }

@@ -1,6 +1,5 @@
-import path from "node:path";
 import { clerkIssuer } from "@app/auth";
-import { findRepoRoot } from "@app/db/paths";
+import { dataDirectory } from "@app/db/paths";
 import { z } from "zod";
 
 const optional = z
@@ -23,7 +22,7 @@ const schema = clerkSchema.extend({
   AUTH_JWKS_URL: optional,
   AUTH_PUBLIC_KEY: optional,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
-  /** Memory for GET /me/resume answers kept between requests (src/server/resume-api.ts); 0 keeps none. */
+  /** Memory for GET /me/resume answers kept between requests (src/api/whole-resume-answers.ts); 0 keeps none. */
   RESUME_ANSWER_CACHE_BYTES: z.coerce
     .number()
     .int()
@@ -53,7 +52,7 @@ export function webEnv(): WebEnv {
   if (cached) return cached;
   const parsed = schema.safeParse(process.env);
   if (!parsed.success) throw new Error(`Invalid web configuration:\n${z.prettifyError(parsed.error)}`);
-  cached = { ...parsed.data, DATA_DIR: path.resolve(findRepoRoot(), parsed.data.DATA_DIR ?? ".data") };
+  cached = { ...parsed.data, DATA_DIR: dataDirectory(parsed.data.DATA_DIR) };
   return cached;
 }
 

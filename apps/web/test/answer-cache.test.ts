@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createAnswerCache } from "../src/server/answer-cache.ts";
+import { createAnswerCache } from "../src/api/answer-cache.ts";
 
 const answer = (body: string) => ({ status: 200, headers: { "content-type": "text/plain" }, body });
 

@@ -63,10 +63,21 @@ export function databaseErrorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** True when `error` says the database refused a write for breaking the named constraint. */
+export function isConstraintViolation(error: unknown, constraint: string): boolean {
+  for (const candidate of errorChain(error)) {
+    const text = `${String(candidate.message ?? "")} ${String(candidate.originalMessage ?? "")} ${String(candidate.constraint ?? "")}`;
+    if (text.includes(constraint)) return true;
+  }
+  return false;
+}
+
 interface ErrorLink {
   code?: unknown;
   originalCode?: unknown;
   message?: unknown;
+  originalMessage?: unknown;
+  constraint?: unknown;
   kind?: unknown;
   cause?: unknown;
   meta?: { driverAdapterError?: unknown };

@@ -1,5 +1,10 @@
 export { batchCalls } from "./batch-calls.ts";
-export { databaseErrorCode, isDatabaseUnavailable, withTimeout } from "./database-errors.ts";
+export {
+  databaseErrorCode,
+  isConstraintViolation,
+  isDatabaseUnavailable,
+  withTimeout,
+} from "./database-errors.ts";
 export {
   createDatabase,
   isDatabaseReachable,
@@ -11,4 +16,3 @@ export {
 export { migrateDatabase, readMigrations, MigrationError, type Migration } from "./migrate.ts";
 export { findRepoRoot, migrationsDirectory } from "./paths.ts";
 export { isoTimestampSql } from "./sql.ts";
-export * from "./generated/prisma/client.ts";

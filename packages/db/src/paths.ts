@@ -14,3 +14,7 @@ export function findRepoRoot(start = path.dirname(fileURLToPath(import.meta.url)
 }
 
 export const migrationsDirectory = (repoRoot: string) => path.join(repoRoot, "prisma", "migrations");
+
+/** The local state folder (embedded PostgreSQL, the local issuer's key): `DATA_DIR`, else `.data`, from the repository. */
+export const dataDirectory = (configured: string | undefined) =>
+  path.resolve(findRepoRoot(), configured ?? ".data");

@@ -2,4 +2,4 @@ export { LEDGER_API_VERSION, ledgerOpenApiDocument } from "./openapi.ts";
 export { ledgerRouter, type LedgerRouter } from "./routers/ledger-router.ts";
 export { LIMITS, type Account, type Entry, type Transaction } from "./schemas.ts";
 export { verifyLedger, type LedgerViolation } from "./store/verify-ledger.ts";
-export type { LedgerAction, LedgerContext } from "./trpc.ts";
+export { LEDGER_ACTIONS, type LedgerContext } from "./trpc.ts";

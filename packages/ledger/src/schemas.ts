@@ -1,3 +1,4 @@
+import { calendarDate, text } from "@app/rest/fields";
 import { z } from "zod";
 
 export const ACCOUNT_TYPES = ["asset", "liability", "income", "expense"] as const;
@@ -15,13 +16,6 @@ export const LIMITS = {
 } as const;
 
 const uuid = () => z.uuid("must be a uuid");
-/** PostgreSQL text cannot hold NUL, so no string may carry one. */
-const text = () => z.string().refine((value) => !value.includes("\u0000"), "must not contain NUL characters");
-const calendarDate = () =>
-  z.iso
-    .date("must be a real date, YYYY-MM-DD")
-    // The ISO pattern allows year 0000, which PostgreSQL's calendar does not have.
-    .refine((date) => !date.startsWith("0000"), "must be a real date, YYYY-MM-DD");
 
 export const currencyCode = z
   .string()

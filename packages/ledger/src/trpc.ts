@@ -14,7 +14,9 @@ import {
 
 // ---------------------------------------------------------------- context
 
-export type LedgerAction = "ledger:CreateAccount" | "ledger:PostTransaction" | "ledger:Read";
+/** What a key may do; each procedure names the one it needs. */
+export const LEDGER_ACTIONS = ["ledger:CreateAccount", "ledger:PostTransaction", "ledger:Read"] as const;
+export type LedgerAction = (typeof LEDGER_ACTIONS)[number];
 
 export interface LedgerContext {
   db: Database;

@@ -31,7 +31,7 @@ const ERROR_NAME_BY_STATUS: Record<number, string> = {
   503: "SERVICE_UNAVAILABLE",
 };
 
-export function errorNameForStatus(status: number): string {
+function errorNameForStatus(status: number): string {
   return ERROR_NAME_BY_STATUS[status] ?? (status >= 500 ? "INTERNAL_SERVER_ERROR" : "BAD_REQUEST");
 }
 
@@ -47,7 +47,7 @@ interface RawIssue {
 }
 
 /** Zod's issues as the API shows them; an unknown key becomes one issue at that key. */
-export function formatIssues(issues: readonly RawIssue[]): ApiIssue[] {
+function formatIssues(issues: readonly RawIssue[]): ApiIssue[] {
   return issues.flatMap((issue) => {
     const path = (issue.path ?? []).map(String).join(".");
     if (issue.code === "unrecognized_keys" && issue.keys) {

@@ -3,12 +3,18 @@ export {
   DATABASE_UNAVAILABLE,
   databaseOutageAs503,
   DomainError,
-  errorNameForStatus,
-  formatIssues,
   formatTrpcError,
   type ApiErrorBody,
   type ApiIssue,
 } from "./api-error.ts";
+export {
+  errorAnswer,
+  failureAnswer,
+  jsonAnswer,
+  type Answer,
+  type RestRequest,
+  type RestResponse,
+} from "./answer.ts";
 export {
   buildOpenApiDocument,
   type DocumentOptions,
@@ -19,10 +25,9 @@ export { createResponseControl, type ResponseControl } from "./response-control.
 export { healthAnswer } from "./health.ts";
 export {
   createRestHandler,
-  jsonAnswer,
+  type RestCall,
   type RestHandler,
   type RestHandlerOptions,
-  type RestRequest,
-  type RestResponse,
 } from "./rest-handler.ts";
-export { closeOnSignals, readBody, restRequestOf, sendAnswer, type Answer } from "./node-http.ts";
+export type { RestContext } from "./trpc-to-openapi-call.ts";
+export { closeServer, readBody, restRequestOf, sendAnswer, shutdownSignal } from "./node-http.ts";

@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import type { RestRequest, RestResponse } from "./rest-handler.ts";
+import type { Answer, RestRequest } from "./answer.ts";
 
 /**
  * The body, or null past `limit` bytes. The rest of a body too large is read
@@ -35,9 +35,6 @@ export function restRequestOf(req: IncomingMessage, body = ""): RestRequest {
   };
 }
 
-/** An answer, whether built here or kept from an earlier request (a Buffer body). */
-export type Answer = Omit<RestResponse, "body"> & { body: string | Buffer };
-
 export function sendAnswer(res: ServerResponse, answer: Answer, extraHeaders: Record<string, string> = {}) {
   res.writeHead(answer.status, {
     ...extraHeaders,
@@ -49,20 +46,23 @@ export function sendAnswer(res: ServerResponse, answer: Answer, extraHeaders: Re
 }
 
 /**
- * On SIGINT or SIGTERM: stop taking connections, let requests in flight end
- * (for up to `graceMs`, then cut them off), run `cleanup`, exit. A cleanup that
- * hangs does not keep the process alive.
+ * Stops taking connections and resolves once the requests in flight have
+ * ended, or after `graceMs`, when those still open are cut off.
  */
-export function closeOnSignals(server: Server, cleanup: () => Promise<unknown>, graceMs = 5_000) {
-  const close = () => {
-    setTimeout(() => process.exit(1), graceMs + 3_000).unref();
+export function closeServer(server: Server, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
     const cutOff = setTimeout(() => server.closeAllConnections(), graceMs);
     server.close(() => {
       clearTimeout(cutOff);
-      void cleanup().finally(() => process.exit(0));
+      resolve();
     });
     server.closeIdleConnections();
-  };
-  process.once("SIGINT", close);
-  process.once("SIGTERM", close);
+  });
+}
+
+/** Resolves with the first SIGINT or SIGTERM: the process is asked to stop. */
+export function shutdownSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve(signal));
+  });
 }

@@ -2,8 +2,8 @@ export { COLLECTIONS, type Collection, type CollectionName } from "./collections
 export { LIMITS } from "./limits.ts";
 export { renderResumeMarkdown } from "./markdown/render-resume-markdown.ts";
 export { API_VERSION, resumeOpenApiDocument } from "./openapi.ts";
-export { createRateLimiter, type RateLimiter } from "./rate-limiter.ts";
 export { resumeAppRouter, type ResumeAppRouter } from "./router.ts";
+export { WHOLE_RESUME_PATH } from "./routers/resume-router.ts";
 export { profileFields, type Profile, type ProfileInput } from "./schemas/profile.ts";
 export { GOAL_MOVES } from "./schemas/goal.ts";
 export { getWholeResume, type WholeResume } from "./store/resume-store.ts";

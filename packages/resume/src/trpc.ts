@@ -6,7 +6,6 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import { AuthenticationError, type VerifiedIdentity } from "@app/auth";
 import { isDatabaseUnavailable, type Database } from "@app/db";
 import { databaseOutageAs503, formatTrpcError, type ResponseControl, type ServiceMeta } from "@app/rest";
-import type { RateLimiter } from "./rate-limiter.ts";
 
 // ---------------------------------------------------------------- context
 
@@ -14,7 +13,8 @@ export interface ResumeContext {
   db: Database;
   /** Who the bearer token names, or why there is no one. */
   identity: VerifiedIdentity | AuthenticationError;
-  rateLimiter: RateLimiter;
+  /** Counts one request of the user: 0 when it is within the rate limit, else the seconds until one would be. */
+  takeRateLimit(userId: string): number | Promise<number>;
   response: ResponseControl;
 }
 
@@ -32,20 +32,15 @@ const databaseErrors = t.middleware(async ({ next }) =>
 );
 
 /**
- * Every resume procedure: a verified caller (401 with WWW-Authenticate
- * otherwise) within the per-user rate limit (429 with Retry-After).
+ * Every resume procedure: a verified caller (401 otherwise; the server adds
+ * its WWW-Authenticate) within the per-user rate limit (429 with Retry-After).
  */
-export const userProcedure = t.procedure.use(databaseErrors).use(({ ctx, next }) => {
+export const userProcedure = t.procedure.use(databaseErrors).use(async ({ ctx, next }) => {
   const { identity } = ctx;
   if (identity instanceof AuthenticationError) {
-    const error =
-      identity.reason === "missing_token"
-        ? ""
-        : `, error="invalid_token", error_description="${identity.message}"`;
-    ctx.response.headers.set("WWW-Authenticate", `Bearer realm="resume"${error}`);
     throw new TRPCError({ code: "UNAUTHORIZED", message: identity.message });
   }
-  const retryAfter = ctx.rateLimiter.take(identity.userId);
+  const retryAfter = await ctx.takeRateLimit(identity.userId);
   if (retryAfter > 0) {
     ctx.response.headers.set("Retry-After", String(retryAfter));
     throw new TRPCError({

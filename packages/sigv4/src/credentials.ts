@@ -3,23 +3,35 @@ import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 
-export const LEDGER_ACTIONS = ["ledger:CreateAccount", "ledger:PostTransaction", "ledger:Read"] as const;
-export type LedgerAction = (typeof LEDGER_ACTIONS)[number];
-
-const credentialSchema = z.strictObject({
-  accessKeyId: z.string().regex(/^[A-Z0-9]{16,128}$/, "upper-case letters and digits, 16-128"),
-  secretAccessKey: z.string().min(16),
-  principal: z.string().min(1),
-  actions: z.array(z.enum(LEDGER_ACTIONS)),
-});
-const credentialsFileSchema = z.array(credentialSchema);
-
-export type Credential = z.infer<typeof credentialSchema>;
+export interface Credential {
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Who signs with the key, for logs and error messages. */
+  principal: string;
+  /** What the key may do (the service names its actions: `ledger:Read`). */
+  actions: string[];
+}
 export type CredentialStore = ReadonlyMap<string, Credential>;
 
-/** Reads a credentials file: `[{"accessKeyId","secretAccessKey","principal","actions":[...]}]`. */
-export async function loadCredentials(file: string): Promise<CredentialStore> {
-  const parsed = credentialsFileSchema.safeParse(JSON.parse(await readFile(file, "utf8")));
+const credentialsFileSchema = (actions: readonly [string, ...string[]]) =>
+  z.array(
+    z.strictObject({
+      accessKeyId: z.string().regex(/^[A-Z0-9]{16,128}$/, "upper-case letters and digits, 16-128"),
+      secretAccessKey: z.string().min(16),
+      principal: z.string().min(1),
+      actions: z.array(z.enum(actions)),
+    }),
+  );
+
+/**
+ * Reads a credentials file, `[{"accessKeyId","secretAccessKey","principal","actions":[...]}]`,
+ * whose actions must be among `actions`.
+ */
+export async function loadCredentials(
+  file: string,
+  actions: readonly [string, ...string[]],
+): Promise<CredentialStore> {
+  const parsed = credentialsFileSchema(actions).safeParse(JSON.parse(await readFile(file, "utf8")));
   if (!parsed.success)
     throw new Error(`${file} is not a credentials file:\n${z.prettifyError(parsed.error)}`);
   const store = new Map<string, Credential>();
@@ -35,7 +47,7 @@ export async function loadCredentials(file: string): Promise<CredentialStore> {
  * The development credentials file, generated once with one key holding every
  * action (concurrent first starts agree on one file).
  */
-export async function ensureDevelopmentCredentials(file: string): Promise<void> {
+export async function ensureDevelopmentCredentials(file: string, actions: readonly string[]): Promise<void> {
   try {
     await readFile(file);
     return;
@@ -46,7 +58,7 @@ export async function ensureDevelopmentCredentials(file: string): Promise<void> 
     accessKeyId: `AKIADEV${randomBytes(7).toString("hex").toUpperCase()}`,
     secretAccessKey: randomBytes(30).toString("base64url"),
     principal: "development",
-    actions: [...LEDGER_ACTIONS],
+    actions: [...actions],
   };
   await mkdir(path.dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;

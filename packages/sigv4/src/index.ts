@@ -1,10 +1,8 @@
 export {
   ensureDevelopmentCredentials,
-  LEDGER_ACTIONS,
   loadCredentials,
   type Credential,
   type CredentialStore,
-  type LedgerAction,
 } from "./credentials.ts";
 export { SigV4Error, type SigV4ErrorName } from "./sigv4-error.ts";
 export { deriveSigningKey } from "./signing-key-cache.ts";

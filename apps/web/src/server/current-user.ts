@@ -1,12 +1,18 @@
 import { cookies } from "next/headers";
 import { AuthenticationError } from "@app/auth";
-import { identify } from "./auth";
+import { tokenVerifier } from "./auth";
 import { SESSION_COOKIE } from "./session";
 
 /** The signed-in person of a page request, or null. */
 export async function currentUser(): Promise<string | null> {
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
   if (!token) return null;
-  const identity = await identify({ headers: new Headers({ authorization: `Bearer ${token}` }) });
-  return identity instanceof AuthenticationError ? null : identity.userId;
+  const verify = await tokenVerifier();
+  return verify(`Bearer ${token}`).then(
+    (identity) => identity.userId,
+    (error: unknown) => {
+      if (error instanceof AuthenticationError) return null;
+      throw error;
+    },
+  );
 }

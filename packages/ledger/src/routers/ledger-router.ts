@@ -12,13 +12,14 @@ import {
   transactionOutput,
 } from "../schemas.ts";
 import { createAccount, getAccount, listAccounts } from "../store/accounts.ts";
-import { getAllBalances, getBalance, listAccountEntries, todayUtc } from "../store/balances.ts";
+import { getAllBalances, getBalance, listAccountEntries } from "../store/balances.ts";
 import {
   getTransaction,
   postTransaction,
   reverseTransaction,
   type PostResult,
 } from "../store/transactions.ts";
+import { todayUtc } from "../today-utc.ts";
 import { router, ledgerProcedure, type LedgerContext } from "../trpc.ts";
 import { z } from "zod";
 

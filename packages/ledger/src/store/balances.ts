@@ -4,9 +4,6 @@ import type { Entry } from "../schemas.ts";
 import { accountNotFound } from "./accounts.ts";
 import { ENTRY_JSON } from "./sql.ts";
 
-/** Today in UTC, `YYYY-MM-DD`: the default `as_of` and `effective_date`. */
-export const todayUtc = () => new Date().toISOString().slice(0, 10);
-
 /** A sum of safe integers can leave the safe range; then no exact JSON number exists for it. */
 function toSafeNumber(sum: string): number {
   const value = Number(sum);

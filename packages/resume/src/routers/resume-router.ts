@@ -12,12 +12,14 @@ export const wholeResumeOutput = z
   })
   .meta({ id: "Resume", description: "Everything the caller stored; profile is null until the first PUT." });
 
+export const WHOLE_RESUME_PATH = "/me/resume";
+
 export const resumeRouter = router({
   get: userProcedure
     .meta({
       openapi: {
         method: "GET",
-        path: "/me/resume",
+        path: WHOLE_RESUME_PATH,
         tags: ["resume"],
         summary: "The whole resume, as JSON or as a Markdown document",
       },

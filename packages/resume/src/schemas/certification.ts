@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { calendarDate } from "@app/rest/fields";
 import {
-  calendarDate,
   endNotBeforeStart,
   optionalDate,
   optionalHttpUrl,

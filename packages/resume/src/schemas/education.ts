@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
-import { calendarDate, endNotBeforeStart, optionalDate, optionalString, requiredString } from "./fields.ts";
+import { calendarDate } from "@app/rest/fields";
+import { endNotBeforeStart, optionalDate, optionalString, requiredString } from "./fields.ts";
 
 export const educationShape = {
   institution: requiredString(),

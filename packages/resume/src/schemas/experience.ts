@@ -1,12 +1,6 @@
 import { z } from "zod";
-import {
-  calendarDate,
-  endNotBeforeStart,
-  optionalDate,
-  optionalString,
-  requiredString,
-  textList,
-} from "./fields.ts";
+import { calendarDate } from "@app/rest/fields";
+import { endNotBeforeStart, optionalDate, optionalString, requiredString, textList } from "./fields.ts";
 
 export const EMPLOYMENT_TYPES = [
   "full-time",

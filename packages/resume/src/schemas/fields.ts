@@ -1,9 +1,6 @@
+import { calendarDate, text } from "@app/rest/fields";
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
-
-/** PostgreSQL text cannot hold NUL, so no string may carry one. */
-export const text = () =>
-  z.string().refine((value) => !value.includes("\u0000"), "must not contain NUL characters");
 
 /** A required one-line string: trimmed, not empty, at most `max` characters. */
 export const requiredString = (max: number = LIMITS.nameLength) =>
@@ -17,12 +14,6 @@ export const optionalString = (max: number = LIMITS.nameLength) =>
     .nullish()
     .transform((v) => (v ? v : null));
 
-/** A real calendar date, `YYYY-MM-DD`. */
-export const calendarDate = () =>
-  z.iso
-    .date("must be a real date, YYYY-MM-DD")
-    // The ISO pattern allows year 0000, which PostgreSQL's calendar does not have.
-    .refine((date) => !date.startsWith("0000"), "must be a real date, YYYY-MM-DD");
 export const optionalDate = () =>
   calendarDate()
     .nullish()

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
+import { text } from "@app/rest/fields";
 import {
   bodyIgnoringServerFields,
   httpUrl,
   optionalString,
   requiredString,
   serverFieldsOutput,
-  text,
 } from "./fields.ts";
 
 const linkName = text()

@@ -1,0 +1,221 @@
+/**
+ * The REST handler on a small router of its own: routing, the checks before a
+ * procedure runs, the one error body, and what a procedure says about its
+ * response. Requests are handed to the handler as a server would.
+ */
+import { initTRPC, TRPCError } from "@trpc/server";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import {
+  buildOpenApiDocument,
+  createResponseControl,
+  createRestHandler,
+  DomainError,
+  formatTrpcError,
+  type ResponseControl,
+  type RestRequest,
+  type ServiceMeta,
+} from "../src/index.ts";
+
+interface Context {
+  response: ResponseControl;
+  user: string;
+}
+
+const t = initTRPC.context<Context>().meta<ServiceMeta>().create({ errorFormatter: formatTrpcError });
+const note = z.object({ id: z.string(), text: z.string(), stars: z.number() });
+
+const router = t.router({
+  list: t.procedure
+    .meta({ openapi: { method: "GET", path: "/notes" } })
+    .input(z.object({ limit: z.number().int().min(1).default(10) }))
+    .output(z.object({ limit: z.number(), user: z.string() }))
+    .query(({ ctx, input }) => ({ limit: input.limit, user: ctx.user })),
+  create: t.procedure
+    .meta({ openapi: { method: "POST", path: "/notes" } })
+    .input(z.strictObject({ text: z.string().min(1), stars: z.number() }))
+    .output(note)
+    .mutation(({ ctx, input }) => {
+      ctx.response.status = 201;
+      ctx.response.headers.set("Location", "/notes/n1");
+      return { id: "n1", ...input };
+    }),
+  get: t.procedure
+    .meta({ openapi: { method: "GET", path: "/notes/{id}" } })
+    .input(z.object({ id: z.string() }))
+    .output(note)
+    .query(({ input }) => {
+      if (input.id === "gone") throw new TRPCError({ code: "NOT_FOUND", message: "no such note" });
+      if (input.id === "locked")
+        throw new DomainError("UNPROCESSABLE_CONTENT", "NOTE_LOCKED", "the note is locked");
+      if (input.id === "broken") throw new Error("connection string postgres://secret@db leaked?");
+      return { id: input.id, text: "hi", stars: 1 };
+    }),
+  markdown: t.procedure
+    .meta({ openapi: { method: "GET", path: "/notes/{id}/markdown" } })
+    .input(z.object({ id: z.string() }))
+    .output(z.string())
+    .query(({ ctx, input }) => {
+      ctx.response.headers.set("Content-Type", "text/markdown; charset=utf-8");
+      return `# Note ${input.id}\n\n"quoted" \\ text\n`;
+    }),
+});
+
+const document = buildOpenApiDocument(router, {
+  title: "notes",
+  version: "1.0.0",
+  description: "test",
+  securitySchemes: {},
+  commonErrors: {},
+});
+const rest = createRestHandler({ router, document, maxBodyBytes: 100 });
+const context = async (): Promise<Context> => ({ response: createResponseControl(), user: "ada" });
+
+function request(method: string, target: string, body = "", contentType = "application/json"): RestRequest {
+  const headers = new Headers(body || method === "POST" ? { "content-type": contentType } : {});
+  return { method, target, headers, body };
+}
+
+const json = (body: string) => JSON.parse(body) as Record<string, unknown>;
+
+describe("REST handler", () => {
+  it("routes by the document's paths: 404 for an unknown path, 405 with Allow for a known path's other method", async () => {
+    const missing = await rest.handle(request("GET", "/nowhere"), { context });
+    expect(missing.status).toBe(404);
+    expect(json(missing.body)).toEqual({
+      statusCode: 404,
+      error: "NOT_FOUND",
+      message: "no route for /nowhere",
+    });
+
+    const wrongMethod = await rest.handle(request("DELETE", "/notes/n1"), { context });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.allow).toBe("GET");
+    expect(json(wrongMethod.body)).toMatchObject({ statusCode: 405, error: "METHOD_NOT_ALLOWED" });
+  });
+
+  it("builds no context for a request it refuses before the procedure", async () => {
+    let built = 0;
+    const counting = async () => {
+      built += 1;
+      return context();
+    };
+    await rest.handle(request("GET", "/nowhere"), { context: counting });
+    await rest.handle(request("POST", "/notes", "text", "text/plain"), { context: counting });
+    expect(built).toBe(0);
+    await rest.handle(request("GET", "/notes"), { context: counting });
+    expect(built).toBe(1);
+  });
+
+  it("answers 415 for a body that is not JSON and 413 for one past the limit, read only once the route is right", async () => {
+    const notJson = await rest.handle(request("POST", "/notes", "text=1", "text/plain"), { context });
+    expect(notJson.status).toBe(415);
+    expect(json(notJson.body)).toMatchObject({ statusCode: 415, error: "UNSUPPORTED_MEDIA_TYPE" });
+
+    let reads = 0;
+    const tooLarge = await rest.handle(request("POST", "/notes"), {
+      context,
+      readBody: async (limit) => {
+        reads += 1;
+        expect(limit).toBe(100);
+        return null;
+      },
+    });
+    expect(tooLarge.status).toBe(413);
+    expect(json(tooLarge.body)).toEqual({
+      statusCode: 413,
+      error: "PAYLOAD_TOO_LARGE",
+      message: "the body is larger than 100 bytes",
+    });
+    expect(reads).toBe(1);
+  });
+
+  it("answers a procedure's status and headers (201 and Location) with its JSON", async () => {
+    const created = await rest.handle(request("POST", "/notes", '{"text":"hi","stars":3}'), { context });
+    expect(created.status).toBe(201);
+    expect(created.headers.location).toBe("/notes/n1");
+    expect(created.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(json(created.body)).toEqual({ id: "n1", text: "hi", stars: 3 });
+  });
+
+  it("reads a body that the server had not read yet", async () => {
+    const created = await rest.handle(request("POST", "/notes"), {
+      context,
+      readBody: async () => '{"text":"late","stars":1}',
+    });
+    expect(json(created.body)).toEqual({ id: "n1", text: "late", stars: 1 });
+  });
+
+  it("sends a string under the procedure's own Content-Type as it is, not JSON-encoded", async () => {
+    const markdown = await rest.handle(request("GET", "/notes/n1/markdown"), { context });
+    expect(markdown.status).toBe(200);
+    expect(markdown.headers["content-type"]).toBe("text/markdown; charset=utf-8");
+    expect(markdown.body).toBe('# Note n1\n\n"quoted" \\ text\n');
+  });
+
+  it("answers every failure with the one error body: validation issues, malformed JSON, domain codes, not found", async () => {
+    const invalid = await rest.handle(request("POST", "/notes", '{"text":"","stars":1,"extra":true}'), {
+      context,
+    });
+    expect(invalid.status).toBe(400);
+    expect(json(invalid.body)).toEqual({
+      statusCode: 400,
+      error: "BAD_REQUEST",
+      message: expect.stringContaining("invalid request"),
+      issues: expect.arrayContaining([
+        { path: "text", message: expect.any(String) },
+        { path: "extra", message: "unknown field" },
+      ]),
+    });
+
+    const malformed = await rest.handle(request("POST", "/notes", '{"text":'), { context });
+    expect(malformed.status).toBe(400);
+    expect(json(malformed.body)).toEqual({
+      statusCode: 400,
+      error: "BAD_REQUEST",
+      message: "the body is not valid JSON",
+    });
+
+    const locked = await rest.handle(request("GET", "/notes/locked"), { context });
+    expect(locked.status).toBe(422);
+    expect(json(locked.body)).toEqual({
+      statusCode: 422,
+      error: "NOTE_LOCKED",
+      message: "the note is locked",
+    });
+
+    const gone = await rest.handle(request("GET", "/notes/gone"), { context });
+    expect(gone.status).toBe(404);
+    expect(json(gone.body)).toEqual({ statusCode: 404, error: "NOT_FOUND", message: "no such note" });
+  });
+
+  it("answers an unexpected error as a 500 that says nothing of it, and reports it to onError", async () => {
+    const reported: unknown[] = [];
+    const logging = createRestHandler({
+      router,
+      document,
+      maxBodyBytes: 100,
+      onError: (e) => reported.push(e),
+    });
+    const broken = await logging.handle(request("GET", "/notes/broken"), { context });
+    expect(broken.status).toBe(500);
+    expect(json(broken.body)).toEqual({
+      statusCode: 500,
+      error: "INTERNAL_SERVER_ERROR",
+      message: "internal error",
+    });
+    expect(broken.body).not.toContain("secret");
+    expect(reported).toHaveLength(1);
+  });
+
+  it("coerces query values to numbers but never JSON body values", async () => {
+    const listed = await rest.handle(request("GET", "/notes?limit=7"), { context });
+    expect(json(listed.body)).toEqual({ limit: 7, user: "ada" });
+
+    const stringNumber = await rest.handle(request("POST", "/notes", '{"text":"hi","stars":"5"}'), {
+      context,
+    });
+    expect(stringNumber.status).toBe(400);
+    expect(json(stringNumber.body).issues).toEqual([{ path: "stars", message: expect.any(String) }]);
+  });
+});
