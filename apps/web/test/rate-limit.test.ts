@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpClient } from "../../../test/http-client.ts";
 import { newUser } from "../../../test/tokens.ts";
-import { startWebServer, type WebServer } from "../../../test/web-server.ts";
+import { startResumeApi } from "../../../test/resume-api.ts";
+import type { WebServer } from "../../../test/web-server.ts";
 
-/** A server of its own with a limit of 5 requests a minute, so the test need not send 301. */
+/** An API of its own with a limit of 5 requests a minute, so the test need not send 301. */
 let web: WebServer;
 
 beforeAll(async () => {
-  web = await startWebServer({ RATE_LIMIT_PER_MINUTE: "5" });
+  web = await startResumeApi({ rateLimitPerMinute: 5 });
 });
 
 afterAll(async () => {
@@ -35,5 +36,21 @@ describe("per-user rate limit", () => {
     const second = httpClient(web.url, { authorization: (await newUser()).authorization });
     expect((await second.get("/me/skills")).status).toBe(200);
     expect((await first.get("/me/skills")).status).toBe(429);
+  });
+
+  it("counts a GET /me/resume answered from memory too, and refuses it past the limit", async () => {
+    const client = httpClient(web.url, { authorization: (await newUser()).authorization });
+    expect((await client.post("/me/skills", { name: "Go", category: "language" })).status).toBe(201);
+    const first = await client.get("/me/resume");
+    const kept = [];
+    for (let i = 0; i < 3; i += 1) kept.push(await client.get("/me/resume"));
+    expect(kept.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(kept.every((r) => r.text === first.text)).toBe(true);
+
+    const limited = await client.get("/me/resume");
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ statusCode: 429, error: "TOO_MANY_REQUESTS" });
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(limited.headers.get("api-version")).toBe("1.0.0");
   });
 });

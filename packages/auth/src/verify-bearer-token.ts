@@ -17,9 +17,9 @@ export interface TokenVerifierConfig {
   key: KeySource;
 }
 
-export const ALLOWED_ALGORITHMS = ["RS256", "ES256"];
+const ALLOWED_ALGORITHMS = ["RS256", "ES256"];
 /** Leeway for `exp` and `nbf`: clocks of two honest machines differ by a few seconds. */
-export const CLOCK_TOLERANCE_SECONDS = 5;
+const CLOCK_TOLERANCE_SECONDS = 5;
 
 export type AuthenticationFailure = "missing_token" | "invalid_token" | "expired_token";
 

@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AuthenticationError,
   createTokenVerifier,
-  createVerifiedTokenCache,
   loadLocalIssuer,
   type LocalIssuer,
   type TokenVerifier,
 } from "../src/index.ts";
+import { createVerifiedTokenCache } from "../src/verified-token-cache.ts";
 
 type Key = Parameters<SignJWT["sign"]>[0];
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");

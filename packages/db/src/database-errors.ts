@@ -20,7 +20,7 @@ const UNAVAILABLE_MESSAGES =
 const PRISMA_UNAVAILABLE_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2037"]);
 
 /** A statement that did not answer in time (see `withTimeout`): the database counts as unavailable. */
-export class DatabaseTimeoutError extends Error {}
+class DatabaseTimeoutError extends Error {}
 
 /**
  * True when `error` (or anything in its cause chain, or the driver error

@@ -13,6 +13,6 @@ export {
   type Database,
   type DatabaseOptions,
 } from "./client.ts";
-export { migrateDatabase, readMigrations, MigrationError, type Migration } from "./migrate.ts";
+export { migrateDatabase, readMigrations, type Migration } from "./migrate.ts";
 export { findRepoRoot, migrationsDirectory } from "./paths.ts";
 export { isoTimestampSql } from "./sql.ts";

@@ -1,7 +1,7 @@
 import { calendarDate, text } from "@app/rest/fields";
 import { z } from "zod";
 
-export const ACCOUNT_TYPES = ["asset", "liability", "income", "expense"] as const;
+const ACCOUNT_TYPES = ["asset", "liability", "income", "expense"] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
 
 const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
@@ -17,7 +17,7 @@ export const LIMITS = {
 
 const uuid = () => z.uuid("must be a uuid");
 
-export const currencyCode = z
+const currencyCode = z
   .string()
   .regex(/^[A-Z]{3}$/, "must be an upper-case ISO 4217 code")
   .refine((code) => KNOWN_CURRENCIES.has(code), "is not an ISO 4217 currency code");
@@ -35,7 +35,7 @@ export const createAccountInput = z.strictObject({
   currency: currencyCode,
 });
 
-export const entryInput = z.strictObject({ account_id: uuid(), amount });
+const entryInput = z.strictObject({ account_id: uuid(), amount });
 
 const description = text()
   .trim()
@@ -94,7 +94,7 @@ export const accountOutput = z
   })
   .meta({ id: "Account" });
 
-export const entryOutput = z
+const entryOutput = z
   .object({
     id: z.uuid(),
     transaction_id: z.uuid(),

@@ -1,6 +1,4 @@
 export {
-  apiErrorBody,
-  DATABASE_UNAVAILABLE,
   databaseOutageAs503,
   DomainError,
   formatTrpcError,

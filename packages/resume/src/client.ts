@@ -2,11 +2,12 @@
  * What the browser may import: the schemas and limits, no data access. The
  * editor validates with exactly the zod schemas the server uses.
  */
-export { COLLECTIONS, type Collection, type CollectionName } from "./collections.ts";
+export { COLLECTIONS, type Collection, type CollectionName, type EntryOf } from "./collections.ts";
 export { LIMITS } from "./limits.ts";
 export { GOAL_MOVES, GOAL_STATUSES, GOAL_CATEGORIES } from "./schemas/goal.ts";
 export { EMPLOYMENT_TYPES } from "./schemas/experience.ts";
 export { PROFICIENCIES, SKILL_CATEGORIES } from "./schemas/skill.ts";
 export { CERTIFICATION_TYPES } from "./schemas/certification.ts";
-export { profileFields } from "./schemas/profile.ts";
+export { profileFields, type Profile } from "./schemas/profile.ts";
+export type { WholeResume } from "./schemas/whole-resume.ts";
 export type { ResumeAppRouter } from "./router.ts";

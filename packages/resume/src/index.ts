@@ -1,11 +1,11 @@
 export { COLLECTIONS, type Collection, type CollectionName } from "./collections.ts";
 export { LIMITS } from "./limits.ts";
-export { renderResumeMarkdown } from "./markdown/render-resume-markdown.ts";
 export { API_VERSION, resumeOpenApiDocument } from "./openapi.ts";
 export { resumeAppRouter, type ResumeAppRouter } from "./router.ts";
 export { WHOLE_RESUME_PATH } from "./routers/resume-router.ts";
 export { profileFields, type Profile, type ProfileInput } from "./schemas/profile.ts";
 export { GOAL_MOVES } from "./schemas/goal.ts";
-export { getWholeResume, type WholeResume } from "./store/resume-store.ts";
+export { getWholeResume } from "./store/resume-store.ts";
+export type { WholeResume } from "./schemas/whole-resume.ts";
 export { readResumeVersions } from "./store/resume-versions.ts";
 export type { ResumeContext } from "./trpc.ts";

@@ -6,9 +6,4 @@ export {
 } from "./credentials.ts";
 export { SigV4Error, type SigV4ErrorName } from "./sigv4-error.ts";
 export { deriveSigningKey } from "./signing-key-cache.ts";
-export {
-  MAX_CLOCK_SKEW_MS,
-  verifySigV4Request,
-  type ReceivedRequest,
-  type VerifyOptions,
-} from "./verify-sigv4-request.ts";
+export { verifySigV4Request, type ReceivedRequest, type VerifyOptions } from "./verify-sigv4-request.ts";

@@ -21,7 +21,7 @@ export interface VerifyOptions {
 }
 
 const ALGORITHM = "AWS4-HMAC-SHA256";
-export const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
+const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
 /** Derived signing keys, kept between requests (four HMACs each otherwise). */
 const signingKeys = createSigningKeyCache();
 

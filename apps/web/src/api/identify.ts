@@ -1,5 +1,5 @@
 import { AuthenticationError, type TokenVerifier, type VerifiedIdentity } from "@app/auth";
-import { sessionToken } from "~/server/session";
+import { sessionToken } from "../server/session";
 
 export type Identity = VerifiedIdentity | AuthenticationError;
 

@@ -2,7 +2,7 @@ import http from "node:http";
 import { isDatabaseUnavailable } from "@app/db";
 import { errorAnswer, failureAnswer, healthAnswer, sendAnswer, type Answer } from "@app/rest";
 import { API_VERSION } from "@app/resume";
-import { SECURITY_HEADERS } from "~/server/security-headers";
+import { SECURITY_HEADERS } from "../server/security-headers";
 import type { ResumeApi } from "./resume-api";
 
 type NextHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;

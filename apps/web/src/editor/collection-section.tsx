@@ -1,35 +1,41 @@
 "use client";
 import { useState } from "react";
-import type { CollectionName } from "@app/resume/client";
+import type { CollectionName, EntryOf } from "@app/resume/client";
 import { EntryForm } from "./entry-form.tsx";
-import { SECTIONS } from "./field-specs.ts";
+import { SECTIONS, type SectionSpec } from "./field-specs.ts";
 import { api, describeFailure } from "./trpc.ts";
 import { hasDraft } from "./use-session-draft.ts";
 
-interface Props {
-  collection: CollectionName;
+interface Props<Name extends CollectionName> {
+  collection: Name;
   userId: string;
   /** The entries in the service's order. */
-  entries: Record<string, unknown>[];
+  entries: EntryOf<Name>[];
   onChanged(): void;
   onSignedOut(): void;
 }
 
 /** One collection: its entries as the service orders them, with add, edit and delete (after confirmation). */
-export function CollectionSection({ collection, userId, entries, onChanged, onSignedOut }: Props) {
-  const section = SECTIONS[collection];
+export function CollectionSection<Name extends CollectionName>({
+  collection,
+  userId,
+  entries,
+  onChanged,
+  onSignedOut,
+}: Props<Name>) {
+  const section: SectionSpec<EntryOf<Name>> = SECTIONS[collection];
   const draftKey = (id: string) => `draft:${userId}:${collection}-${id}`;
   // A form with a kept draft (a failed save, an expired session) opens again by itself.
   const [editing, setEditing] = useState<string | null>(
-    () => ["new", ...entries.map((e) => String(e.id))].find((id) => hasDraft(draftKey(id))) ?? null,
+    () => ["new", ...entries.map((e) => e.id)].find((id) => hasDraft(draftKey(id))) ?? null,
   );
   const [message, setMessage] = useState("");
 
-  async function remove(entry: Record<string, unknown>) {
+  async function remove(entry: EntryOf<Name>) {
     const { title } = section.summary(entry);
     if (!window.confirm(`Delete “${title}”? This cannot be undone.`)) return;
     try {
-      await api[collection].delete.mutate({ id: String(entry.id) });
+      await api[collection].delete.mutate({ id: entry.id });
       setMessage(`Deleted “${title}”.`);
       onChanged();
     } catch (error) {
@@ -40,7 +46,7 @@ export function CollectionSection({ collection, userId, entries, onChanged, onSi
   }
 
   const headingId = `${collection}-heading`;
-  const form = (entry?: Record<string, unknown>) => (
+  const form = (entry?: EntryOf<Name>) => (
     <EntryForm
       collection={collection}
       userId={userId}
@@ -60,7 +66,7 @@ export function CollectionSection({ collection, userId, entries, onChanged, onSi
       <h2 id={headingId}>{section.title}</h2>
       <ul className="entries">
         {entries.map((entry) => {
-          const id = String(entry.id);
+          const { id } = entry;
           const { title, meta } = section.summary(entry);
           return (
             <li key={id} data-testid={`${collection}-entry`}>

@@ -1,12 +1,10 @@
 "use client";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
-import { COLLECTIONS } from "@app/resume/client";
+import { COLLECTIONS, type WholeResume } from "@app/resume/client";
 import { CollectionSection } from "./collection-section.tsx";
 import { ProfileForm } from "./profile-form.tsx";
 import { ResumePreview } from "./resume-preview.tsx";
 import { api, describeFailure } from "./trpc.ts";
-
-type Resume = Awaited<ReturnType<typeof api.resume.get.query>> & Record<string, unknown>;
 
 /** Saves `text` as a file the browser downloads. */
 function download(filename: string, type: string, text: string) {
@@ -23,7 +21,7 @@ function download(filename: string, type: string, text: string) {
  * sign-in's name and sign-out button, or Clerk's user menu.
  */
 export function Editor({ userId, account }: { userId: string; account: ReactNode }) {
-  const [resume, setResume] = useState<Resume | null>(null);
+  const [resume, setResume] = useState<WholeResume | null>(null);
   const [markdown, setMarkdown] = useState("");
   const [problem, setProblem] = useState("");
   const [signedOut, setSignedOut] = useState(false);
@@ -34,8 +32,10 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
         api.resume.get.query({ format: "json" }),
         api.resume.get.query({ format: "markdown" }),
       ]);
-      setResume(json as Resume);
-      setMarkdown(md as string);
+      // The procedure answers a string exactly for format=markdown.
+      if (typeof json === "string" || typeof md !== "string") throw new Error("unexpected resume format");
+      setResume(json);
+      setMarkdown(md);
       setProblem("");
     } catch (error) {
       const failure = describeFailure(error);
@@ -96,7 +96,7 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
             <>
               <ProfileForm
                 userId={userId}
-                profile={resume.profile as Record<string, unknown> | null}
+                profile={resume.profile}
                 onSaved={() => void reload()}
                 onSignedOut={onSignedOut}
               />
@@ -105,7 +105,7 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
                   key={c.name}
                   collection={c.name}
                   userId={userId}
-                  entries={resume[c.name] as Record<string, unknown>[]}
+                  entries={resume[c.name]}
                   onChanged={() => void reload()}
                   onSignedOut={onSignedOut}
                 />

@@ -1,6 +1,6 @@
 "use client";
 import type { FormEvent } from "react";
-import { COLLECTIONS, GOAL_MOVES, type CollectionName } from "@app/resume/client";
+import { COLLECTIONS, GOAL_MOVES, type CollectionName, type EntryOf } from "@app/resume/client";
 import { SECTIONS, type FieldSpec } from "./field-specs.ts";
 import { formValuesOf, inputOf, openFlag, type FormValues } from "./form-values.ts";
 import { TextListEditor } from "./text-list-editor.tsx";
@@ -8,21 +8,28 @@ import { api } from "./trpc.ts";
 import { useSessionDraft } from "./use-session-draft.ts";
 import { useValidatedSave } from "./use-validated-save.ts";
 
-interface Props {
-  collection: CollectionName;
+interface Props<Name extends CollectionName> {
+  collection: Name;
   userId: string;
   /** The entry being edited; absent for a new one. */
-  entry?: Record<string, unknown>;
+  entry?: EntryOf<Name>;
   onSaved(): void;
   onCancel(): void;
   onSignedOut(): void;
 }
 
 /** The add or edit form of one entry, validated with the server's own zod schema before it is sent. */
-export function EntryForm({ collection, userId, entry, onSaved, onCancel, onSignedOut }: Props) {
+export function EntryForm<Name extends CollectionName>({
+  collection,
+  userId,
+  entry,
+  onSaved,
+  onCancel,
+  onSignedOut,
+}: Props<Name>) {
   const section = SECTIONS[collection];
   const schema = COLLECTIONS.find((c) => c.name === collection)!.fields;
-  const formId = `${collection}-${entry ? String(entry.id) : "new"}`;
+  const formId = `${collection}-${entry ? entry.id : "new"}`;
   const [values, setValues, clearDraft] = useSessionDraft<FormValues>(`draft:${userId}:${formId}`, () =>
     formValuesOf(section.fields, entry),
   );
@@ -35,9 +42,7 @@ export function EntryForm({ collection, userId, entry, onSaved, onCancel, onSign
     const input = inputOf(section.fields, values);
     const procedures = api[collection];
     const saved = await save(schema, input, () =>
-      entry
-        ? procedures.replace.mutate({ id: String(entry.id), ...input } as never)
-        : procedures.create.mutate(input as never),
+      entry ? procedures.replace.mutate({ id: entry.id, ...input }) : procedures.create.mutate(input),
     );
     if (saved) {
       clearDraft();

@@ -6,6 +6,7 @@ import {
   PROFICIENCIES,
   SKILL_CATEGORIES,
   type CollectionName,
+  type EntryOf,
 } from "@app/resume/client";
 
 export type FieldKind = "text" | "textarea" | "date" | "select" | "number" | "list" | "url";
@@ -20,19 +21,18 @@ export interface FieldSpec {
   openEndedLabel?: string;
 }
 
-export interface SectionSpec {
+export interface SectionSpec<Entry> {
   title: string;
   /** Singular noun for buttons: "Add experience". */
   noun: string;
   fields: FieldSpec[];
   /** One line that names an entry in the list. */
-  summary(entry: Record<string, unknown>): { title: string; meta: string };
+  summary(entry: Entry): { title: string; meta: string };
 }
 
-const range = (start: unknown, end: unknown, open = "present") =>
-  `${String(start ?? "")} – ${end ? String(end) : open}`;
+const range = (start: string, end: string | null, open = "present") => `${start} – ${end ?? open}`;
 
-export const SECTIONS: Record<CollectionName, SectionSpec> = {
+export const SECTIONS: { [Name in CollectionName]: SectionSpec<EntryOf<Name>> } = {
   experience: {
     title: "Experience",
     noun: "experience",
@@ -76,7 +76,7 @@ export const SECTIONS: Record<CollectionName, SectionSpec> = {
       { name: "proficiency", label: "Proficiency", kind: "select", options: PROFICIENCIES },
       { name: "years_experience", label: "Years of experience", kind: "number" },
     ],
-    summary: (e) => ({ title: String(e.name), meta: `${e.category} · ${e.proficiency}` }),
+    summary: (e) => ({ title: e.name, meta: `${e.category} · ${e.proficiency}` }),
   },
   certifications: {
     title: "Certifications",
@@ -90,7 +90,7 @@ export const SECTIONS: Record<CollectionName, SectionSpec> = {
       { name: "credential_url", label: "Credential URL", kind: "url" },
       { name: "type", label: "Type", kind: "select", options: CERTIFICATION_TYPES },
     ],
-    summary: (e) => ({ title: `${e.name} — ${e.issuing_organization}`, meta: String(e.issue_date) }),
+    summary: (e) => ({ title: `${e.name} — ${e.issuing_organization}`, meta: e.issue_date }),
   },
   hobbies: {
     title: "Hobbies",
@@ -99,7 +99,7 @@ export const SECTIONS: Record<CollectionName, SectionSpec> = {
       { name: "name", label: "Hobby", kind: "text", required: true },
       { name: "description", label: "Description", kind: "textarea" },
     ],
-    summary: (e) => ({ title: String(e.name), meta: String(e.description ?? "") }),
+    summary: (e) => ({ title: e.name, meta: e.description ?? "" }),
   },
   goals: {
     title: "Goals",
@@ -110,6 +110,6 @@ export const SECTIONS: Record<CollectionName, SectionSpec> = {
       { name: "target_date", label: "Target date", kind: "date" },
       { name: "status", label: "Status", kind: "select", options: GOAL_STATUSES },
     ],
-    summary: (e) => ({ title: String(e.description), meta: `${e.category} · ${e.status}` }),
+    summary: (e) => ({ title: e.description, meta: `${e.category} · ${e.status}` }),
   },
 };

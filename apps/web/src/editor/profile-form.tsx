@@ -1,11 +1,9 @@
 "use client";
 import { useState, type FormEvent } from "react";
-import { profileFields } from "@app/resume/client";
+import { profileFields, type Profile } from "@app/resume/client";
 import { api } from "./trpc.ts";
 import { useSessionDraft } from "./use-session-draft.ts";
 import { useValidatedSave } from "./use-validated-save.ts";
-
-type Profile = Record<string, unknown> | null;
 
 interface ProfileValues {
   name: string;
@@ -32,26 +30,22 @@ const TEXT_FIELDS: {
   { name: "goals_summary", label: "Goals summary", multiline: true },
 ];
 
-function valuesOf(profile: Profile): ProfileValues {
-  const text = (key: string) => (profile?.[key] ? String(profile[key]) : "");
-  const links = Object.entries((profile?.links ?? {}) as Record<string, string>).map(([name, url]) => ({
-    name,
-    url,
-  }));
+function valuesOf(profile: Profile | null): ProfileValues {
+  const links = Object.entries(profile?.links ?? {}).map(([name, url]) => ({ name, url }));
   return {
-    name: text("name"),
-    headline: text("headline"),
-    summary: text("summary"),
-    location: text("location"),
-    email: text("email"),
-    goals_summary: text("goals_summary"),
+    name: profile?.name ?? "",
+    headline: profile?.headline ?? "",
+    summary: profile?.summary ?? "",
+    location: profile?.location ?? "",
+    email: profile?.email ?? "",
+    goals_summary: profile?.goals_summary ?? "",
     links,
   };
 }
 
 interface Props {
   userId: string;
-  profile: Profile;
+  profile: Profile | null;
   onSaved(): void;
   onSignedOut(): void;
 }
@@ -70,7 +64,7 @@ export function ProfileForm({ userId, profile, onSaved, onSignedOut }: Props) {
       links: Object.fromEntries(values.links.filter((l) => l.name || l.url).map((l) => [l.name, l.url])),
     };
     setStatus("");
-    if (await save(profileFields, input, () => api.profile.put.mutate(input as never))) {
+    if (await save(profileFields, input, () => api.profile.put.mutate(input))) {
       clearDraft();
       setStatus("Profile saved.");
       onSaved();

@@ -2,7 +2,7 @@ import type { LocalIssuer } from "@app/auth";
 
 /** The editor's session: a token of the local issuer in an httpOnly cookie. */
 export const SESSION_COOKIE = "resume_session";
-export const SESSION_TTL_SECONDS = 8 * 60 * 60;
+const SESSION_TTL_SECONDS = 8 * 60 * 60;
 
 /** User ids the local sign-in accepts: what a person would type, nothing that needs escaping. */
 export const LOCAL_USER_ID = /^[A-Za-z0-9._@-]{1,100}$/;

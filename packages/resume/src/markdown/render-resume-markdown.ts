@@ -1,26 +1,28 @@
-import type { WholeResume } from "../store/resume-store.ts";
+import type { WholeResume } from "../schemas/whole-resume.ts";
 import { escapeInline, escapeParagraphs, linkDestination } from "./escape-markdown.ts";
 
-type Row = Record<string, unknown>;
+type Entries<Name extends keyof WholeResume> = NonNullable<WholeResume[Name]>;
+type Entry<Name extends Exclude<keyof WholeResume, "profile">> = Entries<Name>[number];
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** `2020-01-15` as `Jan 2020`. */
-export function monthYear(date: string): string {
+function monthYear(date: string): string {
   const [year, month] = date.split("-");
   return `${MONTHS[Number(month) - 1]} ${year}`;
 }
 
 /** `Jan 2020 – Present`, `Jan 2018 – Dec 2019`. */
-export function dateRange(start: string, end: string | null, open = "Present"): string {
+function dateRange(start: string, end: string | null, open = "Present"): string {
   return `${monthYear(start)} – ${end ? monthYear(end) : open}`;
 }
 
-const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
+/** Escaped user text, or null for none. */
+const inline = (value: string | null) => (value ? escapeInline(value) : null);
 const joinParts = (parts: (string | null | undefined)[]) => parts.filter(Boolean).join(" · ");
 const capitalize = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
 
-const SKILL_GROUPS: Record<string, string> = {
+const SKILL_GROUPS: Record<Entry<"skills">["category"], string> = {
   language: "Languages",
   framework: "Frameworks",
   tool: "Tools",
@@ -36,19 +38,15 @@ export function renderResumeMarkdown(resume: WholeResume): string {
   const profile = resume.profile;
   const blocks: string[] = [];
 
-  blocks.push(`# ${profile ? escapeInline(String(profile.name)) : "Resume"}`);
+  blocks.push(`# ${profile ? escapeInline(profile.name) : "Resume"}`);
   if (profile) {
-    if (text(profile.headline)) blocks.push(`**${escapeInline(String(profile.headline))}**`);
-    const links = Object.entries((profile.links ?? {}) as Record<string, string>).map(
+    if (profile.headline) blocks.push(`**${escapeInline(profile.headline)}**`);
+    const links = Object.entries(profile.links).map(
       ([name, url]) => `[${escapeInline(name)}](${linkDestination(url)})`,
     );
-    const contact = joinParts([
-      text(profile.location) && escapeInline(String(profile.location)),
-      text(profile.email) && escapeInline(String(profile.email)),
-      ...links,
-    ]);
+    const contact = joinParts([inline(profile.location), inline(profile.email), ...links]);
     if (contact) blocks.push(contact);
-    if (text(profile.summary)) blocks.push(section("Summary", escapeParagraphs(String(profile.summary))));
+    if (profile.summary) blocks.push(section("Summary", escapeParagraphs(profile.summary)));
   }
 
   if (resume.experience.length)
@@ -59,8 +57,7 @@ export function renderResumeMarkdown(resume: WholeResume): string {
   if (resume.certifications.length) {
     blocks.push(section("Certifications", resume.certifications.map(certification).join("\n")));
   }
-  const goalsSummary =
-    profile && text(profile.goals_summary) ? escapeParagraphs(String(profile.goals_summary)) : null;
+  const goalsSummary = profile?.goals_summary ? escapeParagraphs(profile.goals_summary) : null;
   if (resume.goals.length || goalsSummary) {
     blocks.push(
       section("Goals", [goalsSummary, resume.goals.map(goal).join("\n")].filter(Boolean).join("\n\n")),
@@ -75,48 +72,46 @@ function section(title: string, body: string): string {
   return `## ${title}\n\n${body}`;
 }
 
-function bullets(items: unknown): string[] {
-  return ((items ?? []) as string[]).map((item) => `- ${escapeInline(item)}`);
+function bullets(items: string[]): string[] {
+  return items.map((item) => `- ${escapeInline(item)}`);
 }
 
-function experience(entry: Row): string {
-  const heading = `### ${escapeInline(String(entry.title))} — ${escapeInline(String(entry.organization))}`;
+function experience(entry: Entry<"experience">): string {
+  const heading = `### ${escapeInline(entry.title)} — ${escapeInline(entry.organization)}`;
   const details = joinParts([
-    dateRange(String(entry.start_date), text(entry.end_date)),
-    text(entry.location) && escapeInline(String(entry.location)),
-    entry.employment_type === "full-time" ? null : capitalize(String(entry.employment_type)),
+    dateRange(entry.start_date, entry.end_date),
+    inline(entry.location),
+    entry.employment_type === "full-time" ? null : capitalize(entry.employment_type),
   ]);
   const items = [...bullets(entry.responsibilities), ...bullets(entry.accomplishments)];
   return [heading, `*${details}*`, items.length ? `\n${items.join("\n")}` : null].filter(Boolean).join("\n");
 }
 
-function education(entry: Row): string {
-  const degree = joinParts(
-    [String(entry.degree), text(entry.field_of_study)].map((v) => v && escapeInline(v)),
-  );
-  const heading = `### ${degree} — ${escapeInline(String(entry.institution))}`;
+function education(entry: Entry<"education">): string {
+  const degree = joinParts([inline(entry.degree), inline(entry.field_of_study)]);
+  const heading = `### ${degree} — ${escapeInline(entry.institution)}`;
   const details = joinParts([
-    dateRange(String(entry.start_date), text(entry.end_date)),
-    text(entry.location) && escapeInline(String(entry.location)),
-    text(entry.gpa) && `GPA ${escapeInline(String(entry.gpa))}`,
+    dateRange(entry.start_date, entry.end_date),
+    inline(entry.location),
+    entry.gpa && `GPA ${escapeInline(entry.gpa)}`,
   ]);
   const more = [
-    text(entry.honors) && `Honors: ${escapeInline(String(entry.honors))}`,
-    text(entry.activities) && `Activities: ${escapeInline(String(entry.activities))}`,
+    entry.honors && `Honors: ${escapeInline(entry.honors)}`,
+    entry.activities && `Activities: ${escapeInline(entry.activities)}`,
   ]
     .filter(Boolean)
     .map((line) => `- ${line}`);
   return [heading, `*${details}*`, more.length ? `\n${more.join("\n")}` : null].filter(Boolean).join("\n");
 }
 
-function skills(entries: Row[]): string {
+function skills(entries: Entries<"skills">): string {
   return Object.entries(SKILL_GROUPS)
     .map(([category, label]) => {
       const names = entries
         .filter((s) => s.category === category)
         .map((s) => {
-          const years = typeof s.years_experience === "number" ? `, ${s.years_experience} yrs` : "";
-          return `${escapeInline(String(s.name))} (${s.proficiency}${years})`;
+          const years = s.years_experience === null ? "" : `, ${s.years_experience} yrs`;
+          return `${escapeInline(s.name)} (${s.proficiency}${years})`;
         });
       return names.length ? `- **${label}:** ${names.join(", ")}` : null;
     })
@@ -124,24 +119,24 @@ function skills(entries: Row[]): string {
     .join("\n");
 }
 
-function certification(entry: Row): string {
-  const validity = text(entry.expiration_date)
-    ? dateRange(String(entry.issue_date), String(entry.expiration_date))
-    : `issued ${monthYear(String(entry.issue_date))}`;
+function certification(entry: Entry<"certifications">): string {
+  const validity = entry.expiration_date
+    ? dateRange(entry.issue_date, entry.expiration_date)
+    : `issued ${monthYear(entry.issue_date)}`;
   return `- ${joinParts([
-    `**${escapeInline(String(entry.name))}** — ${escapeInline(String(entry.issuing_organization))}`,
+    `**${escapeInline(entry.name)}** — ${escapeInline(entry.issuing_organization)}`,
     validity,
-    text(entry.credential_id) && `ID ${escapeInline(String(entry.credential_id))}`,
-    text(entry.credential_url) && `[verify](${linkDestination(String(entry.credential_url))})`,
+    entry.credential_id && `ID ${escapeInline(entry.credential_id)}`,
+    entry.credential_url && `[verify](${linkDestination(entry.credential_url)})`,
   ])}`;
 }
 
-function goal(entry: Row): string {
-  const target = text(entry.target_date) ? `by ${monthYear(String(entry.target_date))}` : null;
-  return `- ${escapeInline(String(entry.description))} (${joinParts([String(entry.category), target, String(entry.status)])})`;
+function goal(entry: Entry<"goals">): string {
+  const target = entry.target_date ? `by ${monthYear(entry.target_date)}` : null;
+  return `- ${escapeInline(entry.description)} (${joinParts([entry.category, target, entry.status])})`;
 }
 
-function hobby(entry: Row): string {
-  const description = text(entry.description) ? ` — ${escapeInline(String(entry.description))}` : "";
-  return `- **${escapeInline(String(entry.name))}**${description}`;
+function hobby(entry: Entry<"hobbies">): string {
+  const description = entry.description ? ` — ${escapeInline(entry.description)}` : "";
+  return `- **${escapeInline(entry.name)}**${description}`;
 }

@@ -10,7 +10,7 @@ const deleted = z
   .meta({ id: "Deleted", description: "The entry is gone." });
 
 /** The five routes of one collection: list, create, get, replace, delete. */
-export function collectionRouter(collection: Collection) {
+export function collectionRouter<C extends Collection>(collection: C) {
   const { name, entityType, path } = collection;
   const tags = [name];
   const listOutput = z.object({ items: z.array(collection.output) });
@@ -47,7 +47,7 @@ export function collectionRouter(collection: Collection) {
       .input(collection.createInput)
       .output(collection.output)
       .mutation(async ({ ctx, input }) => {
-        const entry = await createEntry(ctx.db, collection, ctx.userId, input as Record<string, unknown>);
+        const entry = await createEntry(ctx.db, collection, ctx.userId, input);
         ctx.response.status = 201;
         ctx.response.headers.set("Location", `${path}/${entry.id}`);
         return entry;
@@ -76,7 +76,7 @@ export function collectionRouter(collection: Collection) {
       .input(collection.replaceInput)
       .output(collection.output)
       .mutation(({ ctx, input }) => {
-        const { id, ...fields } = input as { id: string } & Record<string, unknown>;
+        const { id, ...fields } = input;
         return replaceEntry(ctx.db, collection, ctx.userId, id, fields);
       }),
 

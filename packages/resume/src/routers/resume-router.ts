@@ -1,16 +1,8 @@
 import { z } from "zod";
-import { COLLECTIONS } from "../collections.ts";
 import { renderResumeMarkdown } from "../markdown/render-resume-markdown.ts";
-import { profileOutput } from "../schemas/profile.ts";
-import { getWholeResume, type WholeResume } from "../store/resume-store.ts";
+import { wholeResumeOutput } from "../schemas/whole-resume.ts";
+import { getWholeResume } from "../store/resume-store.ts";
 import { router, userProcedure } from "../trpc.ts";
-
-export const wholeResumeOutput = z
-  .object({
-    profile: profileOutput.nullable(),
-    ...Object.fromEntries(COLLECTIONS.map((c) => [c.name, z.array(c.output)])),
-  })
-  .meta({ id: "Resume", description: "Everything the caller stored; profile is null until the first PUT." });
 
 export const WHOLE_RESUME_PATH = "/me/resume";
 
@@ -29,7 +21,7 @@ export const resumeRouter = router({
     .input(z.object({ format: z.enum(["json", "markdown"]).default("json") }))
     .output(z.union([wholeResumeOutput, z.string()]))
     .query(async ({ ctx, input }) => {
-      const resume: WholeResume = await getWholeResume(ctx.db, ctx.userId);
+      const resume = await getWholeResume(ctx.db, ctx.userId);
       if (input.format === "json") return resume;
       ctx.response.headers.set("Content-Type", "text/markdown; charset=utf-8");
       return renderResumeMarkdown(resume);

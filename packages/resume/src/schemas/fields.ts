@@ -46,7 +46,7 @@ export const textList = () =>
     .transform((items) => (items ?? []).filter((item) => item !== ""));
 
 /** The fields the service adds to every stored resource. */
-export const SERVER_FIELDS = ["id", "entity_type", "pk", "sk", "created_at", "updated_at"] as const;
+const SERVER_FIELDS = ["id", "entity_type", "pk", "sk", "created_at", "updated_at"] as const;
 
 export const serverFieldsOutput = {
   entity_type: z.string(),

@@ -1,31 +1,38 @@
 import { randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
+import type { z } from "zod";
 import type { Database } from "@app/db";
 import type { Collection } from "../collections.ts";
 import { LIMITS } from "../limits.ts";
+import { tableOf } from "./collection-tables.ts";
 import { castParameters, columnValues, entryJson, listJson } from "./sql.ts";
 
-export type Entry = Record<string, unknown> & { id: string };
+/** An entry of `C` as the API answers it (the JSON that entryJson builds). */
+type Entry<C extends Collection> = z.output<C["output"]>;
 
 const notFound = (collection: Collection) =>
   new TRPCError({ code: "NOT_FOUND", message: `no ${collection.entityType} entry with that id` });
 
-export async function listEntries(db: Database, collection: Collection, userId: string): Promise<Entry[]> {
-  const [row] = await db.$queryRawUnsafe<{ items: Entry[] }[]>(
+export async function listEntries<C extends Collection>(
+  db: Database,
+  collection: C,
+  userId: string,
+): Promise<Entry<C>[]> {
+  const [row] = await db.$queryRawUnsafe<{ items: Entry<C>[] }[]>(
     `SELECT ${listJson(collection)} AS items`,
     userId,
   );
   return row!.items;
 }
 
-export async function getEntry(
+export async function getEntry<C extends Collection>(
   db: Database,
-  collection: Collection,
+  collection: C,
   userId: string,
   id: string,
-): Promise<Entry> {
-  const [row] = await db.$queryRawUnsafe<{ entry: Entry }[]>(
-    `SELECT ${entryJson(collection)} AS entry FROM ${collection.table} t WHERE t.id = $1::uuid AND t.user_id = $2`,
+): Promise<Entry<C>> {
+  const [row] = await db.$queryRawUnsafe<{ entry: Entry<C> }[]>(
+    `SELECT ${entryJson(collection)} AS entry FROM ${tableOf(collection).table} t WHERE t.id = $1::uuid AND t.user_id = $2`,
     id,
     userId,
   );
@@ -38,26 +45,23 @@ export async function getEntry(
  * makes the count and the insert one step, so concurrent creates cannot pass
  * the cap; the 201st answers 409.
  */
-export async function createEntry(
+export async function createEntry<C extends Collection>(
   db: Database,
-  collection: Collection,
+  collection: C,
   userId: string,
   fields: Record<string, unknown>,
-): Promise<Entry> {
-  const columns = Object.keys(collection.columns);
+): Promise<Entry<C>> {
+  const { table, columns } = tableOf(collection);
   const [, inserted] = await db.$transaction([
-    db.$queryRawUnsafe(
-      `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))::text`,
-      `${collection.table}:${userId}`,
-    ),
-    db.$queryRawUnsafe<{ entry: Entry }[]>(
-      `INSERT INTO ${collection.table} AS t (id, user_id, ${columns.join(", ")})
-       SELECT $1::uuid, $2, ${castParameters(collection.columns, 3).join(", ")}
-        WHERE (SELECT count(*) FROM ${collection.table} WHERE user_id = $2) < ${LIMITS.entriesPerCollection}
+    db.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))::text`, `${table}:${userId}`),
+    db.$queryRawUnsafe<{ entry: Entry<C> }[]>(
+      `INSERT INTO ${table} AS t (id, user_id, ${Object.keys(columns).join(", ")})
+       SELECT $1::uuid, $2, ${castParameters(columns, 3).join(", ")}
+        WHERE (SELECT count(*) FROM ${table} WHERE user_id = $2) < ${LIMITS.entriesPerCollection}
        RETURNING ${entryJson(collection)} AS entry`,
       randomUUID(),
       userId,
-      ...columnValues(collection.columns, fields),
+      ...columnValues(columns, fields),
     ),
   ]);
   const row = inserted[0];
@@ -75,24 +79,23 @@ export async function createEntry(
  * field with restricted moves (goal status) changes only along an allowed move,
  * checked in the same statement as the write.
  */
-export async function replaceEntry(
+export async function replaceEntry<C extends Collection>(
   db: Database,
-  collection: Collection,
+  collection: C,
   userId: string,
   id: string,
   fields: Record<string, unknown>,
-): Promise<Entry> {
-  const values = columnValues(collection.columns, fields);
-  const assignments = Object.keys(collection.columns).map(
-    (column, i) => `${column} = ${castParameters(collection.columns, 3)[i]}`,
-  );
+): Promise<Entry<C>> {
+  const { table, columns } = tableOf(collection);
+  const values = columnValues(columns, fields);
+  const assignments = Object.keys(columns).map((column, i) => `${column} = ${castParameters(columns, 3)[i]}`);
   const { transition } = collection;
   const movesFrom = transition ? allowedOrigins(transition.moves, String(fields[transition.column])) : [];
   const guard = transition
     ? `AND (t.${transition.column}::text = $${3 + values.length} OR t.${transition.column}::text = ANY($${4 + values.length}::text[]))`
     : "";
-  const [row] = await db.$queryRawUnsafe<{ entry: Entry }[]>(
-    `UPDATE ${collection.table} AS t SET ${assignments.join(", ")}, updated_at = now()
+  const [row] = await db.$queryRawUnsafe<{ entry: Entry<C> }[]>(
+    `UPDATE ${table} AS t SET ${assignments.join(", ")}, updated_at = now()
       WHERE t.id = $1::uuid AND t.user_id = $2 ${guard}
      RETURNING ${entryJson(collection)} AS entry`,
     id,
@@ -102,7 +105,8 @@ export async function replaceEntry(
   );
   if (row) return row.entry;
 
-  const current = await getEntry(db, collection, userId, id); // 404 when it is not there at all
+  // 404 when it is not there at all
+  const current: Record<string, unknown> = await getEntry(db, collection, userId, id);
   const from = String(current[transition!.column]);
   throw new TRPCError({
     code: "CONFLICT",
@@ -126,7 +130,7 @@ export async function deleteEntry(
   id: string,
 ): Promise<void> {
   const deleted = await db.$executeRawUnsafe(
-    `DELETE FROM ${collection.table} t WHERE t.id = $1::uuid AND t.user_id = $2`,
+    `DELETE FROM ${tableOf(collection).table} t WHERE t.id = $1::uuid AND t.user_id = $2`,
     id,
     userId,
   );

@@ -1,18 +1,13 @@
 import type { Database } from "@app/db";
 import { COLLECTIONS } from "../collections.ts";
-import type { Profile } from "../schemas/profile.ts";
+import type { WholeResume } from "../schemas/whole-resume.ts";
 import { listJson, profileJson } from "./sql.ts";
 
 /** The whole resume in one SQL statement: the profile (or null) and every collection in its order. */
-export const WHOLE_RESUME_SQL = `SELECT json_build_object(
+const WHOLE_RESUME_SQL = `SELECT json_build_object(
   'profile', (SELECT ${profileJson()} FROM resume.profiles t WHERE t.user_id = $1),
   ${COLLECTIONS.map((c) => `'${c.name}', ${listJson(c)}`).join(",\n  ")}
 ) AS resume`;
-
-export type WholeResume = { profile: Profile | null } & Record<
-  (typeof COLLECTIONS)[number]["name"],
-  Record<string, unknown>[]
->;
 
 export async function getWholeResume(db: Database, userId: string): Promise<WholeResume> {
   const [row] = await db.$queryRawUnsafe<{ resume: WholeResume }[]>(WHOLE_RESUME_SQL, userId);

@@ -1,23 +1,21 @@
+import { isoTimestampSql } from "@app/db";
 import type { Collection } from "../collections.ts";
-
-/** ISO 8601 UTC with milliseconds, whatever the session's TimeZone. */
-const isoTimestamp = (column: string) =>
-  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+import { tableOf } from "./collection-tables.ts";
 
 /**
  * The JSON of one row of alias `t` exactly as the API returns it. Lists, single
  * entries and the whole resume all use this one expression, so they agree.
  */
 export function entryJson(collection: Collection): string {
-  const fields = Object.keys(collection.columns).map((column) => `'${column}', t.${column}`);
+  const fields = Object.keys(tableOf(collection).columns).map((column) => `'${column}', t.${column}`);
   return `json_build_object(
     'id', t.id,
     'entity_type', '${collection.entityType}',
     'pk', 'USER#' || t.user_id,
     'sk', '${collection.entityType.toUpperCase()}#' || t.id,
     ${fields.join(", ")},
-    'created_at', ${isoTimestamp("t.created_at")},
-    'updated_at', ${isoTimestamp("t.updated_at")})`;
+    'created_at', ${isoTimestampSql("t.created_at")},
+    'updated_at', ${isoTimestampSql("t.updated_at")})`;
 }
 
 export const PROFILE_COLUMNS = {
@@ -37,14 +35,15 @@ export function profileJson(): string {
     'pk', 'USER#' || t.user_id,
     'sk', 'PROFILE',
     ${fields.join(", ")},
-    'created_at', ${isoTimestamp("t.created_at")},
-    'updated_at', ${isoTimestamp("t.updated_at")})`;
+    'created_at', ${isoTimestampSql("t.created_at")},
+    'updated_at', ${isoTimestampSql("t.updated_at")})`;
 }
 
 /** A JSON array of the user's (`$1`) entries in the collection's order. */
 export function listJson(collection: Collection): string {
-  return `(SELECT coalesce(json_agg(${entryJson(collection)} ORDER BY ${collection.orderBy}), '[]'::json)
-    FROM ${collection.table} t WHERE t.user_id = $1)`;
+  const { table, orderBy } = tableOf(collection);
+  return `(SELECT coalesce(json_agg(${entryJson(collection)} ORDER BY ${orderBy}), '[]'::json)
+    FROM ${table} t WHERE t.user_id = $1)`;
 }
 
 /** `$first::type, $next::type, ...` for the collection's columns. */

@@ -1,0 +1,85 @@
+import type { Collection, CollectionName } from "../collections.ts";
+
+/** Newest first: start date, then the current role (no end) before ended ones, then latest created. */
+const MOST_RECENT_FIRST = "t.start_date DESC, t.end_date DESC NULLS FIRST, t.created_at DESC, t.seq DESC";
+const INSERTION_ORDER = "t.seq";
+
+/** Where a collection lives: its table, its columns (API field = column) with the SQL type each parameter is cast to, its order. */
+export interface CollectionTable {
+  table: string;
+  columns: Record<string, string>;
+  orderBy: string;
+}
+
+export const COLLECTION_TABLES: Record<CollectionName, CollectionTable> = {
+  experience: {
+    table: "resume.experiences",
+    columns: {
+      organization: "text",
+      title: "text",
+      location: "text",
+      employment_type: "resume.employment_type",
+      start_date: "date",
+      end_date: "date",
+      responsibilities: "text[]",
+      accomplishments: "text[]",
+    },
+    orderBy: MOST_RECENT_FIRST,
+  },
+  education: {
+    table: "resume.educations",
+    columns: {
+      institution: "text",
+      degree: "text",
+      field_of_study: "text",
+      location: "text",
+      start_date: "date",
+      end_date: "date",
+      gpa: "text",
+      honors: "text",
+      activities: "text",
+    },
+    orderBy: MOST_RECENT_FIRST,
+  },
+  skills: {
+    table: "resume.skills",
+    columns: {
+      name: "text",
+      category: "resume.skill_category",
+      proficiency: "resume.proficiency",
+      years_experience: "float8",
+    },
+    orderBy: INSERTION_ORDER,
+  },
+  certifications: {
+    table: "resume.certifications",
+    columns: {
+      name: "text",
+      issuing_organization: "text",
+      issue_date: "date",
+      expiration_date: "date",
+      credential_id: "text",
+      credential_url: "text",
+      type: "resume.certification_type",
+    },
+    orderBy: INSERTION_ORDER,
+  },
+  hobbies: {
+    table: "resume.hobbies",
+    columns: { name: "text", description: "text" },
+    orderBy: INSERTION_ORDER,
+  },
+  goals: {
+    table: "resume.goals",
+    columns: {
+      description: "text",
+      category: "resume.goal_category",
+      target_date: "date",
+      status: "resume.goal_status",
+    },
+    orderBy: INSERTION_ORDER,
+  },
+};
+
+export const tableOf = (collection: Collection): CollectionTable =>
+  COLLECTION_TABLES[collection.name as CollectionName];

@@ -1,0 +1,48 @@
+import type { AddressInfo } from "node:net";
+import { inject } from "vitest";
+import { createTokenVerifier, resolveAuthSetup } from "@app/auth";
+import { createDatabase, isDatabaseReachable } from "@app/db";
+import { createIdentify } from "../apps/web/src/api/identify.ts";
+import { createRateLimiter } from "../apps/web/src/api/rate-limiter.ts";
+import { createResumeApi } from "../apps/web/src/api/resume-api.ts";
+import { createWebServer } from "../apps/web/src/api/web-server.ts";
+import { createWholeResumeAnswers } from "../apps/web/src/api/whole-resume-answers.ts";
+import { env } from "../scripts/env.ts";
+import type { WebServer } from "./web-server.ts";
+
+export interface ResumeApiOptions {
+  rateLimitPerMinute?: number;
+  answerCacheBytes?: number;
+}
+
+/**
+ * The web app's API (`/me/*`, `/api/trpc/*`, `/healthz`) in this process, as
+ * main.ts wires it, over a real HTTP listener against this run's database and
+ * the local issuer: no Next.js and no build. Other paths answer 404.
+ */
+export async function startResumeApi(options: ResumeApiOptions = {}): Promise<WebServer> {
+  const db = createDatabase({ connectionString: inject("databaseUrl"), maxConnections: 10 });
+  const auth = await resolveAuthSetup({}, env.DATA_DIR);
+  const api = createResumeApi({
+    db,
+    identify: createIdentify(createTokenVerifier(auth.verifier)),
+    rateLimiter: createRateLimiter(options.rateLimitPerMinute ?? 300),
+    wholeResumeAnswers: createWholeResumeAnswers({ db, maxBytes: options.answerCacheBytes ?? 1 << 20 }),
+  });
+  const server = createWebServer({
+    api,
+    handleNext: async (_req, res) => {
+      res.writeHead(404).end();
+    },
+    isDatabaseReachable: () => isDatabaseReachable(db),
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await db.$disconnect();
+    },
+  };
+}
