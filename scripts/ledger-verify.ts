@@ -4,7 +4,7 @@ import { verifyLedger } from "@app/ledger";
 import { openDatabase } from "./database.ts";
 
 const database = await openDatabase();
-const db = createDatabase({ connectionString: database.url, maxConnections: 1 });
+const db = createDatabase({ connectionString: database.url, poolSize: 1 });
 try {
   const violations = await verifyLedger(db);
   for (const v of violations.slice(0, 50)) console.log(`${v.rule}\t${v.subject}\t${v.detail}`);

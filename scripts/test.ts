@@ -8,6 +8,7 @@ import path from "node:path";
 import { exitIfEmbeddedPostgresFailed, startEmbeddedCluster, TEST_CLUSTER } from "./database.ts";
 import { env, systemChromium } from "./env.ts";
 import { buildWeb, run } from "./processes.ts";
+import { pgbouncerBinary } from "../test/pgbouncer.ts";
 
 const tsx = ["--import", "tsx"];
 const bin = (name: string) => path.join("node_modules", ".bin", name);
@@ -61,6 +62,24 @@ async function count(report: string, read: (json: never) => { passed: number; fa
   }
 }
 
+function vitestCounts(r: { numPassedTests: number; numFailedTests: number; success: boolean }) {
+  // A suite that failed outside any test counts once.
+  return {
+    passed: r.numPassedTests,
+    failed: r.numFailedTests + (!r.success && r.numFailedTests === 0 ? 1 : 0),
+  };
+}
+
+/** The tests that run a second time through PgBouncer: every statement kind of both services. */
+const THROUGH_PGBOUNCER = [
+  "apps/web/test/resume-rest.test.ts",
+  "apps/web/test/whole-resume.test.ts",
+  "apps/ledger/test/posting.test.ts",
+  "apps/ledger/test/idempotency.test.ts",
+  "apps/ledger/test/entries-and-reversal.test.ts",
+  "apps/ledger/test/balances.test.ts",
+];
+
 if (built) {
   console.log("\n▶ vitest");
   const report = path.join(resultsDir, "vitest.json");
@@ -71,11 +90,28 @@ if (built) {
     "--reporter=json",
     `--outputFile.json=${report}`,
   ]).catch(() => {});
-  await count(report, (r: { numPassedTests: number; numFailedTests: number; success: boolean }) => ({
-    passed: r.numPassedTests,
-    // A suite that failed outside any test counts once.
-    failed: r.numFailedTests + (!r.success && r.numFailedTests === 0 ? 1 : 0),
-  }));
+  await count(report, vitestCounts);
+
+  // The REST and posting tests once more, through a real PgBouncer in transaction mode.
+  console.log("\n▶ vitest through PgBouncer (transaction mode)");
+  if (pgbouncerBinary) {
+    const throughReport = path.join(resultsDir, "vitest-pgbouncer.json");
+    await rm(throughReport, { force: true });
+    await run(
+      bin("vitest"),
+      [
+        "run",
+        ...THROUGH_PGBOUNCER,
+        "--reporter=default",
+        "--reporter=json",
+        `--outputFile.json=${throughReport}`,
+      ],
+      { env: { ...process.env, TEST_THROUGH_PGBOUNCER: "true" } },
+    ).catch(() => {});
+    await count(throughReport, vitestCounts);
+  } else {
+    console.log("skipped: pgbouncer is not installed (Debian: apt-get install pgbouncer; .ci/run does)");
+  }
 
   console.log("\n▶ playwright (Chromium, production build)");
   const e2eReport = path.join(resultsDir, "playwright.json");

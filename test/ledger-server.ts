@@ -26,9 +26,13 @@ export interface LedgerServer {
   stop(): Promise<void>;
 }
 
-/** The ledger's real HTTP server on a free port, against this run's database. */
-export async function startLedgerServer(): Promise<LedgerServer> {
-  const db = createDatabase({ connectionString: inject("databaseUrl"), maxConnections: 20 });
+/** The ledger's real HTTP server on a free port, against this run's database (or `databaseUrl`). */
+export async function startLedgerServer(databaseUrl = inject("databaseUrl")): Promise<LedgerServer> {
+  const db = createDatabase({
+    connectionString: databaseUrl,
+    poolSize: 20,
+    preparedStatements: inject("preparedStatements"),
+  });
   const warnings: string[] = [];
   const server = createLedgerServer({
     db,

@@ -13,6 +13,8 @@ import type { WebServer } from "./web-server.ts";
 export interface ResumeApiOptions {
   rateLimitPerMinute?: number;
   answerCacheBytes?: number;
+  /** Another database (or role) than this run's. */
+  databaseUrl?: string;
 }
 
 /**
@@ -21,7 +23,11 @@ export interface ResumeApiOptions {
  * the local issuer: no Next.js and no build. Other paths answer 404.
  */
 export async function startResumeApi(options: ResumeApiOptions = {}): Promise<WebServer> {
-  const db = createDatabase({ connectionString: inject("databaseUrl"), maxConnections: 10 });
+  const db = createDatabase({
+    connectionString: options.databaseUrl ?? inject("databaseUrl"),
+    poolSize: 10,
+    preparedStatements: inject("preparedStatements"),
+  });
   const auth = await resolveAuthSetup({}, env.DATA_DIR);
   const api = createResumeApi({
     db,

@@ -28,7 +28,7 @@ export async function startWebServer(extraEnv: Record<string, string> = {}): Pro
       LEDGER_PORT: 0,
     },
     "quiet",
-    extraEnv,
+    { DATABASE_PREPARED_STATEMENTS: String(inject("preparedStatements")), ...extraEnv },
   );
   const url = `http://127.0.0.1:${port}`;
   // Not /healthz: some tests run it against a database that is down on purpose.

@@ -1,9 +1,10 @@
 import path from "node:path";
+import { databaseSettings } from "@app/db";
 import { dataDirectory } from "@app/db/paths";
 import { z } from "zod";
 
 const schema = z.object({
-  DATABASE_URL: z.string().url(),
+  ...databaseSettings,
   HOST: z.string().default("127.0.0.1"),
   LEDGER_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   LEDGER_REGION: z

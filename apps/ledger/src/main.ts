@@ -1,4 +1,4 @@
-import { createDatabase } from "@app/db";
+import { createDatabase, databaseOptionsOf } from "@app/db";
 import { LEDGER_ACTIONS } from "@app/ledger";
 import { closeServer, shutdownSignal } from "@app/rest";
 import { ensureDevelopmentCredentials, loadCredentials } from "@app/sigv4";
@@ -8,7 +8,7 @@ import { createLedgerServer } from "./server.ts";
 const env = readLedgerEnv();
 if (!env.LEDGER_CREDENTIALS_FILE) await ensureDevelopmentCredentials(env.credentialsFile, LEDGER_ACTIONS);
 const credentials = await loadCredentials(env.credentialsFile, LEDGER_ACTIONS);
-const db = createDatabase({ connectionString: env.DATABASE_URL, maxConnections: 20 });
+const db = createDatabase(databaseOptionsOf(env));
 const server = createLedgerServer({ db, credentials, region: env.LEDGER_REGION });
 
 server.listen(env.LEDGER_PORT, env.HOST, () => {

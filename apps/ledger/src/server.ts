@@ -26,7 +26,7 @@ export interface LedgerServerDeps {
 }
 
 /**
- * The ledger's HTTP server: /healthz and /openapi.json are open; every other
+ * The ledger's HTTP server: /healthz, /livez and /openapi.json are open; every other
  * request must carry a valid AWS Signature V4, checked here in front of the
  * ledger router (served as REST by packages/rest).
  */
@@ -50,9 +50,12 @@ export function createLedgerServer({
 
   async function answer(req: http.IncomingMessage): Promise<Answer> {
     const target = req.url ?? "/";
-    const pathname = target.split("?")[0];
-    if (pathname === "/healthz" && req.method === "GET") return healthAnswer(() => isDatabaseReachable(db));
-    if (pathname === "/openapi.json" && req.method === "GET") return jsonAnswer(200, ledgerOpenApiDocument);
+    const pathname = target.split("?")[0]!;
+    const method = req.method ?? "GET";
+    const health = await healthAnswer(pathname, method, () => isDatabaseReachable(db));
+    if (health) return health;
+    if (pathname === "/openapi.json" && (method === "GET" || method === "HEAD"))
+      return jsonAnswer(200, ledgerOpenApiDocument);
 
     const body = await readBody(req, LIMITS.bodyBytes);
     if (!body) return errorAnswer(413, `the body is larger than ${LIMITS.bodyBytes} bytes`);

@@ -22,7 +22,7 @@ afterEach(async () => {
   }
 });
 
-describe("ledger GET /healthz", () => {
+describe("ledger /healthz and /livez", () => {
   it("answers 200 when the database answers", async () => {
     const response = await fetch(`${await serve(inject("databaseUrl"))}/healthz`);
     expect(response.status).toBe(200);
@@ -40,6 +40,28 @@ describe("ledger GET /healthz", () => {
       message: "the database is unreachable",
     });
     expect(Date.now() - started).toBeLessThan(3_000);
+    expect(response.headers.get("retry-after")).toBe("2");
+  });
+
+  it("answers GET /livez with 200 without asking the database, even one that is unreachable", async () => {
+    const nobody = `postgresql://postgres:x@127.0.0.1:${await freePort()}/app`;
+    const response = await fetch(`${await serve(nobody)}/livez`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok" });
+  });
+
+  it("answers HEAD of /healthz, /livez and /openapi.json unsigned, like GET without a body", async () => {
+    const url = await serve(inject("databaseUrl"));
+    for (const path of ["/healthz", "/livez", "/openapi.json"]) {
+      const [get, head] = await Promise.all([
+        fetch(`${url}${path}`),
+        fetch(`${url}${path}`, { method: "HEAD" }),
+      ]);
+      expect(head.status, path).toBe(200);
+      expect(head.headers.get("content-type"), path).toBe(get.headers.get("content-type"));
+      expect(head.headers.get("content-length"), path).toBe(String((await get.arrayBuffer()).byteLength));
+      expect(await head.text(), path).toBe("");
+    }
   });
 
   it("answers any other path without a signature with 403 MissingAuthenticationToken, as API Gateway does", async () => {

@@ -1,4 +1,5 @@
 import { clerkIssuer } from "@app/auth";
+import { databaseSettings } from "@app/db";
 import { dataDirectory } from "@app/db/paths";
 import { z } from "zod";
 
@@ -15,7 +16,7 @@ const clerkSchema = z.object({
 });
 
 const schema = clerkSchema.extend({
-  DATABASE_URL: z.string().url(),
+  ...databaseSettings,
   DATA_DIR: optional,
   AUTH_ISSUER: optional,
   AUTH_AUDIENCE: optional,

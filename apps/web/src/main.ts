@@ -7,7 +7,7 @@ import path from "node:path";
 import nextEnv from "@next/env";
 import next from "next";
 import { createTokenVerifier } from "@app/auth";
-import { createDatabase, isDatabaseReachable } from "@app/db";
+import { createDatabase, databaseOptionsOf, isDatabaseReachable } from "@app/db";
 import { closeServer, shutdownSignal } from "@app/rest";
 import { createIdentify } from "./api/identify";
 import { createRateLimiter } from "./api/rate-limiter";
@@ -25,7 +25,7 @@ const env = webEnv();
 const app = next({ dev, dir, hostname: env.HOST, port: env.PORT });
 await app.prepare();
 
-const db = createDatabase({ connectionString: env.DATABASE_URL, maxConnections: 20 });
+const db = createDatabase(databaseOptionsOf(env));
 const api = createResumeApi({
   db,
   identify: createIdentify(createTokenVerifier((await authSetup()).verifier)),

@@ -1,34 +1,74 @@
 import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { withTimeout } from "./database-errors.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
+import { watchForHang } from "./hang-watch.ts";
 
 export type Database = InstanceType<typeof PrismaClient>;
 
 export interface DatabaseOptions {
   connectionString: string;
-  /** Connections in the pool. Postgres allows 100 by default and both services share it. */
-  maxConnections?: number;
+  /** Connections in this process's pool (`DATABASE_POOL_SIZE`). */
+  poolSize?: number;
+  /** The longest a statement may run, in PostgreSQL (`DB_STATEMENT_TIMEOUT_MS`). */
+  statementTimeoutMs?: number;
+  /**
+   * Named prepared statements (`DATABASE_PREPARED_STATEMENTS`). Off, every
+   * statement is unnamed, as PgBouncer in transaction mode needs.
+   */
+  preparedStatements?: boolean;
 }
 
+/** The longest a request waits to connect, or for a free connection of the pool. */
+export const CONNECT_TIMEOUT_MS = 2_000;
+/** Idle connections send TCP keep-alive probes after this long, so a vanished peer errors out. */
+const KEEP_ALIVE_DELAY_MS = 5_000;
+
 /**
- * A Prisma client over node-postgres. Connecting gives up after 2 s so that an
- * unreachable database becomes a quick 503 instead of a hung request.
- * Every statement runs as a named prepared statement (see `statementName`).
+ * A Prisma client over a node-postgres pool in which every wait is bounded:
+ *
+ * - connecting and waiting for a free connection: CONNECT_TIMEOUT_MS;
+ * - a statement: `statementTimeoutMs` (PostgreSQL's statement_timeout, sent
+ *   when the session starts), a lock wait half of it, a transaction left idle
+ *   twice it (idle_in_transaction_session_timeout);
+ * - a server that stops answering altogether (frozen, failing over, packets
+ *   dropped): the hang watch (hang-watch.ts) closes the pool's connections
+ *   within about two seconds, so the queries on them fail instead of waiting;
+ * - a peer that vanished: TCP keep-alive.
+ *
+ * Every such failure is one that isDatabaseUnavailable recognises (a 503).
  * Call `$disconnect()` to close the pool.
  */
-export function createDatabase({ connectionString, maxConnections = 10 }: DatabaseOptions): Database {
-  const adapter = new PrismaPg(
-    {
-      connectionString,
-      max: maxConnections,
-      connectionTimeoutMillis: 2_000,
-      idleTimeoutMillis: 30_000,
-      // A connection whose peer vanished (failover, a dropped network) errors out instead of waiting forever.
-      keepAlive: true,
-    },
-    { statementNameGenerator: ({ sql }) => statementName(sql) },
-  );
-  return new PrismaClient({ adapter });
+export function createDatabase({
+  connectionString,
+  poolSize = 10,
+  statementTimeoutMs = 5_000,
+  preparedStatements = true,
+}: DatabaseOptions): Database {
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEP_ALIVE_DELAY_MS,
+    statement_timeout: statementTimeoutMs,
+    lock_timeout: Math.ceil(statementTimeoutMs / 2),
+    idle_in_transaction_session_timeout: statementTimeoutMs * 2,
+  });
+  watchForHang(pool, connectionString);
+  const adapter = new PrismaPg(pool, {
+    disposeExternalPool: true,
+    ...(preparedStatements
+      ? { statementNameGenerator: ({ sql }: { sql: string }) => statementName(sql) }
+      : {}),
+  });
+  return new PrismaClient({
+    adapter,
+    // A transaction waits for a connection as long as a query does, and lasts no longer than a statement may.
+    transactionOptions: { maxWait: CONNECT_TIMEOUT_MS, timeout: statementTimeoutMs },
+  });
 }
 
 const statementNames = new Map<string, string>();
@@ -50,7 +90,7 @@ export const PLAN_EACH_CALL = "/* plan each call */";
  * connection holds a fixed, small set of them. A statement marked
  * PLAN_EACH_CALL gets no name ("" is node-postgres's unnamed statement).
  * Named statements need a session per client: behind a pooler in
- * transaction mode (PgBouncer) they fail.
+ * transaction mode (PgBouncer) turn them off (`preparedStatements: false`).
  */
 export function statementName(sql: string): string {
   if (sql.includes(PLAN_EACH_CALL)) return "";
@@ -65,10 +105,13 @@ export function statementName(sql: string): string {
   return name;
 }
 
-/** True when the database answers a trivial query. */
+/** How long a readiness check waits for the database to answer. */
+const READINESS_TIMEOUT_MS = 1_000;
+
+/** True when the database answers a trivial query within a second (readiness). */
 export async function isDatabaseReachable(db: Database): Promise<boolean> {
   try {
-    await db.$queryRaw`SELECT 1`;
+    await withTimeout(db.$queryRaw`SELECT 1`, READINESS_TIMEOUT_MS);
     return true;
   } catch {
     return false;

@@ -1,23 +1,53 @@
-/** Error codes meaning "the database did not answer", from node-postgres, Node and Postgres. */
-const UNAVAILABLE_CODES = new Set([
+/**
+ * SQLSTATEs that say the database cannot serve the request now, though it may
+ * shortly: a connection exception (08), the server shutting down, crashed,
+ * starting or its database gone (57P0x), out of connections, memory or disk
+ * (53), a statement or lock or idle transaction that ran past its timeout
+ * (57014, 55P03, 25P03), or a conflict with a concurrent transaction that a
+ * retry resolves (40001, 40P01).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08|57P|53)|^(57014|55P03|25P03|40001|40P01)$/;
+
+/** Node's socket errors of a server that cannot be reached. */
+const UNAVAILABLE_SOCKET_CODES = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
   "ETIMEDOUT",
   "EPIPE",
-  "57P01", // admin_shutdown
-  "57P02", // crash_shutdown
-  "57P03", // cannot_connect_now
-  "08000",
-  "08001",
-  "08003",
-  "08006",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
 ]);
 
-const UNAVAILABLE_MESSAGES =
-  /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Can't reach database|DatabaseNotReachable|server closed the connection/i;
+/**
+ * Prisma's codes for the same: can't reach, timed out, connection closed, no
+ * free connection in time, transaction not started or expired in time, write
+ * conflict or deadlock, too many connections.
+ */
+const PRISMA_UNAVAILABLE_CODES = new Set([
+  "P1001",
+  "P1002",
+  "P1008",
+  "P1017",
+  "P2024",
+  "P2028",
+  "P2034",
+  "P2037",
+]);
 
-/** Prisma's codes for the same: can't reach, timed out, connection closed, too many connections. */
-const PRISMA_UNAVAILABLE_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2037"]);
+/** The kinds Prisma's pg adapter gives the same failures. */
+const ADAPTER_UNAVAILABLE_KINDS = new Set([
+  "DatabaseNotReachable",
+  "ConnectionClosed",
+  "SocketTimeout",
+  "TooManyConnections",
+  "TransactionWriteConflict",
+]);
+
+/** node-postgres's own messages (no code) for a connection that failed, hung or was closed. */
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|is not queryable|Cannot use a pool after calling end|Can't reach database|server closed the connection/i;
 
 /** A statement that did not answer in time (see `withTimeout`): the database counts as unavailable. */
 class DatabaseTimeoutError extends Error {}
@@ -31,10 +61,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   for (const candidate of errorChain(error)) {
     if (candidate instanceof DatabaseTimeoutError) return true;
     for (const code of [candidate.code, candidate.originalCode]) {
-      if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || PRISMA_UNAVAILABLE_CODES.has(code)))
+      if (typeof code !== "string") continue;
+      if (
+        UNAVAILABLE_SQLSTATE.test(code) ||
+        UNAVAILABLE_SOCKET_CODES.has(code) ||
+        PRISMA_UNAVAILABLE_CODES.has(code)
+      )
         return true;
     }
-    if (candidate.kind === "DatabaseNotReachable" || candidate.kind === "ConnectionClosed") return true;
+    if (typeof candidate.kind === "string" && ADAPTER_UNAVAILABLE_KINDS.has(candidate.kind)) return true;
     if (typeof candidate.message === "string" && UNAVAILABLE_MESSAGES.test(candidate.message)) return true;
   }
   return false;

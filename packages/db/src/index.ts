@@ -6,6 +6,7 @@ export {
   withTimeout,
 } from "./database-errors.ts";
 export {
+  CONNECT_TIMEOUT_MS,
   createDatabase,
   isDatabaseReachable,
   PLAN_EACH_CALL,
@@ -13,6 +14,7 @@ export {
   type Database,
   type DatabaseOptions,
 } from "./client.ts";
+export { databaseOptionsOf, databaseSettings } from "./database-settings.ts";
 export { migrateDatabase, readMigrations, type Migration } from "./migrate.ts";
 export { findRepoRoot, migrationsDirectory } from "./paths.ts";
 export { isoTimestampSql } from "./sql.ts";

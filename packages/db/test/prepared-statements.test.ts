@@ -5,7 +5,7 @@ let db: Database;
 
 beforeAll(() => {
   // One connection, so the statements below all meet the same session.
-  db = createDatabase({ connectionString: inject("databaseUrl"), maxConnections: 1 });
+  db = createDatabase({ connectionString: inject("databaseUrl"), poolSize: 1 });
 });
 
 afterAll(async () => {

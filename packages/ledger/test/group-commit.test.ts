@@ -16,7 +16,7 @@ let sales: string;
 let euros: string;
 
 beforeAll(async () => {
-  db = createDatabase({ connectionString: inject("databaseUrl"), maxConnections: 4 });
+  db = createDatabase({ connectionString: inject("databaseUrl"), poolSize: 4 });
   cash = (await createAccount(db, { name: "group cash", type: "asset", currency: "USD" })).id;
   sales = (await createAccount(db, { name: "group sales", type: "income", currency: "USD" })).id;
   euros = (await createAccount(db, { name: "group euros", type: "asset", currency: "EUR" })).id;

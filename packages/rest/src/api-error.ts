@@ -118,11 +118,9 @@ export function databaseOutageAs503<R extends { ok: boolean }>(
   result: R,
   isUnavailable: (cause: unknown) => boolean,
 ): R {
-  if (!result.ok && isUnavailable((result as { error?: { cause?: unknown } }).error?.cause)) {
-    throw new TRPCError({
-      code: "SERVICE_UNAVAILABLE",
-      message: DATABASE_UNAVAILABLE,
-    });
+  const cause = (result as { error?: { cause?: unknown } }).error?.cause;
+  if (!result.ok && isUnavailable(cause)) {
+    throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: DATABASE_UNAVAILABLE, cause });
   }
   return result;
 }

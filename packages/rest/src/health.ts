@@ -1,8 +1,20 @@
 import { errorAnswer, jsonAnswer, type RestResponse } from "./answer.ts";
 
-/** `GET /healthz` of either service: 200 while the database answers, else 503 with the error body. */
-export async function healthAnswer(isDatabaseReachable: () => Promise<boolean>): Promise<RestResponse> {
-  return (await isDatabaseReachable())
+/**
+ * `/healthz` (readiness: 200 while the database answers, else 503) and
+ * `/livez` (liveness: 200 while the process runs, no database), GET or HEAD,
+ * for both services; null for any other path.
+ */
+export async function healthAnswer(
+  pathname: string,
+  method: string,
+  isReady: () => Promise<boolean>,
+): Promise<RestResponse | null> {
+  if (pathname !== "/healthz" && pathname !== "/livez") return null;
+  if (method !== "GET" && method !== "HEAD")
+    return errorAnswer(405, `${method} is not allowed on ${pathname}`, { allow: "GET, HEAD" });
+  if (pathname === "/livez") return jsonAnswer(200, { status: "ok" });
+  return (await isReady())
     ? jsonAnswer(200, { status: "ok", database: "ok" })
     : errorAnswer(503, "the database is unreachable");
 }

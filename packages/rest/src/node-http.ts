@@ -35,9 +35,14 @@ export function restRequestOf(req: IncomingMessage, body = ""): RestRequest {
   };
 }
 
+/** How long a client is asked to wait before it retries a 503. */
+const RETRY_UNAVAILABLE_AFTER_SECONDS = "2";
+
+/** Sends an answer (node:http leaves out the body of a HEAD request and keeps its headers). */
 export function sendAnswer(res: ServerResponse, answer: Answer, extraHeaders: Record<string, string> = {}) {
   res.writeHead(answer.status, {
     ...extraHeaders,
+    ...(answer.status === 503 ? { "retry-after": RETRY_UNAVAILABLE_AFTER_SECONDS } : {}),
     ...answer.headers,
     // Known, so say it: node:http would otherwise send the body chunked.
     "content-length": Buffer.byteLength(answer.body),

@@ -9,7 +9,7 @@ const experience = COLLECTIONS.find((c) => c.name === "experience")!;
 let db: Database;
 
 beforeAll(() => {
-  db = createDatabase({ connectionString: inject("databaseUrl"), maxConnections: 20 });
+  db = createDatabase({ connectionString: inject("databaseUrl"), poolSize: 20 });
 });
 
 afterAll(async () => {

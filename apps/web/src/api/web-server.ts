@@ -1,6 +1,6 @@
 import http from "node:http";
 import { isDatabaseUnavailable } from "@app/db";
-import { errorAnswer, failureAnswer, healthAnswer, sendAnswer, type Answer } from "@app/rest";
+import { failureAnswer, healthAnswer, sendAnswer, type Answer } from "@app/rest";
 import { API_VERSION } from "@app/resume";
 import { SECURITY_HEADERS } from "../server/security-headers";
 import type { ResumeApi } from "./resume-api";
@@ -20,7 +20,7 @@ const API_HEADERS = { ...SECURITY_HEADERS, "api-version": API_VERSION };
 
 /**
  * The web app's HTTP server. It serves the API itself (`/me/*`, the editor's
- * `/api/trpc/*`, `/healthz`) and hands everything else to Next.js. Why not a
+ * `/api/trpc/*`, `/healthz`, `/livez`) and hands everything else to Next.js. Why not a
  * Next.js route: Next's routing costs about 2.8 ms of CPU per request on top
  * of the handler, which capped GET /me/resume near 300 requests/s on two cores
  * (README, "Benchmarks"). One process, so one database pool, one rate limiter.
@@ -34,14 +34,8 @@ export function createWebServer({ api, handleNext, isDatabaseReachable }: WebSer
       for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
       return api.serveTrpc(req, res, pathname.slice(TRPC_PREFIX.length));
     }
-    if (pathname === "/healthz") {
-      if (req.method !== "GET" && req.method !== "HEAD")
-        return sendApiAnswer(
-          res,
-          errorAnswer(405, `${req.method} is not allowed on /healthz`, { allow: "GET, HEAD" }),
-        );
-      return sendApiAnswer(res, await healthAnswer(isDatabaseReachable));
-    }
+    const health = await healthAnswer(pathname, req.method ?? "GET", isDatabaseReachable);
+    if (health) return sendApiAnswer(res, health);
     return handleNext(req, res);
   }
 

@@ -12,7 +12,12 @@ import {
   transactionOutput,
 } from "../schemas.ts";
 import { createAccount, getAccount, listAccounts } from "../store/accounts.ts";
-import { getAllBalances, getBalance, listAccountEntries } from "../store/balances.ts";
+import {
+  ALL_BALANCES_TIMEOUT_MS,
+  getAllBalances,
+  getBalance,
+  listAccountEntries,
+} from "../store/balances.ts";
 import {
   getTransaction,
   postTransaction,
@@ -135,6 +140,7 @@ export const ledgerRouter = router({
         path: "/balances",
         tags: ["balances"],
         summary: "Every account's balance up to as_of, zero balances included, in creation order",
+        description: `Sums every entry: its statement may run up to ${ALL_BALANCES_TIMEOUT_MS / 1000} s over a large ledger (other routes: DB_STATEMENT_TIMEOUT_MS).`,
       },
       rest: { errors: { 422: "BALANCE_OUT_OF_RANGE: beyond ±(2^53-1)." } },
     })

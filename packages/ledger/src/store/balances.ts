@@ -35,19 +35,31 @@ export async function getBalance(db: Database, accountId: string, asOf: string) 
 }
 
 /**
+ * GET /balances sums every entry of the ledger, which over a large one takes
+ * longer than a statement may (DB_STATEMENT_TIMEOUT_MS): it has a bound of its own.
+ */
+export const ALL_BALANCES_TIMEOUT_MS = 30_000;
+
+/**
  * Every account, zero balances included, in creation order: one pass over the
  * entries grouped by account (a per-account subquery would be planned once
  * for all accounts and can fall back to a scan per account).
  */
 export async function getAllBalances(db: Database, asOf: string) {
-  const rows = await db.$queryRawUnsafe<{ id: string; name: string; currency: string; balance: string }[]>(
-    `${PLAN_EACH_CALL}
-     SELECT a.id::text, a.name, a.currency, coalesce(s.balance, 0)::text AS balance
-       FROM ledger.accounts a
-       LEFT JOIN (SELECT account_id, sum(amount) AS balance FROM ledger.entries
-                   WHERE effective_date <= $1::date GROUP BY account_id) s ON s.account_id = a.id
-      ORDER BY a.seq`,
-    asOf,
+  const [, rows] = await db.$transaction(
+    [
+      db.$queryRawUnsafe(`SELECT set_config('statement_timeout', $1, true)`, String(ALL_BALANCES_TIMEOUT_MS)),
+      db.$queryRawUnsafe<{ id: string; name: string; currency: string; balance: string }[]>(
+        `${PLAN_EACH_CALL}
+         SELECT a.id::text, a.name, a.currency, coalesce(s.balance, 0)::text AS balance
+           FROM ledger.accounts a
+           LEFT JOIN (SELECT account_id, sum(amount) AS balance FROM ledger.entries
+                       WHERE effective_date <= $1::date GROUP BY account_id) s ON s.account_id = a.id
+          ORDER BY a.seq`,
+        asOf,
+      ),
+    ],
+    { timeout: ALL_BALANCES_TIMEOUT_MS + 1_000 },
   );
   return { as_of: asOf, accounts: rows.map((r) => ({ ...r, balance: toSafeNumber(r.balance) })) };
 }

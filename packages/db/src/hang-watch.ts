@@ -1,0 +1,86 @@
+import pg from "pg";
+
+/** How often the server is asked, and how long it has to answer. */
+const PROBE_INTERVAL_MS = 1_000;
+const PROBE_TIMEOUT_MS = 1_000;
+
+/**
+ * A PostgreSQL that stops answering without closing its connections (a frozen
+ * or failing-over server, a network that drops packets) leaves every query on
+ * them waiting: no statement timeout fires in a server that does not run, and
+ * TCP sees nothing wrong. So, every second while the pool holds connections,
+ * one trivial query goes to the server on a connection of its own; when it
+ * gets no answer within a second, every connection of the pool is closed, and
+ * the queries waiting on them fail at once (as "Connection terminated
+ * unexpectedly", a 503). New connections then wait at most the connect timeout.
+ *
+ * A slow statement does not trip it (the probe answers beside it), nor does a
+ * server that refuses connections (that fails fast by itself).
+ */
+export function watchForHang(pool: pg.Pool, connectionString: string): void {
+  const clients = new Set<pg.Client>();
+  pool.on("connect", (client) => clients.add(client));
+  pool.on("remove", (client) => clients.delete(client));
+
+  let probe: pg.Client | null = null;
+  let probing = false;
+
+  async function check() {
+    if (pool.ending) {
+      clearInterval(timer);
+      probe?.end().catch(() => {});
+      return;
+    }
+    if (probing || clients.size === 0) return;
+    probing = true;
+    try {
+      if (!(await answers())) for (const client of clients) closeSocket(client);
+    } finally {
+      probing = false;
+    }
+  }
+
+  /** False only when the server did not answer in time; any other failure is not a hang. */
+  async function answers(): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), PROBE_TIMEOUT_MS);
+    });
+    const asked = (async () => {
+      probe ??= await connectProbe();
+      await probe.query("SELECT 1");
+      return "answered" as const;
+    })().catch(() => {
+      probe = null;
+      return "failed" as const;
+    });
+    const outcome = await Promise.race([asked, timedOut]);
+    clearTimeout(timer);
+    if (outcome === "timeout" && probe) {
+      closeSocket(probe);
+      probe = null;
+    }
+    return outcome !== "timeout";
+  }
+
+  async function connectProbe(): Promise<pg.Client> {
+    // Longer than the probe's own timeout, so that a connection that hangs counts as a hang.
+    const client = new pg.Client({ connectionString, connectionTimeoutMillis: 2 * PROBE_TIMEOUT_MS });
+    client.on("error", () => {
+      if (probe === client) probe = null;
+    });
+    await client.connect();
+    return client;
+  }
+
+  const timer = setInterval(() => void check(), PROBE_INTERVAL_MS);
+  timer.unref();
+}
+
+/**
+ * Closes a client's socket now: `end()` would wait for a server that does not
+ * answer. (`connection.stream` is node-postgres's socket, pg 8.)
+ */
+function closeSocket(client: pg.Client): void {
+  (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+}

@@ -1,0 +1,166 @@
+/**
+ * The classifier that decides 503 against 500, on the errors Prisma's pg
+ * adapter and node-postgres really raise: each fault is caused for real
+ * against this run's PostgreSQL (or a port nobody listens on, or a proxy that
+ * stops passing bytes) and the error the client threw is classified.
+ */
+import { randomUUID } from "node:crypto";
+import net from "node:net";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { freePort } from "../../../test/free-port.ts";
+import { adminQuery } from "../../../test/postgres-admin.ts";
+import { startTcpProxy } from "../../../test/tcp-proxy.ts";
+import { createDatabase, isDatabaseUnavailable, type Database } from "../src/index.ts";
+
+const opened: Database[] = [];
+const open = (options: Parameters<typeof createDatabase>[0]) => {
+  const db = createDatabase(options);
+  opened.push(db);
+  return db;
+};
+
+/** The error `work` fails with (the test fails if it succeeds). */
+async function failure(work: Promise<unknown>): Promise<unknown> {
+  try {
+    await work;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the call to fail");
+}
+
+/** The SQLSTATE or code the error carries somewhere, for the test's own message. */
+const describeError = (error: unknown) =>
+  String((error as Error).message)
+    .split("\n")
+    .filter(Boolean)
+    .at(-1);
+
+let db: Database;
+let admin: pg.Client;
+
+beforeAll(async () => {
+  db = open({ connectionString: inject("databaseUrl"), poolSize: 2, statementTimeoutMs: 300 });
+  admin = new pg.Client({ connectionString: inject("databaseUrl") });
+  await admin.connect();
+});
+
+afterAll(async () => {
+  await admin.end();
+  await Promise.all(opened.map((d) => d.$disconnect()));
+});
+
+describe("isDatabaseUnavailable, on real failures", () => {
+  it("a server nobody listens on (ECONNREFUSED)", async () => {
+    const nobody = open({ connectionString: `postgresql://postgres:x@127.0.0.1:${await freePort()}/app` });
+    const error = await failure(nobody.$queryRaw`SELECT 1`);
+    expect(isDatabaseUnavailable(error), describeError(error)).toBe(true);
+  });
+
+  it("a server that accepts the connection and never answers (connect timeout)", async () => {
+    const accepted = new Set<net.Socket>();
+    const silent = net.createServer((socket) => accepted.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    const hung = open({ connectionString: `postgresql://postgres:x@127.0.0.1:${port}/app` });
+    const started = Date.now();
+    const error = await failure(hung.$queryRaw`SELECT 1`);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(isDatabaseUnavailable(error), describeError(error)).toBe(true);
+    for (const socket of accepted) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+  });
+
+  it("a server that stops answering mid-session: the hang watch closes the connection within seconds", async () => {
+    const { hostname, port } = new URL(inject("databaseUrl"));
+    const proxy = await startTcpProxy({ host: hostname, port: Number(port) });
+    const through = open({ connectionString: proxy.via(inject("databaseUrl")), statementTimeoutMs: 60_000 });
+    await through.$queryRaw`SELECT 1`;
+    proxy.freeze();
+    const started = Date.now();
+    const error = await failure(through.$queryRaw`SELECT 1`);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(isDatabaseUnavailable(error), describeError(error)).toBe(true);
+    await proxy.close();
+  });
+
+  it("a statement past the statement timeout (57014)", async () => {
+    const error = await failure(db.$queryRaw`SELECT pg_sleep(2)`);
+    expect(describeError(error)).toMatch(/statement timeout/);
+    expect(isDatabaseUnavailable(error), describeError(error)).toBe(true);
+  });
+
+  it("a lock wait past the lock timeout (55P03)", async () => {
+    const key = Math.floor(Math.random() * 1e9);
+    await admin.query("SELECT pg_advisory_lock($1)", [key]);
+    try {
+      const error = await failure(db.$queryRawUnsafe("SELECT pg_advisory_lock($1::bigint)::text", key));
+      expect(describeError(error)).toMatch(/lock timeout/);
+      expect(isDatabaseUnavailable(error), describeError(error)).toBe(true);
+    } finally {
+      await admin.query("SELECT pg_advisory_unlock($1)", [key]);
+    }
+  });
+
+  it("a session ended by the administrator (57P01)", async () => {
+    const marker = `terminate-me-${randomUUID()}`;
+    const waiting = failure(
+      open({ connectionString: inject("databaseUrl") }).$queryRawUnsafe(`SELECT pg_sleep(5), '${marker}'`),
+    );
+    for (let tries = 0; tries < 50; tries += 1) {
+      const { rowCount } = await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE $1 AND pid <> pg_backend_pid()",
+        [`%${marker}%`],
+      );
+      if (rowCount) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const error = await waiting;
+    expect(describeError(error)).toMatch(/administrator command/);
+    expect(isDatabaseUnavailable(error), describeError(error)).toBe(true);
+  });
+
+  it("a role out of connections (53300)", async () => {
+    const role = `full_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
+    await adminQuery(inject("adminUrl"), `CREATE ROLE ${role} LOGIN PASSWORD 'pw' CONNECTION LIMIT 0`);
+    try {
+      const url = new URL(inject("databaseUrl"));
+      url.username = role;
+      url.password = "pw";
+      const error = await failure(open({ connectionString: url.toString() }).$queryRaw`SELECT 1`);
+      expect(describeError(error)).toMatch(/TooManyConnections|too many connections/);
+      expect(isDatabaseUnavailable(error), describeError(error)).toBe(true);
+    } finally {
+      await adminQuery(inject("adminUrl"), `DROP ROLE IF EXISTS ${role}`);
+    }
+  });
+
+  it("no free connection in the pool in time, for a query and for a transaction (P2028)", async () => {
+    const small = open({ connectionString: inject("databaseUrl"), poolSize: 1, statementTimeoutMs: 10_000 });
+    const holding = small.$transaction(async (tx) => tx.$queryRaw`SELECT 1 FROM pg_sleep(3)`, {
+      timeout: 8_000,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const [query, transaction] = await Promise.all([
+      failure(small.$queryRaw`SELECT 1`),
+      // A transaction that may wait less than the pool would: Prisma's own "unable to start" (P2028).
+      // (A batch of one statement runs without a transaction: two.)
+      failure(small.$transaction([small.$queryRaw`SELECT 1`, small.$queryRaw`SELECT 2`], { maxWait: 200 })),
+    ]);
+    expect(isDatabaseUnavailable(query), describeError(query)).toBe(true);
+    expect((transaction as { code?: string }).code).toBe("P2028");
+    expect(isDatabaseUnavailable(transaction), describeError(transaction)).toBe(true);
+    await holding;
+  });
+
+  it("is false for a query that fails on its merits: syntax, division by zero, bad value, unknown table", async () => {
+    const merits = await Promise.all([
+      failure(db.$queryRawUnsafe("SELEC 1")),
+      failure(db.$queryRawUnsafe("SELECT 1/0")),
+      failure(db.$queryRawUnsafe("SELECT 'x'::int")),
+      failure(db.$queryRawUnsafe("SELECT * FROM no_such_table")),
+    ]);
+    for (const error of merits) expect(isDatabaseUnavailable(error), describeError(error)).toBe(false);
+  });
+});

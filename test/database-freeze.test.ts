@@ -1,0 +1,179 @@
+/**
+ * A PostgreSQL that stops answering without closing anything (a failover, a
+ * lost network, a frozen host) looks like every process of the server stopped
+ * with SIGSTOP. Both services run against a server of their own, their pools
+ * warm; the server is frozen, then thawed.
+ */
+import type { ChildProcess } from "node:child_process";
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrateDatabase, migrationsDirectory } from "@app/db";
+import { startEmbeddedPostgres, type RunningPostgres } from "@app/db/embedded-postgres";
+import { env, repoRoot } from "../scripts/env.ts";
+import { startLedger, startWeb, stopProcess, waitForHealthy } from "../scripts/processes.ts";
+import { freePort } from "./free-port.ts";
+import { httpClient, type HttpResult } from "./http-client.ts";
+import { ledgerClient } from "./ledger-client.ts";
+import { FULL_KEY } from "./ledger-server.ts";
+import { newUser } from "./tokens.ts";
+
+let root: string;
+let postgres: RunningPostgres;
+const children: ChildProcess[] = [];
+let webUrl: string;
+let ledgerUrl: string;
+let frozen: number[] = [];
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), "freeze-"));
+  await chmod(root, 0o755); // the server runs as the "postgres" user when we are root
+  postgres = await startEmbeddedPostgres({ directory: path.join(root, "postgres"), database: "app" });
+  await migrateDatabase(postgres.url, migrationsDirectory(repoRoot));
+
+  const credentialsFile = path.join(root, "credentials.json");
+  await writeFile(credentialsFile, JSON.stringify([FULL_KEY]));
+  const [webPort, ledgerPort] = [await freePort(), await freePort()];
+  const service = {
+    DATABASE_URL: postgres.url,
+    DATA_DIR: env.DATA_DIR,
+    HOST: "127.0.0.1",
+    PORT: webPort,
+    LEDGER_PORT: ledgerPort,
+  };
+  children.push(
+    startWeb(service, "quiet"),
+    startLedger(service, "quiet", { LEDGER_CREDENTIALS_FILE: credentialsFile }),
+  );
+  webUrl = `http://127.0.0.1:${webPort}`;
+  ledgerUrl = `http://127.0.0.1:${ledgerPort}`;
+  await Promise.all([waitForHealthy(`${webUrl}/healthz`), waitForHealthy(`${ledgerUrl}/healthz`)]);
+}, 120_000);
+
+afterAll(async () => {
+  signal(frozen, "SIGCONT");
+  await Promise.all(children.map(stopProcess));
+  await postgres?.stop();
+  await rm(root, { recursive: true, force: true });
+});
+
+/** The postmaster (postmaster.pid's first line) and every process it started. */
+async function serverProcesses(): Promise<number[]> {
+  const postmaster = Number(
+    (await readFile(path.join(postgres.directory, "postmaster.pid"), "utf8")).split("\n")[0],
+  );
+  const children: number[] = [];
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
+    // pid (comm) state ppid ...: comm may hold spaces, so read after its closing parenthesis.
+    const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    if (parent === postmaster) children.push(Number(entry));
+  }
+  return [postmaster, ...children];
+}
+
+function signal(pids: number[], name: NodeJS.Signals) {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, name);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Runs every call at once; resolves to each one's answer and how long it took. */
+async function timed(calls: Record<string, () => Promise<HttpResult>>) {
+  return Object.fromEntries(
+    await Promise.all(
+      Object.entries(calls).map(async ([name, call]) => {
+        const started = Date.now();
+        const result = await call();
+        return [name, { result, ms: Date.now() - started }] as const;
+      }),
+    ),
+  );
+}
+
+describe("PostgreSQL freezes (SIGSTOP) and thaws (SIGCONT)", () => {
+  it("answers readiness 503 within 2 s and every route 503 within 5 s; serves again within 5 s of the thaw", async () => {
+    const resume = httpClient(webUrl, { authorization: (await newUser()).authorization });
+    const ledger = ledgerClient(ledgerUrl);
+    const [cash, sales] = [await ledger.account(), await ledger.account()];
+    expect((await resume.put("/me/profile", { name: "Frozen" })).status).toBe(200);
+    let key = 0;
+    const post = () =>
+      ledger.post("/transactions", {
+        idempotency_key: `freeze-${(key += 1)}-${Date.now()}`,
+        entries: [
+          { account_id: cash, amount: 100 },
+          { account_id: sales, amount: -100 },
+        ],
+      });
+    const calls: Record<string, () => Promise<HttpResult>> = {
+      "GET /me/profile": () => resume.get("/me/profile"),
+      "PUT /me/profile": () => resume.put("/me/profile", { name: "Frozen", headline: "still here" }),
+      "GET /me/skills": () => resume.get("/me/skills"),
+      "POST /me/skills": () => resume.post("/me/skills", { name: "Waiting", category: "soft-skill" }),
+      "GET /me/resume": () => resume.get("/me/resume"),
+      "GET /accounts": () => ledger.get("/accounts"),
+      "POST /accounts": () => ledger.post("/accounts", { name: "frozen", type: "asset", currency: "USD" }),
+      "GET /accounts/{id}/balance": () => ledger.get(`/accounts/${cash}/balance`),
+      "GET /accounts/{id}/entries": () => ledger.get(`/accounts/${cash}/entries`),
+      "POST /transactions": post,
+    };
+    // Warm pools: several connections each, idle and ready when the server stops.
+    for (let round = 0; round < 3; round += 1) {
+      for (const [name, { result }] of Object.entries(await timed(calls))) {
+        expect(result.status, name).toBeLessThan(300);
+      }
+    }
+
+    frozen = await serverProcesses();
+    signal(frozen, "SIGSTOP");
+
+    const health = await timed({
+      "web /healthz": () => httpClient(webUrl).get("/healthz"),
+      "ledger /healthz": () => httpClient(ledgerUrl).get("/healthz"),
+      "web /livez": () => httpClient(webUrl).get("/livez"),
+      "ledger /livez": () => httpClient(ledgerUrl).get("/livez"),
+    });
+    for (const name of ["web /healthz", "ledger /healthz"]) {
+      expect(health[name]!.result.status, name).toBe(503);
+      expect(health[name]!.ms, name).toBeLessThan(2_000);
+    }
+    for (const name of ["web /livez", "ledger /livez"]) expect(health[name]!.result.status, name).toBe(200);
+
+    const during = await timed(calls);
+    const times = Object.fromEntries(Object.entries(during).map(([name, { ms }]) => [name, ms]));
+    console.log("answers while PostgreSQL is frozen (ms):", JSON.stringify(times));
+    for (const [name, { result, ms }] of Object.entries(during)) {
+      expect(result.status, name).toBe(503);
+      expect(ms, name).toBeLessThan(5_000);
+      expect(result.headers.get("retry-after"), name).toBe("2");
+      expect(result.body, name).toEqual({
+        statusCode: 503,
+        error: "SERVICE_UNAVAILABLE",
+        message: expect.any(String),
+      });
+    }
+
+    signal(frozen, "SIGCONT");
+    frozen = [];
+    const thawed = Date.now();
+    for (const [name, call] of Object.entries(calls)) {
+      let status = 0;
+      while (Date.now() - thawed < 5_000) {
+        status = (await call()).status;
+        if (status < 300) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(status, `${name} after the thaw`).toBeLessThan(300);
+    }
+    console.log(`every route answered normally ${Date.now() - thawed} ms after the thaw`);
+    expect((await httpClient(webUrl).get("/healthz")).status).toBe(200);
+    expect((await httpClient(ledgerUrl).get("/healthz")).status).toBe(200);
+  }, 60_000);
+});

@@ -1,0 +1,46 @@
+import net from "node:net";
+
+export interface TcpProxy {
+  /** `url` with its host and port replaced by the proxy's. */
+  via(url: string): string;
+  /** Stops passing bytes either way, leaving every connection open: a server that no longer answers. */
+  freeze(): void;
+  close(): Promise<void>;
+}
+
+/** A TCP proxy on 127.0.0.1 in front of `target`, for faults a real server cannot be made to show on cue. */
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  let frozen = false;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(target.port, target.host);
+    for (const [from, to] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      sockets.add(from);
+      from.on("data", (chunk) => {
+        if (!frozen) to.write(chunk);
+      });
+      from.on("close", () => to.destroy());
+      from.on("error", () => to.destroy());
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    via(url) {
+      const parsed = new URL(url);
+      parsed.hostname = "127.0.0.1";
+      parsed.port = String(port);
+      return parsed.toString();
+    },
+    freeze() {
+      frozen = true;
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
