@@ -40,6 +40,7 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
     HOST: "127.0.0.1",
     PORT: 0,
     LEDGER_PORT: ledgerPort,
+    SHUTDOWN_DRAIN_MS: 0,
   };
   const ledger = startLedger(
     service,

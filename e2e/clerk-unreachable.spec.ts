@@ -25,6 +25,7 @@ test.beforeAll(async () => {
       HOST: "127.0.0.1",
       PORT: port,
       LEDGER_PORT: 0,
+      SHUTDOWN_DRAIN_MS: 0,
     },
     "quiet",
     {

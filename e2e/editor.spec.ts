@@ -186,6 +186,35 @@ test("an expired session keeps what was typed; after signing in again it saves",
   await expect(section(page, "Hobbies").getByTestId("hobbies-entry")).toHaveText([/Kept through sign-in/]);
 });
 
+test("a create whose answer was lost is sent again with the same Idempotency-Key: one entry, not two", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("lost-answer"));
+  const keys: string[] = [];
+  let lose = true;
+  // The first create reaches the server and is written; its answer never reaches the page.
+  await page.route("**/api/trpc/hobbies.create*", async (route) => {
+    keys.push(route.request().headers()["idempotency-key"] ?? "");
+    const response = await route.fetch();
+    if (lose) {
+      lose = false;
+      await route.abort("connectionreset");
+    } else {
+      await route.fulfill({ response });
+    }
+  });
+  const form = await openAddForm(page, "Hobbies", "hobby");
+  await form.getByLabel("Hobby", { exact: true }).fill("Written once");
+  await form.getByRole("button", { name: "Add hobby", exact: true }).click();
+  await expect(form.getByRole("alert")).toContainText("Could not reach the server");
+  await form.getByRole("button", { name: "Add hobby", exact: true }).click();
+  await expect(form).toBeHidden();
+  await expect(section(page, "Hobbies").getByTestId("hobbies-entry")).toHaveText([/Written once/]);
+  expect(keys).toHaveLength(2);
+  expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+  expect(keys[1]).toBe(keys[0]);
+});
+
 test("two people never see each other's data", async ({ browser }) => {
   const alice = await browser.newPage();
   await signIn(alice, uniqueUser("alice"));

@@ -10,7 +10,14 @@ export default async function globalSetup() {
 
   const port = await freePort();
   const web = startWeb(
-    { DATABASE_URL: database.url, DATA_DIR: env.DATA_DIR, HOST: "127.0.0.1", PORT: port, LEDGER_PORT: 0 },
+    {
+      DATABASE_URL: database.url,
+      DATA_DIR: env.DATA_DIR,
+      HOST: "127.0.0.1",
+      PORT: port,
+      LEDGER_PORT: 0,
+      SHUTDOWN_DRAIN_MS: 0,
+    },
     "quiet",
   );
   const baseUrl = `http://127.0.0.1:${port}`;

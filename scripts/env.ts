@@ -10,6 +10,8 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   LEDGER_PORT: z.coerce.number().int().min(1).max(65535).default(4000),
   LEDGER_REGION: z.string().default("us-east-1"),
+  /** npm start's drain on Ctrl-C: one instance of each service, no load balancer to notice a readiness 503. */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(1_000),
   LEDGER_CREDENTIALS_FILE: z.string().optional(),
   EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   /** Where embedded clusters go when the `postgres` user cannot enter the checkout (root in a private folder). */

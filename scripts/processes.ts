@@ -13,15 +13,22 @@ export interface ServiceEnv {
   HOST: string;
   PORT: number;
   LEDGER_PORT: number;
+  /** How long the servers keep serving after SIGTERM (README, "Production behaviour"); tests that do not watch a shutdown say 0. */
+  SHUTDOWN_DRAIN_MS: number;
 }
 
 /**
- * "quiet" keeps only stderr (errors), for tests and benchmarks: a pipe that
- * nobody reads would block the child once full.
+ * "quiet" keeps only stderr (errors), for tests and benchmarks; "piped" gives
+ * the caller the child's stdout (its JSON log lines), which it must read: a
+ * pipe that nobody reads would block the child once full.
  */
-type Stdio = "inherit" | "quiet";
-const stdioOf = (stdio: Stdio): StdioOptions =>
-  stdio === "quiet" ? ["ignore", "ignore", "inherit"] : "inherit";
+type Stdio = "inherit" | "quiet" | "piped";
+const STDIO: Record<Stdio, StdioOptions> = {
+  inherit: "inherit",
+  quiet: ["ignore", "ignore", "inherit"],
+  piped: ["ignore", "pipe", "inherit"],
+};
+const stdioOf = (stdio: Stdio): StdioOptions => STDIO[stdio];
 
 /** No tool phones home: the machines this runs on may have no internet. */
 const quiet = { NEXT_TELEMETRY_DISABLED: "1", TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" };
@@ -115,11 +122,11 @@ export async function waitForHealthy(url: string, timeoutMs = 60_000): Promise<v
   }
 }
 
-/** Sends SIGTERM and waits for the process to exit (SIGKILL after 10 s). */
-export function stopProcess(child: ChildProcess): Promise<void> {
+/** Sends SIGTERM and waits for the process to exit: after its drain, or SIGKILL after `killAfterMs`. */
+export function stopProcess(child: ChildProcess, killAfterMs = 60_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
     child.once("exit", () => {
       clearTimeout(timer);
       resolve();

@@ -40,6 +40,7 @@ const service = {
   HOST: env.HOST,
   PORT: env.PORT,
   LEDGER_PORT: env.LEDGER_PORT,
+  SHUTDOWN_DRAIN_MS: env.SHUTDOWN_DRAIN_MS,
 };
 const children = [startWeb(service), startLedger(service)];
 let stopping = false;

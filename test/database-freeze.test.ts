@@ -41,6 +41,7 @@ beforeAll(async () => {
     HOST: "127.0.0.1",
     PORT: webPort,
     LEDGER_PORT: ledgerPort,
+    SHUTDOWN_DRAIN_MS: 0,
   };
   children.push(
     startWeb(service, "quiet"),
@@ -58,11 +59,16 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-/** The postmaster (postmaster.pid's first line) and every process it started. */
-async function serverProcesses(): Promise<number[]> {
+/**
+ * Stops the postmaster (postmaster.pid's first line) first, so that it starts
+ * no process after the list is read, then every process it started; returns
+ * them all, to be continued.
+ */
+async function freezeServer(): Promise<number[]> {
   const postmaster = Number(
     (await readFile(path.join(postgres.directory, "postmaster.pid"), "utf8")).split("\n")[0],
   );
+  signal([postmaster], "SIGSTOP");
   const children: number[] = [];
   for (const entry of await readdir("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -71,6 +77,7 @@ async function serverProcesses(): Promise<number[]> {
     const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
     if (parent === postmaster) children.push(Number(entry));
   }
+  signal(children, "SIGSTOP");
   return [postmaster, ...children];
 }
 
@@ -131,8 +138,7 @@ describe("PostgreSQL freezes (SIGSTOP) and thaws (SIGCONT)", () => {
       }
     }
 
-    frozen = await serverProcesses();
-    signal(frozen, "SIGSTOP");
+    frozen = await freezeServer();
 
     const health = await timed({
       "web /healthz": () => httpClient(webUrl).get("/healthz"),

@@ -47,6 +47,7 @@ beforeAll(async () => {
     HOST: "127.0.0.1",
     PORT: webPort,
     LEDGER_PORT: ledgerPort,
+    SHUTDOWN_DRAIN_MS: 0,
   };
   children.push(
     startWeb(service, "quiet"),

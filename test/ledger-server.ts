@@ -3,6 +3,7 @@ import { inject } from "vitest";
 import { createDatabase } from "@app/db";
 import type { Credential } from "@app/sigv4";
 import { createLedgerServer } from "../apps/ledger/src/server.ts";
+import { capturedLogger } from "./captured-logger.ts";
 
 export const REGION = "us-east-1";
 
@@ -33,17 +34,19 @@ export async function startLedgerServer(databaseUrl = inject("databaseUrl")): Pr
     poolSize: 20,
     preparedStatements: inject("preparedStatements"),
   });
-  const warnings: string[] = [];
-  const server = createLedgerServer({
+  const { logger, lines } = capturedLogger("ledger");
+  const { server } = createLedgerServer({
     db,
     credentials: new Map([FULL_KEY, READ_ONLY_KEY].map((k) => [k.accessKeyId, k])),
     region: REGION,
-    warn: (message) => warnings.push(message),
+    logger,
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    warnings,
+    get warnings() {
+      return lines.filter((line) => line.level === "warn").map((line) => String(line.msg));
+    },
     stop: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -2,11 +2,12 @@ import type { AddressInfo } from "node:net";
 import { inject } from "vitest";
 import { createTokenVerifier, resolveAuthSetup } from "@app/auth";
 import { createDatabase, isDatabaseReachable } from "@app/db";
+import { createLogger } from "@app/service";
+import { createAnswerCache } from "../apps/web/src/api/answer-cache.ts";
 import { createIdentify } from "../apps/web/src/api/identify.ts";
-import { createRateLimiter } from "../apps/web/src/api/rate-limiter.ts";
 import { createResumeApi } from "../apps/web/src/api/resume-api.ts";
+import { createSharedRateLimit } from "../apps/web/src/api/shared-rate-limit.ts";
 import { createWebServer } from "../apps/web/src/api/web-server.ts";
-import { createWholeResumeAnswers } from "../apps/web/src/api/whole-resume-answers.ts";
 import { env } from "../scripts/env.ts";
 import type { WebServer } from "./web-server.ts";
 
@@ -18,9 +19,10 @@ export interface ResumeApiOptions {
 }
 
 /**
- * The web app's API (`/me/*`, `/api/trpc/*`, `/healthz`) in this process, as
- * main.ts wires it, over a real HTTP listener against this run's database and
- * the local issuer: no Next.js and no build. Other paths answer 404.
+ * The web app's API (`/me/*`, `/api/trpc/*`, `/healthz`, `/livez`) in this
+ * process, as main.ts wires it, over a real HTTP listener against this run's
+ * database and the local issuer: no Next.js and no build. Other paths answer
+ * 404. Its log lines are dropped.
  */
 export async function startResumeApi(options: ResumeApiOptions = {}): Promise<WebServer> {
   const db = createDatabase({
@@ -29,18 +31,21 @@ export async function startResumeApi(options: ResumeApiOptions = {}): Promise<We
     preparedStatements: inject("preparedStatements"),
   });
   const auth = await resolveAuthSetup({}, env.DATA_DIR);
+  const logger = createLogger("web", { write: () => {} });
   const api = createResumeApi({
     db,
     identify: createIdentify(createTokenVerifier(auth.verifier)),
-    rateLimiter: createRateLimiter(options.rateLimitPerMinute ?? 300),
-    wholeResumeAnswers: createWholeResumeAnswers({ db, maxBytes: options.answerCacheBytes ?? 1 << 20 }),
+    rateLimit: createSharedRateLimit(db, options.rateLimitPerMinute ?? 300),
+    answerCache: createAnswerCache({ maxBytes: options.answerCacheBytes ?? 1 << 20 }),
+    logger,
   });
-  const server = createWebServer({
+  const { server } = createWebServer({
     api,
     handleNext: async (_req, res) => {
       res.writeHead(404).end();
     },
     isDatabaseReachable: () => isDatabaseReachable(db),
+    logger,
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {

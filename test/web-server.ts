@@ -26,6 +26,7 @@ export async function startWebServer(extraEnv: Record<string, string> = {}): Pro
       HOST: "127.0.0.1",
       PORT: port,
       LEDGER_PORT: 0,
+      SHUTDOWN_DRAIN_MS: 0,
     },
     "quiet",
     { DATABASE_PREPARED_STATEMENTS: String(inject("preparedStatements")), ...extraEnv },

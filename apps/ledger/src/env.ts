@@ -1,10 +1,14 @@
 import path from "node:path";
 import { databaseSettings } from "@app/db";
+import { serviceSettings } from "@app/service";
 import { dataDirectory } from "@app/db/paths";
 import { z } from "zod";
 
 const schema = z.object({
   ...databaseSettings,
+  ...serviceSettings,
+  /** Prometheus text at http://HOST:LEDGER_METRICS_PORT/metrics; unset: no metrics listener. */
+  LEDGER_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   HOST: z.string().default("127.0.0.1"),
   LEDGER_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   LEDGER_REGION: z

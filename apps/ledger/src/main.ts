@@ -1,26 +1,46 @@
-import { createDatabase, databaseOptionsOf } from "@app/db";
-import { LEDGER_ACTIONS } from "@app/ledger";
-import { closeServer, shutdownSignal } from "@app/rest";
+import { createDatabase, databaseOptionsOf, poolStatsOf } from "@app/db";
+import { LEDGER_ACTIONS, observeGroupCommits } from "@app/ledger";
+import {
+  createLogger,
+  createServiceMetrics,
+  routeConsoleToLogger,
+  serveMetrics,
+  shutdownSignal,
+} from "@app/service";
 import { ensureDevelopmentCredentials, loadCredentials } from "@app/sigv4";
 import { readLedgerEnv } from "./env.ts";
 import { createLedgerServer } from "./server.ts";
 
 const env = readLedgerEnv();
+const logger = createLogger("ledger");
+routeConsoleToLogger(logger);
 if (!env.LEDGER_CREDENTIALS_FILE) await ensureDevelopmentCredentials(env.credentialsFile, LEDGER_ACTIONS);
 const credentials = await loadCredentials(env.credentialsFile, LEDGER_ACTIONS);
 const db = createDatabase(databaseOptionsOf(env));
-const server = createLedgerServer({ db, credentials, region: env.LEDGER_REGION });
+const metrics = createServiceMetrics("ledger", () => poolStatsOf(db));
+const groupSizes = metrics.histogram(
+  "ledger_group_commit_posts",
+  "Posts written by one group-commit statement.",
+  [1, 2, 4, 8, 16, 32, 64, 100],
+);
+observeGroupCommits((posts) => groupSizes.observe(posts));
+const service = createLedgerServer({ db, credentials, region: env.LEDGER_REGION, logger, metrics });
 
-server.listen(env.LEDGER_PORT, env.HOST, () => {
-  console.log(
-    `ledger listening on http://localhost:${env.LEDGER_PORT} (${credentials.size} access key(s), region ${env.LEDGER_REGION})`,
+service.server.listen(env.LEDGER_PORT, env.HOST, () => {
+  logger.info(
+    { url: `http://localhost:${env.LEDGER_PORT}`, access_keys: credentials.size, region: env.LEDGER_REGION },
+    "ledger listening",
   );
 });
+const metricsServer = env.LEDGER_METRICS_PORT
+  ? await serveMetrics(metrics.registry, env.LEDGER_METRICS_PORT, env.HOST)
+  : null;
 
-await shutdownSignal();
-const SHUTDOWN_GRACE_MS = 5_000;
-// Whatever hangs past the grace period does not keep the process alive.
-setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS + 3_000).unref();
-await closeServer(server, SHUTDOWN_GRACE_MS);
+const signal = await shutdownSignal();
+logger.info({ signal }, "shutting down");
+// Whatever hangs past the drain and the longest request does not keep the process alive.
+setTimeout(() => process.exit(1), env.SHUTDOWN_DRAIN_MS + 45_000).unref();
+await service.drain(env.SHUTDOWN_DRAIN_MS);
+metricsServer?.close();
 await db.$disconnect();
-process.exit(0);
+logger.flush(() => process.exit(0));

@@ -1,5 +1,5 @@
-import http from "node:http";
-import { isDatabaseUnavailable, isDatabaseReachable, type Database } from "@app/db";
+import type http from "node:http";
+import { isDatabaseReachable, isDatabaseUnavailable, unavailabilityOf, type Database } from "@app/db";
 import { LEDGER_API_VERSION, LIMITS, ledgerOpenApiDocument, ledgerRouter } from "@app/ledger";
 import {
   createResponseControl,
@@ -14,29 +14,44 @@ import {
   type Answer,
   type ApiErrorBody,
 } from "@app/rest";
+import {
+  createServiceServer,
+  type Logger,
+  type RequestRecord,
+  type ServiceMetrics,
+  type ServiceServer,
+} from "@app/service";
 import { SigV4Error, verifySigV4Request, type CredentialStore } from "@app/sigv4";
+
+/** Answered without a signature. */
+const OPEN_PATHS = new Set(["/healthz", "/livez", "/openapi.json"]);
 
 export interface LedgerServerDeps {
   db: Database;
   credentials: CredentialStore;
   region: string;
-  warn?: (message: string) => void;
-  /** Where failures of the service itself go (a 500, a database outage). */
-  logError?: (where: string, error: unknown) => void;
+  logger: Logger;
+  metrics?: ServiceMetrics;
 }
 
 /**
- * The ledger's HTTP server: /healthz, /livez and /openapi.json are open; every other
- * request must carry a valid AWS Signature V4, checked here in front of the
- * ledger router (served as REST by packages/rest).
+ * The ledger's HTTP server (packages/service: limits, request ids, logs,
+ * metrics, drained shutdown): /healthz, /livez and /openapi.json are open;
+ * every other request must carry a valid AWS Signature V4, checked here in
+ * front of the ledger router (served as REST by packages/rest).
  */
 export function createLedgerServer({
   db,
   credentials,
   region,
-  warn = console.warn,
-  logError = (where, error) => console.error(`[ledger] ${where}:`, error),
-}: LedgerServerDeps): http.Server {
+  logger,
+  metrics,
+}: LedgerServerDeps): ServiceServer {
+  /** A failure of the service itself (a 500, a database outage), for the log and the metrics. */
+  function reportFailure(where: string, error: unknown) {
+    metrics?.countDatabaseError(unavailabilityOf(error) ?? "other");
+    logger.error({ err: error, where }, "request failed");
+  }
   const rest = createRestHandler({
     router: ledgerRouter,
     document: ledgerOpenApiDocument,
@@ -44,15 +59,21 @@ export function createLedgerServer({
     onError: (error, path) => {
       const { code, cause } = error as { code?: string; cause?: unknown };
       if (code === "INTERNAL_SERVER_ERROR" || code === "SERVICE_UNAVAILABLE")
-        logError(path ?? "?", cause ?? error);
+        reportFailure(path ?? "?", cause ?? error);
     },
   });
+  const warn = (message: string) => logger.warn(message);
 
-  async function answer(req: http.IncomingMessage): Promise<Answer> {
+  async function answer(req: http.IncomingMessage, record: RequestRecord): Promise<Answer> {
     const target = req.url ?? "/";
     const pathname = target.split("?")[0]!;
     const method = req.method ?? "GET";
-    const health = await healthAnswer(pathname, method, () => isDatabaseReachable(db));
+    record.route = rest.routeOf(pathname) ?? (OPEN_PATHS.has(pathname) ? pathname : "unmatched");
+    const health = await healthAnswer(
+      pathname,
+      method,
+      async () => !service.isDraining() && (await isDatabaseReachable(db)),
+    );
     if (health) return health;
     if (pathname === "/openapi.json" && (method === "GET" || method === "HEAD"))
       return jsonAnswer(200, ledgerOpenApiDocument);
@@ -61,29 +82,34 @@ export function createLedgerServer({
     if (!body) return errorAnswer(413, `the body is larger than ${LIMITS.bodyBytes} bytes`);
     try {
       const caller = verifySigV4Request(
-        { method: req.method ?? "GET", target, headers: req.headers, body },
+        { method, target, headers: req.headers, body },
         { credentials, region, service: "execute-api" },
       );
+      record.user = caller.principal;
       return await rest.handle(restRequestOf(req, body.toString("utf8")), {
         context: async () => ({ db, caller, response: createResponseControl(), warn }),
       });
     } catch (error) {
       if (error instanceof SigV4Error) return sigV4ErrorAnswer(error);
-      logError(target, error);
+      reportFailure(record.route, error);
       return failureAnswer(error, isDatabaseUnavailable);
     }
   }
 
-  return http.createServer((req, res) => {
-    answer(req).then(
-      (reply) => sendAnswer(res, reply, { "api-version": LEDGER_API_VERSION }),
-      (error: unknown) => {
-        logError(req.url ?? "?", error);
+  const service: ServiceServer = createServiceServer({
+    logger,
+    ...(metrics ? { metrics } : {}),
+    async handle(req, res, record) {
+      try {
+        sendAnswer(res, await answer(req, record), { "api-version": LEDGER_API_VERSION });
+      } catch (error) {
+        reportFailure(record.route, error);
         if (!res.headersSent) sendAnswer(res, failureAnswer(error, isDatabaseUnavailable));
         else res.destroy();
-      },
-    );
+      }
+    },
   });
+  return service;
 }
 
 /** AWS's error name in the body's `error` and in `x-amzn-ErrorType`, as API Gateway answers. */

@@ -35,6 +35,7 @@ async function startProcess(): Promise<ChildProcess> {
       HOST: "127.0.0.1",
       PORT: 0,
       LEDGER_PORT: port,
+      SHUTDOWN_DRAIN_MS: 0,
     },
     "quiet",
     { LEDGER_CREDENTIALS_FILE: credentialsFile },

@@ -3,13 +3,19 @@ import type { Server } from "node:http";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { createDatabase, type Database } from "@app/db";
 import { createLedgerServer } from "../src/server.ts";
+import { capturedLogger } from "../../../test/captured-logger.ts";
 import { freePort } from "../../../test/free-port.ts";
 
 const open: { server: Server; db: Database }[] = [];
 
 async function serve(connectionString: string): Promise<string> {
   const db = createDatabase({ connectionString });
-  const server = createLedgerServer({ db, credentials: new Map(), region: "us-east-1" });
+  const { server } = createLedgerServer({
+    db,
+    credentials: new Map(),
+    region: "us-east-1",
+    logger: capturedLogger("ledger").logger,
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   open.push({ server, db });
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

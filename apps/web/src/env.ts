@@ -1,5 +1,6 @@
 import { clerkIssuer } from "@app/auth";
 import { databaseSettings } from "@app/db";
+import { serviceSettings } from "@app/service";
 import { dataDirectory } from "@app/db/paths";
 import { z } from "zod";
 
@@ -17,6 +18,9 @@ const clerkSchema = z.object({
 
 const schema = clerkSchema.extend({
   ...databaseSettings,
+  ...serviceSettings,
+  /** Prometheus text at http://HOST:METRICS_PORT/metrics; unset: no metrics listener. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   DATA_DIR: optional,
   AUTH_ISSUER: optional,
   AUTH_AUDIENCE: optional,

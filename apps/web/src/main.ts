@@ -7,13 +7,20 @@ import path from "node:path";
 import nextEnv from "@next/env";
 import next from "next";
 import { createTokenVerifier } from "@app/auth";
-import { createDatabase, databaseOptionsOf, isDatabaseReachable } from "@app/db";
-import { closeServer, shutdownSignal } from "@app/rest";
+import { createDatabase, databaseOptionsOf, isDatabaseReachable, poolStatsOf } from "@app/db";
+import { purgeIdempotencyKeys } from "@app/resume";
+import {
+  createLogger,
+  createServiceMetrics,
+  routeConsoleToLogger,
+  serveMetrics,
+  shutdownSignal,
+} from "@app/service";
+import { createAnswerCache } from "./api/answer-cache";
 import { createIdentify } from "./api/identify";
-import { createRateLimiter } from "./api/rate-limiter";
 import { createResumeApi } from "./api/resume-api";
+import { createSharedRateLimit } from "./api/shared-rate-limit";
 import { createWebServer } from "./api/web-server";
-import { createWholeResumeAnswers } from "./api/whole-resume-answers";
 import { webEnv } from "./env";
 import { authSetup } from "./server/auth";
 
@@ -22,30 +29,48 @@ const dev = process.argv.includes("--dev");
 // What `next start` and `next dev` read (.env, .env.local, ...), before anything reads the environment.
 nextEnv.loadEnvConfig(dir, dev);
 const env = webEnv();
+const logger = createLogger("web");
+routeConsoleToLogger(logger);
 const app = next({ dev, dir, hostname: env.HOST, port: env.PORT });
 await app.prepare();
 
 const db = createDatabase(databaseOptionsOf(env));
+const metrics = createServiceMetrics("web", () => poolStatsOf(db));
 const api = createResumeApi({
   db,
   identify: createIdentify(createTokenVerifier((await authSetup()).verifier)),
-  rateLimiter: createRateLimiter(env.RATE_LIMIT_PER_MINUTE),
-  wholeResumeAnswers: createWholeResumeAnswers({ db, maxBytes: env.RESUME_ANSWER_CACHE_BYTES }),
+  rateLimit: createSharedRateLimit(db, env.RATE_LIMIT_PER_MINUTE),
+  answerCache: createAnswerCache({ maxBytes: env.RESUME_ANSWER_CACHE_BYTES }),
+  logger,
+  metrics,
 });
-const server = createWebServer({
+const service = createWebServer({
   api,
   handleNext: app.getRequestHandler(),
   isDatabaseReachable: () => isDatabaseReachable(db),
+  logger,
+  metrics,
 });
-
-server.listen(env.PORT, env.HOST, () => {
-  console.log(`web app listening on http://${env.HOST}:${env.PORT}${dev ? " (development)" : ""}`);
+service.server.listen(env.PORT, env.HOST, () => {
+  logger.info({ url: `http://${env.HOST}:${env.PORT}`, dev }, "web app listening");
 });
+const metricsServer = env.METRICS_PORT
+  ? await serveMetrics(metrics.registry, env.METRICS_PORT, env.HOST)
+  : null;
 
-await shutdownSignal();
-const SHUTDOWN_GRACE_MS = 5_000;
-// Whatever hangs past the grace period does not keep the process alive.
-setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS + 3_000).unref();
-await closeServer(server, SHUTDOWN_GRACE_MS);
+// Idempotency keys are kept 24 h; any instance may purge the older ones.
+const purge = setInterval(() => {
+  purgeIdempotencyKeys(db).catch((error: unknown) =>
+    logger.warn({ err: error }, "purging idempotency keys failed"),
+  );
+}, 60 * 60_000);
+purge.unref();
+
+const signal = await shutdownSignal();
+logger.info({ signal }, "shutting down");
+// Whatever hangs past the drain and the longest request does not keep the process alive.
+setTimeout(() => process.exit(1), env.SHUTDOWN_DRAIN_MS + 45_000).unref();
+await service.drain(env.SHUTDOWN_DRAIN_MS);
+metricsServer?.close();
 await Promise.allSettled([app.close(), db.$disconnect()]);
-process.exit(0);
+logger.flush(() => process.exit(0));

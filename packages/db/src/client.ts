@@ -64,11 +64,23 @@ export function createDatabase({
       ? { statementNameGenerator: ({ sql }: { sql: string }) => statementName(sql) }
       : {}),
   });
-  return new PrismaClient({
+  const db = new PrismaClient({
     adapter,
     // A transaction waits for a connection as long as a query does, and lasts no longer than a statement may.
     transactionOptions: { maxWait: CONNECT_TIMEOUT_MS, timeout: statementTimeoutMs },
   });
+  pools.set(db, pool);
+  return db;
+}
+
+/** The pool under each client this module made, for poolStatsOf. */
+const pools = new WeakMap<Database, pg.Pool>();
+
+/** The pool's connections: in use, idle, and the requests waiting for one (for metrics). */
+export function poolStatsOf(db: Database): { inUse: number; idle: number; waiting: number } {
+  const pool = pools.get(db);
+  if (!pool) return { inUse: 0, idle: 0, waiting: 0 };
+  return { inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }
 
 const statementNames = new Map<string, string>();

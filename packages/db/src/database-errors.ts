@@ -1,79 +1,84 @@
-/**
- * SQLSTATEs that say the database cannot serve the request now, though it may
- * shortly: a connection exception (08), the server shutting down, crashed,
- * starting or its database gone (57P0x), out of connections, memory or disk
- * (53), a statement or lock or idle transaction that ran past its timeout
- * (57014, 55P03, 25P03), or a conflict with a concurrent transaction that a
- * retry resolves (40001, 40P01).
- */
-const UNAVAILABLE_SQLSTATE = /^(08|57P|53)|^(57014|55P03|25P03|40001|40P01)$/;
+/** Why the database cannot serve a request now, though it may shortly (a 503, never a 500). */
+export type Unavailability =
+  /** Refused, reset, closed, unreachable: a connection exception (08). */
+  | "connection"
+  /** A connect, pool wait, statement (57014), lock (55P03) or idle-transaction (25P03) timeout. */
+  | "timeout"
+  /** Out of connections, memory or disk (53). */
+  | "resources"
+  /** The server shutting down, crashed, starting, or its database gone (57P0x). */
+  | "shutdown"
+  /** A serialization failure or deadlock with a concurrent transaction, which a retry resolves (40001, 40P01). */
+  | "conflict";
 
-/** Node's socket errors of a server that cannot be reached. */
-const UNAVAILABLE_SOCKET_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "EPIPE",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-]);
+const BY_SQLSTATE: [RegExp, Unavailability][] = [
+  [/^08/, "connection"],
+  [/^(57014|55P03|25P03)$/, "timeout"],
+  [/^53/, "resources"],
+  [/^57P/, "shutdown"],
+  [/^(40001|40P01)$/, "conflict"],
+];
 
-/**
- * Prisma's codes for the same: can't reach, timed out, connection closed, no
- * free connection in time, transaction not started or expired in time, write
- * conflict or deadlock, too many connections.
- */
-const PRISMA_UNAVAILABLE_CODES = new Set([
-  "P1001",
-  "P1002",
-  "P1008",
-  "P1017",
-  "P2024",
-  "P2028",
-  "P2034",
-  "P2037",
-]);
-
-/** The kinds Prisma's pg adapter gives the same failures. */
-const ADAPTER_UNAVAILABLE_KINDS = new Set([
-  "DatabaseNotReachable",
-  "ConnectionClosed",
-  "SocketTimeout",
-  "TooManyConnections",
-  "TransactionWriteConflict",
-]);
+/** Node's socket errors, and Prisma's codes and its pg adapter's kinds for the same failures. */
+const BY_CODE: Record<string, Unavailability> = {
+  ECONNREFUSED: "connection",
+  ECONNRESET: "connection",
+  EPIPE: "connection",
+  EHOSTUNREACH: "connection",
+  ENETUNREACH: "connection",
+  ENOTFOUND: "connection",
+  EAI_AGAIN: "connection",
+  ETIMEDOUT: "timeout",
+  P1001: "connection", // can't reach the server
+  P1002: "timeout", // the server did not answer in time
+  P1008: "timeout", // operations timed out
+  P1017: "connection", // the server closed the connection
+  P2024: "timeout", // no free connection in time
+  P2028: "timeout", // a transaction not started, or expired, in time
+  P2034: "conflict", // write conflict or deadlock
+  P2037: "resources", // too many connections
+  DatabaseNotReachable: "connection",
+  ConnectionClosed: "connection",
+  SocketTimeout: "timeout",
+  TooManyConnections: "resources",
+  TransactionWriteConflict: "conflict",
+};
 
 /** node-postgres's own messages (no code) for a connection that failed, hung or was closed. */
-const UNAVAILABLE_MESSAGES =
-  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|is not queryable|Cannot use a pool after calling end|Can't reach database|server closed the connection/i;
+const BY_MESSAGE: [RegExp, Unavailability][] = [
+  [/connection timeout|timeout exceeded when trying to connect|Query read timeout/i, "timeout"],
+  [
+    /Connection terminated|is not queryable|Cannot use a pool after calling end|Can't reach database|server closed the connection/i,
+    "connection",
+  ],
+];
 
 /** A statement that did not answer in time (see `withTimeout`): the database counts as unavailable. */
 class DatabaseTimeoutError extends Error {}
 
 /**
- * True when `error` (or anything in its cause chain, or the driver error
- * Prisma keeps in `meta.driverAdapterError`) says the database could not be
- * reached or did not answer, as opposed to a query that failed on its merits.
+ * Why `error` (or anything in its cause chain, or the driver error Prisma
+ * keeps in `meta.driverAdapterError`) says the database could not serve the
+ * request now; null for a query that failed on its merits.
  */
-export function isDatabaseUnavailable(error: unknown): boolean {
+export function unavailabilityOf(error: unknown): Unavailability | null {
   for (const candidate of errorChain(error)) {
-    if (candidate instanceof DatabaseTimeoutError) return true;
-    for (const code of [candidate.code, candidate.originalCode]) {
+    if (candidate instanceof DatabaseTimeoutError) return "timeout";
+    for (const code of [candidate.code, candidate.originalCode, candidate.kind]) {
       if (typeof code !== "string") continue;
-      if (
-        UNAVAILABLE_SQLSTATE.test(code) ||
-        UNAVAILABLE_SOCKET_CODES.has(code) ||
-        PRISMA_UNAVAILABLE_CODES.has(code)
-      )
-        return true;
+      const known = BY_CODE[code] ?? BY_SQLSTATE.find(([pattern]) => pattern.test(code))?.[1];
+      if (known) return known;
     }
-    if (typeof candidate.kind === "string" && ADAPTER_UNAVAILABLE_KINDS.has(candidate.kind)) return true;
-    if (typeof candidate.message === "string" && UNAVAILABLE_MESSAGES.test(candidate.message)) return true;
+    if (typeof candidate.message === "string") {
+      const known = BY_MESSAGE.find(([pattern]) => pattern.test(candidate.message as string))?.[1];
+      if (known) return known;
+    }
   }
-  return false;
+  return null;
 }
+
+/** True when the database could not serve the request now (a 503, not a 500). */
+export const isDatabaseUnavailable = (error: unknown): boolean => unavailabilityOf(error) !== null;
 
 /** `promise`, or a DatabaseTimeoutError after `ms` (the statement itself is not cancelled). */
 export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -3,13 +3,16 @@ export {
   databaseErrorCode,
   isConstraintViolation,
   isDatabaseUnavailable,
+  unavailabilityOf,
   withTimeout,
+  type Unavailability,
 } from "./database-errors.ts";
 export {
   CONNECT_TIMEOUT_MS,
   createDatabase,
   isDatabaseReachable,
   PLAN_EACH_CALL,
+  poolStatsOf,
   statementName,
   type Database,
   type DatabaseOptions,

@@ -77,6 +77,7 @@ function expectedType(
     case "Boolean":
       return { data_type: "boolean", udt_name: "bool" };
     case "Json":
+    case "JsonB":
       return { data_type: "jsonb", udt_name: "jsonb" };
     case "DateTime":
       return { data_type: "timestamp without time zone", udt_name: "timestamp" };
@@ -124,7 +125,9 @@ describe("schema.prisma against the migrated database", () => {
       "Experience",
       "Goal",
       "Hobby",
+      "IdempotencyKey",
       "Profile",
+      "RateLimit",
       "ResumeVersion",
       "Skill",
       "Transaction",

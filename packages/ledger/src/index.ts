@@ -3,3 +3,4 @@ export { ledgerRouter, type LedgerRouter } from "./routers/ledger-router.ts";
 export { LIMITS, type Account, type Entry, type Transaction } from "./schemas.ts";
 export { verifyLedger, type LedgerViolation } from "./store/verify-ledger.ts";
 export { LEDGER_ACTIONS, type LedgerContext } from "./trpc.ts";
+export { observeGroupCommits } from "./store/group-commit.ts";

@@ -30,6 +30,8 @@ export interface RestCall {
 
 export interface RestHandler {
   handle(request: RestRequest, call: RestCall): Promise<RestResponse>;
+  /** The template of the route `pathname` matches (`/me/{collection}/{id}`), for logs and metrics. */
+  routeOf(pathname: string): string | undefined;
 }
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
@@ -72,7 +74,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     return finish(await callProcedure(request, hasBody, call.context));
   }
 
-  return { handle };
+  return { handle, routeOf: (pathname) => matchRoute(pathname)?.template };
 }
 
 /**

@@ -6,6 +6,7 @@ export { WHOLE_RESUME_PATH } from "./routers/resume-router.ts";
 export { profileFields, type Profile, type ProfileInput } from "./schemas/profile.ts";
 export { GOAL_MOVES } from "./schemas/goal.ts";
 export { getWholeResume } from "./store/resume-store.ts";
+export { purgeIdempotencyKeys } from "./store/collection-store.ts";
 export type { WholeResume } from "./schemas/whole-resume.ts";
-export { readResumeVersions } from "./store/resume-versions.ts";
+export { countRequests, countRequestsAndReadVersions, type WindowCount } from "./store/rate-limits.ts";
 export type { ResumeContext } from "./trpc.ts";

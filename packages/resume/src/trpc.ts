@@ -15,6 +15,8 @@ export interface ResumeContext {
   identity: VerifiedIdentity | AuthenticationError;
   /** Counts one request of the user: 0 when it is within the rate limit, else the seconds until one would be. */
   takeRateLimit(userId: string): number | Promise<number>;
+  /** The request's Idempotency-Key header as sent, if any (creates use it). */
+  idempotencyKey: string | null;
   response: ResponseControl;
 }
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import { AuthenticationError } from "@app/auth";
-import { isDatabaseUnavailable, type Database } from "@app/db";
+import { isDatabaseUnavailable, unavailabilityOf, type Database } from "@app/db";
 import {
   createResponseControl,
   createRestHandler,
@@ -18,24 +18,31 @@ import {
   WHOLE_RESUME_PATH,
   type ResumeContext,
 } from "@app/resume";
+import type { Logger, RequestRecord, ServiceMetrics } from "@app/service";
+import type { createAnswerCache } from "./answer-cache";
 import { bearerChallenge, type Identify, type Identity } from "./identify";
-import type { RateLimiter } from "./rate-limiter";
-import type { WholeResumeAnswers } from "./whole-resume-answers";
+import type { SharedRateLimit } from "./shared-rate-limit";
 
 export interface ResumeApiDeps {
   db: Database;
   identify: Identify;
-  rateLimiter: RateLimiter;
-  wholeResumeAnswers: WholeResumeAnswers;
-  /** Where failures of the service itself go (a 500, a database outage). */
-  logError?: (where: string, error: unknown) => void;
+  rateLimit: SharedRateLimit;
+  /** GET /me/resume answers kept per person, format list and resume version. */
+  answerCache: ReturnType<typeof createAnswerCache>;
+  logger: Logger;
+  metrics?: ServiceMetrics;
 }
 
 export interface ResumeApi {
   /** `/me/*` over REST: bearer tokens only. */
-  serveRest(req: IncomingMessage): Promise<Answer>;
+  serveRest(req: IncomingMessage, record: RequestRecord): Promise<Answer>;
   /** The same router for the editor, over tRPC's own transport (the session cookie counts too). */
-  serveTrpc(req: IncomingMessage, res: ServerResponse, procedurePath: string): Promise<void>;
+  serveTrpc(
+    req: IncomingMessage,
+    res: ServerResponse,
+    procedurePath: string,
+    record: RequestRecord,
+  ): Promise<void>;
 }
 
 /**
@@ -46,14 +53,26 @@ export interface ResumeApi {
 export function createResumeApi({
   db,
   identify,
-  rateLimiter,
-  wholeResumeAnswers,
-  logError = (where, error) => console.error(`[resume] ${where}:`, error),
+  rateLimit,
+  answerCache,
+  logger,
+  metrics,
 }: ResumeApiDeps): ResumeApi {
+  const cacheLookups = metrics?.counter(
+    "resume_answer_cache_lookups_total",
+    "GET /me/resume answers looked for in memory: hit (answered from memory) or miss (built).",
+    ["result"],
+  );
+
+  /** A failure of the service itself (a 500, a database outage), for the log and the metrics. */
+  function reportFailure(where: string, error: unknown) {
+    metrics?.countDatabaseError(unavailabilityOf(error) ?? "other");
+    logger.error({ err: error, where }, "request failed");
+  }
   const onProcedureError = (error: unknown, path: string | undefined) => {
     const { code, cause } = error as { code?: string; cause?: unknown };
     if (code === "INTERNAL_SERVER_ERROR" || code === "SERVICE_UNAVAILABLE")
-      logError(path ?? "?", cause ?? error);
+      reportFailure(path ?? "?", cause ?? error);
   };
   const rest = createRestHandler({
     router: resumeAppRouter,
@@ -64,24 +83,36 @@ export function createResumeApi({
 
   const contextOf = (
     identity: Identity,
-    takeRateLimit: ResumeContext["takeRateLimit"] = (userId) => rateLimiter.take(userId),
-  ): ResumeContext => ({ db, identity, takeRateLimit, response: createResponseControl() });
+    headers: RestRequest["headers"],
+    takeRateLimit: ResumeContext["takeRateLimit"] = (userId) => rateLimit.take(userId),
+  ): ResumeContext => ({
+    db,
+    identity,
+    takeRateLimit,
+    idempotencyKey: headers.get("idempotency-key"),
+    response: createResponseControl(),
+  });
 
-  async function serveRest(req: IncomingMessage): Promise<Answer> {
+  async function serveRest(req: IncomingMessage, record: RequestRecord): Promise<Answer> {
     const request = restRequestOf(req);
+    record.route = rest.routeOf(pathOf(request.target)) ?? "unmatched";
     let identified: Promise<Identity> | undefined;
-    const identity = () => (identified ??= identify(request.headers));
+    const identity = () =>
+      (identified ??= identify(request.headers).then((found) => {
+        if (!(found instanceof AuthenticationError)) record.user = found.userId;
+        return found;
+      }));
     let answer: Answer;
     try {
       answer =
-        request.method === "GET" && pathOf(request.target) === WHOLE_RESUME_PATH
+        request.method === "GET" && record.route === WHOLE_RESUME_PATH
           ? await serveWholeResume(request, await identity())
           : await rest.handle(request, {
-              context: async () => contextOf(await identity()),
+              context: async () => contextOf(await identity(), request.headers),
               readBody: async (limit) => (await readBody(req, limit))?.toString("utf8") ?? null,
             });
     } catch (error) {
-      logError(request.target, error);
+      reportFailure(record.route, error);
       return failureAnswer(error, isDatabaseUnavailable);
     }
     if (answer.status === 401) {
@@ -93,24 +124,39 @@ export function createResumeApi({
   }
 
   /**
-   * GET /me/resume, answered from memory while the caller's resume version is
-   * the one the kept answer was built from (see whole-resume-answers.ts).
+   * GET /me/resume, answered from memory while the caller's resume version
+   * (read after the request arrived, with the rate-limit count, in one round
+   * trip) is the one the kept answer was built from: a write acknowledged by
+   * any server is never missed. Answers depend on the format list and nothing
+   * else in the query, so cache busters neither miss nor fill the cache.
    */
   async function serveWholeResume(request: RestRequest, identity: Identity): Promise<Answer> {
     if (identity instanceof AuthenticationError)
-      return rest.handle(request, { context: async () => contextOf(identity) });
+      return rest.handle(request, { context: async () => contextOf(identity, request.headers) });
     const { userId } = identity;
     const formats = new URLSearchParams(request.target.split("?")[1] ?? "").getAll("format");
-    const { version, kept } = await wholeResumeAnswers.lookup(userId, formats);
-    const retryAfter = await rateLimiter.take(userId);
+    const key = JSON.stringify([userId, formats]);
+    const { version, retryAfter } = await rateLimit.takeAndReadVersion(userId);
+    const kept = version === null ? undefined : answerCache.get(key, version);
+    if (retryAfter === 0) cacheLookups?.inc({ result: kept ? "hit" : "miss" });
     if (kept && retryAfter === 0) return kept;
     // Counted once: the procedure reads the decision taken here (and answers the 429).
-    const answer = await rest.handle(request, { context: async () => contextOf(identity, () => retryAfter) });
-    if (version !== null && answer.status === 200) wholeResumeAnswers.keep(userId, formats, version, answer);
+    const answer = await rest.handle(request, {
+      context: async () => contextOf(identity, request.headers, () => retryAfter),
+    });
+    // Built after `version` was read, so from it or a newer one: the next request that reads a newer version builds its own.
+    if (version !== null && answer.status === 200) answerCache.set(key, version, answer);
     return answer;
   }
 
-  function serveTrpc(req: IncomingMessage, res: ServerResponse, procedurePath: string) {
+  function serveTrpc(
+    req: IncomingMessage,
+    res: ServerResponse,
+    procedurePath: string,
+    record: RequestRecord,
+  ) {
+    record.route = `/api/trpc/${procedurePath}`;
+    const { headers } = restRequestOf(req);
     return nodeHTTPRequestHandler({
       req,
       res,
@@ -118,8 +164,11 @@ export function createResumeApi({
       router: resumeAppRouter,
       // The editor may batch a few calls in one request.
       maxBodySize: 4 * LIMITS.bodyBytes,
-      createContext: async () =>
-        contextOf(await identify(restRequestOf(req).headers, { acceptSessionCookie: true })),
+      createContext: async () => {
+        const identity = await identify(headers, { acceptSessionCookie: true });
+        if (!(identity instanceof AuthenticationError)) record.user = identity.userId;
+        return contextOf(identity, headers);
+      },
       onError: ({ error, path }) => onProcedureError(error, path),
     });
   }

@@ -1,7 +1,8 @@
-import http from "node:http";
+import type http from "node:http";
 import { isDatabaseUnavailable } from "@app/db";
 import { failureAnswer, healthAnswer, sendAnswer, type Answer } from "@app/rest";
 import { API_VERSION } from "@app/resume";
+import { createServiceServer, type Logger, type ServiceMetrics, type ServiceServer } from "@app/service";
 import { SECURITY_HEADERS } from "../server/security-headers";
 import type { ResumeApi } from "./resume-api";
 
@@ -12,6 +13,8 @@ export interface WebServerDeps {
   /** Pages, /docs, /openapi.json, the local sign-in, static files. */
   handleNext: NextHandler;
   isDatabaseReachable(): Promise<boolean>;
+  logger: Logger;
+  metrics?: ServiceMetrics;
 }
 
 const TRPC_PREFIX = "/api/trpc/";
@@ -19,33 +22,51 @@ const TRPC_PREFIX = "/api/trpc/";
 const API_HEADERS = { ...SECURITY_HEADERS, "api-version": API_VERSION };
 
 /**
- * The web app's HTTP server. It serves the API itself (`/me/*`, the editor's
- * `/api/trpc/*`, `/healthz`, `/livez`) and hands everything else to Next.js. Why not a
- * Next.js route: Next's routing costs about 2.8 ms of CPU per request on top
- * of the handler, which capped GET /me/resume near 300 requests/s on two cores
- * (README, "Benchmarks"). One process, so one database pool, one rate limiter.
+ * The web app's HTTP server (packages/service: limits, request ids, logs,
+ * metrics, drained shutdown). It serves the API itself (`/me/*`, the editor's
+ * `/api/trpc/*`, `/healthz`, `/livez`) and hands everything else to Next.js.
+ * Why not a Next.js route: Next's routing costs about 2.8 ms of CPU per
+ * request on top of the handler, which capped GET /me/resume near 300
+ * requests/s on two cores (README, "Benchmarks").
  */
-export function createWebServer({ api, handleNext, isDatabaseReachable }: WebServerDeps): http.Server {
-  async function route(req: http.IncomingMessage, res: http.ServerResponse) {
-    const pathname = (req.url ?? "/").split("?", 1)[0]!;
-    if (pathname === "/me" || pathname.startsWith("/me/"))
-      return sendApiAnswer(res, await api.serveRest(req));
-    if (pathname.startsWith(TRPC_PREFIX)) {
-      for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
-      return api.serveTrpc(req, res, pathname.slice(TRPC_PREFIX.length));
-    }
-    const health = await healthAnswer(pathname, req.method ?? "GET", isDatabaseReachable);
-    if (health) return sendApiAnswer(res, health);
-    return handleNext(req, res);
-  }
-
-  return http.createServer((req, res) => {
-    route(req, res).catch((error: unknown) => {
-      console.error("[web]", error);
-      if (!res.headersSent) sendApiAnswer(res, failureAnswer(error, isDatabaseUnavailable));
-      else res.destroy();
-    });
+export function createWebServer({
+  api,
+  handleNext,
+  isDatabaseReachable,
+  logger,
+  metrics,
+}: WebServerDeps): ServiceServer {
+  const service: ServiceServer = createServiceServer({
+    logger,
+    ...(metrics ? { metrics } : {}),
+    async handle(req, res, record) {
+      const pathname = (req.url ?? "/").split("?", 1)[0]!;
+      try {
+        if (pathname === "/me" || pathname.startsWith("/me/"))
+          return sendApiAnswer(res, await api.serveRest(req, record));
+        if (pathname.startsWith(TRPC_PREFIX)) {
+          for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
+          return await api.serveTrpc(req, res, pathname.slice(TRPC_PREFIX.length), record);
+        }
+        const health = await healthAnswer(
+          pathname,
+          req.method ?? "GET",
+          async () => !service.isDraining() && (await isDatabaseReachable()),
+        );
+        if (health) {
+          record.route = pathname;
+          return sendApiAnswer(res, health);
+        }
+        record.route = "next";
+        return await handleNext(req, res);
+      } catch (error) {
+        logger.error({ err: error }, "request failed");
+        if (!res.headersSent) sendApiAnswer(res, failureAnswer(error, isDatabaseUnavailable));
+        else res.destroy();
+      }
+    },
   });
+  return service;
 }
 
 function sendApiAnswer(res: http.ServerResponse, answer: Answer) {

@@ -4,7 +4,7 @@ import { COLLECTIONS, GOAL_MOVES, type CollectionName, type EntryOf } from "@app
 import { SECTIONS, type FieldSpec } from "./field-specs.ts";
 import { formValuesOf, inputOf, openFlag, type FormValues } from "./form-values.ts";
 import { TextListEditor } from "./text-list-editor.tsx";
-import { api } from "./trpc.ts";
+import { api, forgetIdempotencyKey, idempotencyKeyFor } from "./trpc.ts";
 import { useSessionDraft } from "./use-session-draft.ts";
 import { useValidatedSave } from "./use-validated-save.ts";
 
@@ -30,7 +30,8 @@ export function EntryForm<Name extends CollectionName>({
   const section = SECTIONS[collection];
   const schema = COLLECTIONS.find((c) => c.name === collection)!.fields;
   const formId = `${collection}-${entry ? entry.id : "new"}`;
-  const [values, setValues, clearDraft] = useSessionDraft<FormValues>(`draft:${userId}:${formId}`, () =>
+  const draftKey = `draft:${userId}:${formId}`;
+  const [values, setValues, clearDraft] = useSessionDraft<FormValues>(draftKey, () =>
     formValuesOf(section.fields, entry),
   );
   const { errors, failure, saving, save } = useValidatedSave(onSignedOut);
@@ -42,16 +43,22 @@ export function EntryForm<Name extends CollectionName>({
     const input = inputOf(section.fields, values);
     const procedures = api[collection];
     const saved = await save(schema, input, () =>
-      entry ? procedures.replace.mutate({ id: entry.id, ...input }) : procedures.create.mutate(input),
+      entry
+        ? procedures.replace.mutate({ id: entry.id, ...input })
+        : procedures.create.mutate(input, {
+            context: { idempotencyKey: idempotencyKeyFor(draftKey, input) },
+          }),
     );
     if (saved) {
       clearDraft();
+      forgetIdempotencyKey(draftKey);
       onSaved();
     }
   }
 
   function cancel() {
     clearDraft();
+    forgetIdempotencyKey(draftKey);
     onCancel();
   }
 

@@ -1,4 +1,4 @@
-import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
+import { createTRPCClient, httpBatchLink, httpLink, splitLink, TRPCClientError } from "@trpc/client";
 import type { ResumeAppRouter } from "@app/resume/client";
 
 type BearerTokenSource = () => Promise<string | null>;
@@ -9,18 +9,56 @@ export function setBearerTokenSource(source: BearerTokenSource | undefined) {
   bearerTokenSource = source;
 }
 
-/** The editor's one data path: the resume router over tRPC. */
+async function authorization(): Promise<Record<string, string>> {
+  const token = await bearerTokenSource?.();
+  return token ? { authorization: `Bearer ${token}` } : {};
+}
+
+/**
+ * The editor's one data path: the resume router over tRPC. A create with an
+ * Idempotency-Key (in the call's context) goes alone, with the key in its header.
+ */
 export const api = createTRPCClient<ResumeAppRouter>({
   links: [
-    httpBatchLink({
-      url: "/api/trpc",
-      async headers() {
-        const token = await bearerTokenSource?.();
-        return token ? { authorization: `Bearer ${token}` } : {};
-      },
+    splitLink({
+      condition: (op) => typeof op.context.idempotencyKey === "string",
+      true: httpLink({
+        url: "/api/trpc",
+        headers: async ({ op }) => ({
+          ...(await authorization()),
+          "idempotency-key": op.context.idempotencyKey as string,
+        }),
+      }),
+      false: httpBatchLink({ url: "/api/trpc", headers: authorization }),
     }),
   ],
 });
+
+/**
+ * The Idempotency-Key of a create from the form whose draft is `draftKey`:
+ * the same while the input is the same, so that submitting again after a
+ * failure (whose create may have been written) gets the first answer back
+ * instead of a second entry; a new one for other input. Kept beside the draft.
+ */
+export function idempotencyKeyFor(draftKey: string, input: unknown): string {
+  const storageKey = `${draftKey}:idempotency-key`;
+  const body = JSON.stringify(input);
+  const stored = JSON.parse(window.sessionStorage.getItem(storageKey) ?? "null") as {
+    key: string;
+    body: string;
+  } | null;
+  if (stored?.body === body) return stored.key;
+  // getRandomValues, not randomUUID: the editor may be served over plain http, where only the former exists.
+  const key = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) =>
+    b.toString(16).padStart(2, "0"),
+  ).join("");
+  window.sessionStorage.setItem(storageKey, JSON.stringify({ key, body }));
+  return key;
+}
+
+export function forgetIdempotencyKey(draftKey: string): void {
+  window.sessionStorage.removeItem(`${draftKey}:idempotency-key`);
+}
 
 export interface SaveFailure {
   kind: "invalid" | "signed-out" | "offline" | "conflict" | "other";

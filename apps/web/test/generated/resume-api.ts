@@ -34,7 +34,10 @@ export interface paths {
          */
         get: operations["experience-list"];
         put?: never;
-        /** Add an entry to experience */
+        /**
+         * Add an entry to experience
+         * @description With an Idempotency-Key, a retry with the same key and body answers the first create's 201 again (Idempotent-Replayed: true) instead of adding a second entry.
+         */
         post: operations["experience-create"];
         delete?: never;
         options?: never;
@@ -77,7 +80,10 @@ export interface paths {
          */
         get: operations["education-list"];
         put?: never;
-        /** Add an entry to education */
+        /**
+         * Add an entry to education
+         * @description With an Idempotency-Key, a retry with the same key and body answers the first create's 201 again (Idempotent-Replayed: true) instead of adding a second entry.
+         */
         post: operations["education-create"];
         delete?: never;
         options?: never;
@@ -120,7 +126,10 @@ export interface paths {
          */
         get: operations["skills-list"];
         put?: never;
-        /** Add an entry to skills */
+        /**
+         * Add an entry to skills
+         * @description With an Idempotency-Key, a retry with the same key and body answers the first create's 201 again (Idempotent-Replayed: true) instead of adding a second entry.
+         */
         post: operations["skills-create"];
         delete?: never;
         options?: never;
@@ -163,7 +172,10 @@ export interface paths {
          */
         get: operations["certifications-list"];
         put?: never;
-        /** Add an entry to certifications */
+        /**
+         * Add an entry to certifications
+         * @description With an Idempotency-Key, a retry with the same key and body answers the first create's 201 again (Idempotent-Replayed: true) instead of adding a second entry.
+         */
         post: operations["certifications-create"];
         delete?: never;
         options?: never;
@@ -206,7 +218,10 @@ export interface paths {
          */
         get: operations["hobbies-list"];
         put?: never;
-        /** Add an entry to hobbies */
+        /**
+         * Add an entry to hobbies
+         * @description With an Idempotency-Key, a retry with the same key and body answers the first create's 201 again (Idempotent-Replayed: true) instead of adding a second entry.
+         */
         post: operations["hobbies-create"];
         delete?: never;
         options?: never;
@@ -249,7 +264,10 @@ export interface paths {
          */
         get: operations["goals-list"];
         put?: never;
-        /** Add an entry to goals */
+        /**
+         * Add an entry to goals
+         * @description With an Idempotency-Key, a retry with the same key and body answers the first create's 201 again (Idempotent-Replayed: true) instead of adding a second entry.
+         */
         post: operations["goals-create"];
         delete?: never;
         options?: never;
@@ -829,7 +847,10 @@ export interface operations {
     "experience-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1-255 visible ASCII characters, scoped to the caller across collections and kept at least 24 h: send a new one with each create and the same one when retrying it. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -859,6 +880,8 @@ export interface operations {
                 headers: {
                     /** @description The new entry's URL. */
                     Location?: string;
+                    /** @description `true` when this is the first create's answer again, for a repeated Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -903,6 +926,15 @@ export interface operations {
             };
             /** @description The body is not JSON. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or collection. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1247,7 +1279,10 @@ export interface operations {
     "education-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1-255 visible ASCII characters, scoped to the caller across collections and kept at least 24 h: send a new one with each create and the same one when retrying it. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1273,6 +1308,8 @@ export interface operations {
                 headers: {
                     /** @description The new entry's URL. */
                     Location?: string;
+                    /** @description `true` when this is the first create's answer again, for a repeated Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1317,6 +1354,15 @@ export interface operations {
             };
             /** @description The body is not JSON. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or collection. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1657,7 +1703,10 @@ export interface operations {
     "skills-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1-255 visible ASCII characters, scoped to the caller across collections and kept at least 24 h: send a new one with each create and the same one when retrying it. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1682,6 +1731,8 @@ export interface operations {
                 headers: {
                     /** @description The new entry's URL. */
                     Location?: string;
+                    /** @description `true` when this is the first create's answer again, for a repeated Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1726,6 +1777,15 @@ export interface operations {
             };
             /** @description The body is not JSON. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or collection. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2065,7 +2125,10 @@ export interface operations {
     "certifications-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1-255 visible ASCII characters, scoped to the caller across collections and kept at least 24 h: send a new one with each create and the same one when retrying it. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2093,6 +2156,8 @@ export interface operations {
                 headers: {
                     /** @description The new entry's URL. */
                     Location?: string;
+                    /** @description `true` when this is the first create's answer again, for a repeated Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2137,6 +2202,15 @@ export interface operations {
             };
             /** @description The body is not JSON. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or collection. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2479,7 +2553,10 @@ export interface operations {
     "hobbies-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1-255 visible ASCII characters, scoped to the caller across collections and kept at least 24 h: send a new one with each create and the same one when retrying it. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2497,6 +2574,8 @@ export interface operations {
                 headers: {
                     /** @description The new entry's URL. */
                     Location?: string;
+                    /** @description `true` when this is the first create's answer again, for a repeated Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2541,6 +2620,15 @@ export interface operations {
             };
             /** @description The body is not JSON. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or collection. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2873,7 +2961,10 @@ export interface operations {
     "goals-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1-255 visible ASCII characters, scoped to the caller across collections and kept at least 24 h: send a new one with each create and the same one when retrying it. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2898,6 +2989,8 @@ export interface operations {
                 headers: {
                     /** @description The new entry's URL. */
                     Location?: string;
+                    /** @description `true` when this is the first create's answer again, for a repeated Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2942,6 +3035,15 @@ export interface operations {
             };
             /** @description The body is not JSON. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or collection. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -46,6 +46,13 @@ const POST_FAILURE = /^(22|23|40001$|40P01$)/;
 
 const writers = new WeakMap<Database, (tx: NewTransaction) => Promise<GroupCommitOutcome>>();
 
+let observer: ((posts: number) => void) | undefined;
+
+/** Calls `observe` with the number of posts of every group written (for the metrics). */
+export function observeGroupCommits(observe: (posts: number) => void): void {
+  observer = observe;
+}
+
 /** Writes `tx` with the posts that arrive alongside it (one writer per database client). */
 export function writeWithGroupCommit(db: Database, tx: NewTransaction): Promise<GroupCommitOutcome> {
   let write = writers.get(db);
@@ -60,6 +67,7 @@ async function writeGroup(
   db: Database,
   txs: NewTransaction[],
 ): Promise<Map<NewTransaction, GroupCommitOutcome>> {
+  observer?.(txs.length);
   const outcomes = new Map<NewTransaction, GroupCommitOutcome>();
   for (let start = 0; start < txs.length; start += BATCH_POSTS) {
     const chunk = txs.slice(start, start + BATCH_POSTS);

@@ -1,6 +1,14 @@
 import { z } from "zod";
 import type { Collection } from "../collections.ts";
-import { createEntry, deleteEntry, getEntry, listEntries, replaceEntry } from "../store/collection-store.ts";
+import {
+  createEntry,
+  createEntryOnce,
+  deleteEntry,
+  getEntry,
+  listEntries,
+  replaceEntry,
+} from "../store/collection-store.ts";
+import { idempotencyKeyHeader, idempotencyKeyOf } from "../idempotency-key.ts";
 import { router, userProcedure } from "../trpc.ts";
 
 const idInput = z.object({ id: z.uuid("must be a uuid") });
@@ -37,19 +45,39 @@ export function collectionRouter<C extends Collection>(collection: C) {
 
     create: userProcedure
       .meta({
-        openapi: { method: "POST", path, tags, summary: `Add an entry to ${name}` },
+        openapi: {
+          method: "POST",
+          path,
+          tags,
+          summary: `Add an entry to ${name}`,
+          description:
+            "With an Idempotency-Key, a retry with the same key and body answers the first create's 201 again " +
+            "(Idempotent-Replayed: true) instead of adding a second entry.",
+          requestHeaders: idempotencyKeyHeader,
+        },
         rest: {
           successStatus: 201,
-          successHeaders: { Location: "The new entry's URL." },
-          errors: { 409: `The caller already has the maximum number of ${name} entries.` },
+          successHeaders: {
+            Location: "The new entry's URL.",
+            "Idempotent-Replayed":
+              "`true` when this is the first create's answer again, for a repeated Idempotency-Key.",
+          },
+          errors: {
+            409: `The caller already has the maximum number of ${name} entries.`,
+            422: "IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or collection.",
+          },
         },
       })
       .input(collection.createInput)
       .output(collection.output)
       .mutation(async ({ ctx, input }) => {
-        const entry = await createEntry(ctx.db, collection, ctx.userId, input);
+        const key = idempotencyKeyOf(ctx.idempotencyKey);
+        const { entry, replayed } = key
+          ? await createEntryOnce(ctx.db, collection, ctx.userId, input, key)
+          : { entry: await createEntry(ctx.db, collection, ctx.userId, input), replayed: false };
         ctx.response.status = 201;
         ctx.response.headers.set("Location", `${path}/${entry.id}`);
+        if (replayed) ctx.response.headers.set("Idempotent-Replayed", "true");
         return entry;
       }),
 

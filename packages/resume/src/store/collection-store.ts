@@ -1,7 +1,8 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import type { z } from "zod";
 import type { Database } from "@app/db";
+import { DomainError } from "@app/rest";
 import type { Collection } from "../collections.ts";
 import { LIMITS } from "../limits.ts";
 import { tableOf } from "./collection-tables.ts";
@@ -40,38 +41,134 @@ export async function getEntry<C extends Collection>(
   return row.entry;
 }
 
+/** The statement that adds an entry with a new uuid v4 unless the collection is full (then no row). */
+function insertEntry(
+  collection: Collection,
+  userId: string,
+  fields: Record<string, unknown>,
+): [string, ...unknown[]] {
+  const { table, columns } = tableOf(collection);
+  return [
+    `INSERT INTO ${table} AS t (id, user_id, ${Object.keys(columns).join(", ")})
+     SELECT $1::uuid, $2, ${castParameters(columns, 3).join(", ")}
+      WHERE (SELECT count(*) FROM ${table} WHERE user_id = $2) < ${LIMITS.entriesPerCollection}
+     RETURNING ${entryJson(collection)} AS entry`,
+    randomUUID(),
+    userId,
+    ...columnValues(columns, fields),
+  ];
+}
+
 /**
- * Adds an entry with a new uuid v4. A per-user, per-collection advisory lock
- * makes the count and the insert one step, so concurrent creates cannot pass
- * the cap; the 201st answers 409.
+ * A per-user, per-collection advisory lock makes the count and the insert one
+ * step, so concurrent creates cannot pass the cap. It is also the first write
+ * lock of the transaction, as the resume version row needs (README).
  */
+const lockCollection = (collection: Collection, userId: string): [string, string] => [
+  `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))::text`,
+  `${tableOf(collection).table}:${userId}`,
+];
+
+function collectionFull(collection: Collection): TRPCError {
+  return new TRPCError({
+    code: "CONFLICT",
+    message: `at most ${LIMITS.entriesPerCollection} ${collection.name} entries; delete one first`,
+  });
+}
+
+/** Adds an entry with a new uuid v4; the 201st of a collection answers 409. */
 export async function createEntry<C extends Collection>(
   db: Database,
   collection: C,
   userId: string,
   fields: Record<string, unknown>,
 ): Promise<Entry<C>> {
-  const { table, columns } = tableOf(collection);
   const [, inserted] = await db.$transaction([
-    db.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))::text`, `${table}:${userId}`),
-    db.$queryRawUnsafe<{ entry: Entry<C> }[]>(
-      `INSERT INTO ${table} AS t (id, user_id, ${Object.keys(columns).join(", ")})
-       SELECT $1::uuid, $2, ${castParameters(columns, 3).join(", ")}
-        WHERE (SELECT count(*) FROM ${table} WHERE user_id = $2) < ${LIMITS.entriesPerCollection}
-       RETURNING ${entryJson(collection)} AS entry`,
-      randomUUID(),
-      userId,
-      ...columnValues(columns, fields),
-    ),
+    db.$queryRawUnsafe(...lockCollection(collection, userId)),
+    db.$queryRawUnsafe<{ entry: Entry<C> }[]>(...insertEntry(collection, userId, fields)),
   ]);
-  const row = inserted[0];
-  if (!row) {
-    throw new TRPCError({
-      code: "CONFLICT",
-      message: `at most ${LIMITS.entriesPerCollection} ${collection.name} entries; delete one first`,
+  if (!inserted[0]) throw collectionFull(collection);
+  return inserted[0].entry;
+}
+
+/** A key that a create with another body, or on another collection, has used. */
+class KeyTakenMeanwhile extends Error {}
+
+/**
+ * createEntry under an Idempotency-Key (README, "Retry-safe creates"): the
+ * first create with the key stores its answer in the same transaction as the
+ * entry; a later one with the same body on the same collection gets that
+ * answer again (`replayed`), one with another body or collection a 422. Creates
+ * on one collection wait for each other (the advisory lock), so the second of
+ * two concurrent ones sees the first's key; one on another collection waits on
+ * the key's row and is refused. A refused create (409) writes no key.
+ */
+export async function createEntryOnce<C extends Collection>(
+  db: Database,
+  collection: C,
+  userId: string,
+  fields: Record<string, unknown>,
+  idempotencyKey: string,
+): Promise<{ entry: Entry<C>; replayed: boolean }> {
+  const requestHash = createHash("sha256").update(JSON.stringify(fields)).digest("hex");
+  type StoredKey = { collection: string; request_hash: string; entry: Entry<C> };
+  const STORED_KEY = `SELECT collection, request_hash, entry FROM resume.idempotency_keys WHERE user_id = $1 AND idempotency_key = $2`;
+  const replayOrRefuse = (original: StoredKey) => {
+    if (original.collection !== collection.name || original.request_hash !== requestHash) {
+      throw new DomainError(
+        "UNPROCESSABLE_CONTENT",
+        "IDEMPOTENCY_KEY_REUSED",
+        original.collection === collection.name
+          ? "this Idempotency-Key was used with another body; send a new key for a new entry"
+          : `this Idempotency-Key was used on /me/${original.collection}; send a new key for a new entry`,
+      );
+    }
+    return { entry: original.entry, replayed: true };
+  };
+
+  try {
+    return await db.$transaction(async (tx) => {
+      await tx.$queryRawUnsafe(...lockCollection(collection, userId));
+      const [original] = await tx.$queryRawUnsafe<
+        { collection: string; request_hash: string; entry: Entry<C> }[]
+      >(
+        `SELECT collection, request_hash, entry FROM resume.idempotency_keys WHERE user_id = $1 AND idempotency_key = $2`,
+        userId,
+        idempotencyKey,
+      );
+      if (original) return replayOrRefuse(original);
+      const [inserted] = await tx.$queryRawUnsafe<{ entry: Entry<C> }[]>(
+        ...insertEntry(collection, userId, fields),
+      );
+      if (!inserted) throw collectionFull(collection);
+      const [claimed] = await tx.$queryRawUnsafe<{ claimed: boolean }[]>(
+        `INSERT INTO resume.idempotency_keys (user_id, idempotency_key, collection, request_hash, entry)
+         VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT DO NOTHING RETURNING true AS claimed`,
+        userId,
+        idempotencyKey,
+        collection.name,
+        requestHash,
+        JSON.stringify(inserted.entry),
+      );
+      if (!claimed) throw new KeyTakenMeanwhile();
+      return { entry: inserted.entry, replayed: false };
     });
+  } catch (error) {
+    if (!(error instanceof KeyTakenMeanwhile)) throw error;
+    // Rolled back: nothing of this create was written. The key's first use decides.
+    const [original] = await db.$queryRawUnsafe<StoredKey[]>(STORED_KEY, userId, idempotencyKey);
+    return replayOrRefuse(original!);
   }
-  return row.entry;
+}
+
+/** Keys are kept at least this long, then purged (purgeIdempotencyKeys). */
+export const IDEMPOTENCY_KEY_HOURS = 24;
+
+export async function purgeIdempotencyKeys(db: Database): Promise<number> {
+  return db.$executeRawUnsafe(
+    `DELETE FROM resume.idempotency_keys WHERE created_at < now() - make_interval(hours => $1)`,
+    IDEMPOTENCY_KEY_HOURS,
+  );
 }
 
 /**

@@ -1,0 +1,25 @@
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+
+const USABLE_KEY = /^[\x21-\x7e]{1,255}$/;
+const MESSAGE = "Idempotency-Key must be 1-255 visible ASCII characters";
+
+/** The Idempotency-Key header of a create, for its OpenAPI description. */
+export const idempotencyKeyHeader = z.object({
+  "idempotency-key": z
+    .string()
+    .regex(USABLE_KEY, MESSAGE)
+    .optional()
+    .meta({
+      description:
+        "1-255 visible ASCII characters, scoped to the caller across collections and kept at least 24 h: " +
+        "send a new one with each create and the same one when retrying it.",
+    }),
+});
+
+/** The Idempotency-Key of a create: absent (null), or 1-255 visible ASCII characters (anything else is a 400). */
+export function idempotencyKeyOf(header: string | null): string | null {
+  if (header === null) return null;
+  if (!USABLE_KEY.test(header)) throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGE });
+  return header;
+}

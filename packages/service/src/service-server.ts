@@ -1,0 +1,141 @@
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import net from "node:net";
+import type { Logger } from "./logger.ts";
+import type { ServiceMetrics } from "./metrics.ts";
+import { requestIdFrom, runWithRequest, type RequestRecord } from "./request-context.ts";
+
+/** How long a client may take to send a request's headers, and the whole request (then 408). */
+export const HEADERS_TIMEOUT_MS = 20_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
+/** Longer than the usual 60 s idle timeout of load balancers, so that they close first. */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+export interface ServiceServerOptions {
+  logger: Logger;
+  metrics?: ServiceMetrics;
+  /**
+   * Answers one request. It sets `record.route` (the route's template) and
+   * `record.user` for the request's log line, and must not throw.
+   */
+  handle(req: http.IncomingMessage, res: http.ServerResponse, record: RequestRecord): Promise<void>;
+}
+
+export interface ServiceServer {
+  server: http.Server;
+  /** True from the shutdown signal on: readiness answers 503. */
+  isDraining(): boolean;
+  /**
+   * Drained shutdown: from now on every answer says `Connection: close` and
+   * readiness is 503, while requests are served as before for `drainMs` (the
+   * load balancer's time to notice); then the listener closes, idle
+   * connections are closed, and the requests still in flight are finished.
+   * No connection that holds a request, even half of one, is closed under it:
+   * a request the server read is answered.
+   */
+  drain(drainMs: number): Promise<void>;
+}
+
+interface TrackedSocket {
+  inFlight: number;
+  /** bytesRead when the socket last had no request in flight: more since means a request is arriving. */
+  bytesWhenIdle: number;
+}
+
+/**
+ * The HTTP server of either service: Node's limits set (headers 20 s, whole
+ * request 30 s with 408, keep-alive 65 s), an `X-Request-Id` on every answer
+ * (the client's when usable, else a new one) that every log line written while
+ * answering names, one JSON log line and one metrics observation per request,
+ * and a drained shutdown.
+ */
+export function createServiceServer({ logger, metrics, handle }: ServiceServerOptions): ServiceServer {
+  let draining = false;
+  const sockets = new Map<net.Socket, TrackedSocket>();
+  const responses = new Set<http.ServerResponse>();
+
+  const server = http.createServer(
+    {
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      // How often Node looks for requests past those limits (default 30 s).
+      connectionsCheckingInterval: 1_000,
+    },
+    (req, res) => {
+      const started = process.hrtime.bigint();
+      const record: RequestRecord = {
+        id: requestIdFrom(req.headers["x-request-id"], randomUUID),
+        method: req.method ?? "GET",
+        route: "unmatched",
+      };
+      const socket = sockets.get(req.socket);
+      if (socket) socket.inFlight += 1;
+      responses.add(res);
+      res.setHeader("x-request-id", record.id);
+      if (draining) res.setHeader("connection", "close");
+      res.once("close", () => {
+        responses.delete(res);
+        if (socket) {
+          socket.inFlight -= 1;
+          if (socket.inFlight === 0) socket.bytesWhenIdle = req.socket.bytesRead;
+        }
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        const status = res.writableFinished ? res.statusCode : 499;
+        metrics?.observeRequest(record.method, record.route, status, seconds);
+        logger.info(
+          {
+            request_id: record.id,
+            method: record.method,
+            route: record.route,
+            status,
+            duration_ms: Math.round(seconds * 1e4) / 10,
+            ...(record.user ? { user: record.user } : {}),
+          },
+          "request",
+        );
+      });
+      void runWithRequest(record, () => handle(req, res, record));
+    },
+  );
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.on("connection", (socket: net.Socket) => {
+    sockets.set(socket, { inFlight: 0, bytesWhenIdle: 0 });
+    socket.once("close", () => sockets.delete(socket));
+  });
+
+  async function drain(drainMs: number) {
+    draining = true;
+    for (const res of responses) if (!res.headersSent) res.setHeader("connection", "close");
+    logger.info({ drain_ms: drainMs, open_connections: sockets.size }, "draining");
+    await new Promise((resolve) => setTimeout(resolve, drainMs));
+
+    // net.Server's close: stop listening only. http.Server's would also close
+    // "idle" connections, among them some whose next request has arrived.
+    const closed = new Promise((resolve) => net.Server.prototype.close.call(server, resolve));
+    for (const [socket, state] of sockets) {
+      if (state.inFlight === 0 && socket.bytesRead === state.bytesWhenIdle) socket.destroy();
+    }
+    const deadline = setTimeout(() => {
+      logger.warn(
+        { open_connections: sockets.size },
+        "requests still open after the request timeout: closing them",
+      );
+      for (const socket of sockets.keys()) socket.destroy();
+    }, REQUEST_TIMEOUT_MS + 5_000);
+    await closed;
+    clearTimeout(deadline);
+    logger.info("drained");
+  }
+
+  return { server, isDraining: () => draining, drain };
+}
+
+/**
+ * Resolves with the first SIGINT or SIGTERM. Later ones are ignored: a
+ * shutdown under way is not cut short (its own deadlines end it).
+ */
+export function shutdownSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => resolve(signal));
+  });
+}

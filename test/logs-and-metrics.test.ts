@@ -1,0 +1,186 @@
+/**
+ * What an operator of several instances reads: one JSON line per request
+ * (method, route template, status, duration, request id, user or principal),
+ * the X-Request-Id echoed, Prometheus metrics on METRICS_PORT, and never a
+ * token, a secret or a body in the logs.
+ */
+import type { ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { env } from "../scripts/env.ts";
+import { startLedger, startWeb, stopProcess, waitForHealthy } from "../scripts/processes.ts";
+import { freePort } from "./free-port.ts";
+import { httpClient } from "./http-client.ts";
+import { ledgerClient } from "./ledger-client.ts";
+import { FULL_KEY } from "./ledger-server.ts";
+import { newUser } from "./tokens.ts";
+
+let root: string;
+const children: ChildProcess[] = [];
+const output = { web: "", ledger: "" };
+let webUrl: string;
+let ledgerUrl: string;
+let webMetrics: string;
+let ledgerMetrics: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), "observe-"));
+  const credentialsFile = path.join(root, "credentials.json");
+  await writeFile(credentialsFile, JSON.stringify([FULL_KEY]));
+  const [port, ledgerPort, metricsPort, ledgerMetricsPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  const service = {
+    DATABASE_URL: inject("databaseUrl"),
+    DATA_DIR: env.DATA_DIR,
+    HOST: "127.0.0.1",
+    PORT: port,
+    LEDGER_PORT: ledgerPort,
+    SHUTDOWN_DRAIN_MS: 0,
+  };
+  const prepared = { DATABASE_PREPARED_STATEMENTS: String(inject("preparedStatements")) };
+  const web = startWeb(service, "piped", { ...prepared, METRICS_PORT: String(metricsPort) });
+  const ledger = startLedger(service, "piped", {
+    ...prepared,
+    LEDGER_CREDENTIALS_FILE: credentialsFile,
+    LEDGER_METRICS_PORT: String(ledgerMetricsPort),
+  });
+  web.stdout!.on("data", (chunk: Buffer) => (output.web += chunk.toString()));
+  ledger.stdout!.on("data", (chunk: Buffer) => (output.ledger += chunk.toString()));
+  children.push(web, ledger);
+  webUrl = `http://127.0.0.1:${port}`;
+  ledgerUrl = `http://127.0.0.1:${ledgerPort}`;
+  webMetrics = `http://127.0.0.1:${metricsPort}/metrics`;
+  ledgerMetrics = `http://127.0.0.1:${ledgerMetricsPort}/metrics`;
+  await Promise.all([waitForHealthy(`${webUrl}/healthz`), waitForHealthy(`${ledgerUrl}/healthz`)]);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(children.map((child) => stopProcess(child)));
+  await rm(root, { recursive: true, force: true });
+});
+
+const linesOf = (text: string) =>
+  text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+/** The log line of the request with this id, once the server has written it. */
+async function requestLine(service: "web" | "ledger", requestId: string) {
+  for (let waited = 0; waited < 5_000; waited += 50) {
+    const line = linesOf(output[service]).find((l) => l.msg === "request" && l.request_id === requestId);
+    if (line) return line;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no log line for ${requestId}:\n${output[service]}`);
+}
+
+describe("logs, request ids and metrics", () => {
+  it("log one JSON line per request with its route template, status, duration, request id and user, and echo the id", async () => {
+    const user = await newUser();
+    const resume = httpClient(webUrl, { authorization: user.authorization });
+    const created = await resume.post("/me/hobbies", { name: "Knots" }, { "x-request-id": "trace-web-1" });
+    expect(created.headers.get("x-request-id")).toBe("trace-web-1");
+    const id = (created.body as { id: string }).id;
+    const read = await resume.get(`/me/hobbies/${id}`);
+    const generated = read.headers.get("x-request-id")!;
+    expect(generated).toMatch(/^[0-9a-f-]{36}$/);
+
+    expect(await requestLine("web", "trace-web-1")).toMatchObject({
+      level: "info",
+      service: "web",
+      method: "POST",
+      route: "/me/hobbies",
+      status: 201,
+      user: user.userId,
+      duration_ms: expect.any(Number),
+      time: expect.any(String),
+    });
+    expect(await requestLine("web", generated)).toMatchObject({ route: "/me/hobbies/{id}", status: 200 });
+
+    const ledger = ledgerClient(ledgerUrl);
+    const account = await ledger.account();
+    const signed = await ledger.get(`/accounts/${account}`);
+    const ledgerId = signed.headers.get("x-request-id")!;
+    expect(await requestLine("ledger", ledgerId)).toMatchObject({
+      service: "ledger",
+      method: "GET",
+      route: "/accounts/{id}",
+      status: 200,
+      user: FULL_KEY.principal,
+    });
+  });
+
+  it("replace an X-Request-Id that is not 1-128 visible ASCII characters", async () => {
+    for (const sent of ["has spaces in it", "x".repeat(129)]) {
+      const response = await fetch(`${webUrl}/livez`, { headers: { "x-request-id": sent } });
+      expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const longest = "y".repeat(128);
+    const kept = await fetch(`${webUrl}/livez`, { headers: { "x-request-id": longest } });
+    expect(kept.headers.get("x-request-id")).toBe(longest);
+  });
+
+  it("serve Prometheus metrics: requests by route and status, latency, pool, database errors, cache hits, group commits", async () => {
+    const resume = httpClient(webUrl, { authorization: (await newUser()).authorization });
+    await resume.put("/me/profile", { name: "Metrics" });
+    await resume.get("/me/resume");
+    await resume.get("/me/resume");
+    const ledger = ledgerClient(ledgerUrl);
+    const [a, b] = [await ledger.account(), await ledger.account()];
+    await ledger.post("/transactions", {
+      idempotency_key: `metrics-${randomUUID()}`,
+      entries: [
+        { account_id: a, amount: 5 },
+        { account_id: b, amount: -5 },
+      ],
+    });
+
+    const web = await (await fetch(webMetrics)).text();
+    expect(web).toMatch(
+      /^http_requests_total\{method="GET",route="\/me\/resume",status="200",service="web"\} \d+/m,
+    );
+    expect(web).toMatch(
+      /^http_request_duration_seconds_bucket\{le="0\.005",service="web",method="PUT",route="\/me\/profile"\} \d+/m,
+    );
+    expect(web).toMatch(/^db_pool_connections\{state="in_use",service="web"\} \d+/m);
+    expect(web).toMatch(/^db_pool_connections\{state="waiting",service="web"\} \d+/m);
+    expect(web).toMatch(/^# TYPE db_errors_total counter/m);
+    expect(web).toMatch(/^resume_answer_cache_lookups_total\{result="hit",service="web"\} [1-9]\d*/m);
+    expect(web).toMatch(/^resume_answer_cache_lookups_total\{result="miss",service="web"\} [1-9]\d*/m);
+
+    const led = await (await fetch(ledgerMetrics)).text();
+    expect(led).toMatch(
+      /^http_requests_total\{method="POST",route="\/transactions",status="201",service="ledger"\} \d+/m,
+    );
+    expect(led).toMatch(/^ledger_group_commit_posts_count\{service="ledger"\} [1-9]\d*/m);
+    expect((await fetch(webMetrics.replace("/metrics", "/other"))).status).toBe(404);
+  });
+
+  it("never write a token, a secret key or a body into the logs", async () => {
+    const user = await newUser();
+    const token = user.authorization.slice("Bearer ".length);
+    const resume = httpClient(webUrl, { authorization: user.authorization });
+    const secretText = `body-text-${randomUUID()}`;
+    await resume.post("/me/hobbies", { name: secretText });
+    await resume.post("/me/hobbies", { name: "x", unknown: secretText });
+    await fetch(`${webUrl}/me/profile`, { headers: { authorization: `Bearer ${token}x` } });
+    const ledger = ledgerClient(ledgerUrl);
+    await ledger.post("/accounts", { name: secretText, type: "asset", currency: "USD" });
+    // Let the asynchronous log writes reach the pipe.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const [service, text] of Object.entries(output)) {
+      expect(text.length, service).toBeGreaterThan(0);
+      expect(text.includes(token), `${service} logs hold a bearer token`).toBe(false);
+      expect(text.includes(FULL_KEY.secretAccessKey), `${service} logs hold the secret key`).toBe(false);
+      expect(text.includes(secretText), `${service} logs hold a request body`).toBe(false);
+    }
+  });
+});

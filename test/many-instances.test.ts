@@ -1,0 +1,129 @@
+/**
+ * The services as they are deployed: several stateless instances behind a
+ * load balancer over one PostgreSQL. Two web and two ledger processes on this
+ * run's database; each test spreads its requests over both of a kind.
+ */
+import { randomUUID } from "node:crypto";
+import type { ChildProcess } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { env } from "../scripts/env.ts";
+import { startLedger, stopProcess, waitForHealthy } from "../scripts/processes.ts";
+import { freePort } from "./free-port.ts";
+import { httpClient } from "./http-client.ts";
+import { ledgerClient } from "./ledger-client.ts";
+import { FULL_KEY } from "./ledger-server.ts";
+import { newUser } from "./tokens.ts";
+import { startWebServer, type WebServer } from "./web-server.ts";
+
+let webs: WebServer[] = [];
+const ledgers: ChildProcess[] = [];
+let ledgerUrls: string[] = [];
+let root: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), "instances-"));
+  const credentialsFile = path.join(root, "credentials.json");
+  await writeFile(credentialsFile, JSON.stringify([FULL_KEY]));
+  webs = await Promise.all([startWebServer(), startWebServer()]);
+  const ports = [await freePort(), await freePort()];
+  for (const port of ports) {
+    ledgers.push(
+      startLedger(
+        {
+          DATABASE_URL: inject("databaseUrl"),
+          DATA_DIR: env.DATA_DIR,
+          HOST: "127.0.0.1",
+          PORT: 0,
+          LEDGER_PORT: port,
+          SHUTDOWN_DRAIN_MS: 0,
+        },
+        "quiet",
+        {
+          LEDGER_CREDENTIALS_FILE: credentialsFile,
+          DATABASE_PREPARED_STATEMENTS: String(inject("preparedStatements")),
+        },
+      ),
+    );
+  }
+  ledgerUrls = ports.map((port) => `http://127.0.0.1:${port}`);
+  await Promise.all(ledgerUrls.map((url) => waitForHealthy(`${url}/healthz`)));
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([...webs.map((web) => web.stop()), ...ledgers.map((child) => stopProcess(child))]);
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("two instances of each service on one database", () => {
+  it("count one rate limit per user across both web instances: 300 a minute in all", async () => {
+    const { authorization } = await newUser();
+    const clients = webs.map((web) => httpClient(web.url, { authorization }));
+    const statuses: number[] = [];
+    // Four at a time, alternating instances, so that both count at once.
+    for (let sent = 0; sent < 400; sent += 4) {
+      const round = await Promise.all([0, 1, 2, 3].map((i) => clients[i % 2]!.get("/me/skills")));
+      statuses.push(...round.map((r) => r.status));
+    }
+    const allowed = statuses.filter((s) => s === 200).length;
+    expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    expect(allowed).toBeGreaterThanOrEqual(300);
+    expect(allowed).toBeLessThanOrEqual(305);
+  }, 60_000);
+
+  it("never serve a stale whole resume: a write on one instance is read on the other, in both formats", async () => {
+    const { authorization } = await newUser();
+    const [a, b] = webs.map((web) => httpClient(web.url, { authorization }));
+    expect((await a!.put("/me/profile", { name: "Two Servers" })).status).toBe(200);
+    for (let round = 0; round < 10; round += 1) {
+      const [writer, reader] = round % 2 ? [a!, b!] : [b!, a!];
+      // Warm the reader's memory with the current answer in both formats.
+      await reader.get("/me/resume");
+      await reader.get("/me/resume?format=markdown");
+      const name = `skill ${round} ${randomUUID().slice(0, 8)}`;
+      expect((await writer.post("/me/skills", { name, category: "tool" })).status).toBe(201);
+      const json = await reader.get<{ skills: { name: string }[] }>("/me/resume");
+      expect(json.body.skills.map((s) => s.name)).toContain(name);
+      expect((await reader.get("/me/resume?format=markdown")).text).toContain(name);
+    }
+  });
+
+  it("make one transaction of posts with one key sent to both ledger instances at once", async () => {
+    const clients = ledgerUrls.map((url) => ledgerClient(url));
+    const [cash, sales] = [await clients[0]!.account(), await clients[1]!.account()];
+    const body = {
+      idempotency_key: `instances-${randomUUID()}`,
+      entries: [
+        { account_id: cash, amount: 700 },
+        { account_id: sales, amount: -700 },
+      ],
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => clients[i % 2]!.post("/transactions", body)),
+    );
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(39);
+    expect(new Set(answers.map((r) => r.text)).size).toBe(1);
+    const entries = await clients[0]!.get<{ items: unknown[] }>(`/accounts/${cash}/entries`);
+    expect(entries.body.items).toHaveLength(1);
+  });
+
+  it("make one entry of creates with one Idempotency-Key sent to both web instances at once", async () => {
+    const { authorization } = await newUser();
+    const clients = webs.map((web) => httpClient(web.url, { authorization }));
+    const key = `create-${randomUUID()}`;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        clients[i % 2]!.post("/me/hobbies", { name: "Chess" }, { "idempotency-key": key }),
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 201));
+    expect(answers.filter((r) => r.headers.get("idempotent-replayed") === "true")).toHaveLength(19);
+    expect(new Set(answers.map((r) => r.text)).size).toBe(1);
+    expect(new Set(answers.map((r) => r.headers.get("location"))).size).toBe(1);
+    const list = await clients[0]!.get<{ items: unknown[] }>("/me/hobbies");
+    expect(list.body.items).toHaveLength(1);
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * A client that sends its request slowly, or never finishes it, holds a
+ * connection and a socket of the server. Headers must arrive within 20 s and
+ * the whole request within 30 s; then the server answers 408 or closes.
+ */
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "@app/service";
+import { startLedgerServer, type LedgerServer } from "./ledger-server.ts";
+import { startResumeApi } from "./resume-api.ts";
+import type { WebServer } from "./web-server.ts";
+
+let web: WebServer;
+let ledger: LedgerServer;
+
+beforeAll(async () => {
+  [web, ledger] = await Promise.all([startResumeApi(), startLedgerServer()]);
+});
+
+afterAll(async () => {
+  await Promise.all([web?.stop(), ledger?.stop()]);
+});
+
+/** Sends `text` and nothing more; resolves when the server closes, with what it sent and when. */
+function holdOpen(baseUrl: string, text: string): Promise<{ ms: number; received: string }> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const started = Date.now();
+    let received = "";
+    const socket = net.connect(Number(port), hostname, () => socket.write(text));
+    socket.on("data", (chunk) => (received += chunk.toString("latin1")));
+    socket.on("error", () => {});
+    socket.on("close", () => resolve({ ms: Date.now() - started, received }));
+  });
+}
+
+describe("slow clients", () => {
+  it("cut off a request whose body stops coming within 30 s, and one whose headers stop within 20 s", async () => {
+    const partialBody =
+      "POST /me/skills HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n" +
+      '{"name":"slow"';
+    const partialHeaders = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n";
+    const [webBody, ledgerBody, webHeaders, ledgerHeaders] = await Promise.all([
+      holdOpen(web.url, partialBody),
+      holdOpen(ledger.url, partialBody.replace("/me/skills", "/transactions")),
+      holdOpen(web.url, partialHeaders),
+      holdOpen(ledger.url, partialHeaders),
+    ]);
+    console.log(
+      `cut off after (ms): body web ${webBody.ms}, ledger ${ledgerBody.ms}; headers web ${webHeaders.ms}, ledger ${ledgerHeaders.ms}`,
+    );
+    for (const [what, cut, limit] of [
+      ["web body", webBody, REQUEST_TIMEOUT_MS],
+      ["ledger body", ledgerBody, REQUEST_TIMEOUT_MS],
+      ["web headers", webHeaders, HEADERS_TIMEOUT_MS],
+      ["ledger headers", ledgerHeaders, HEADERS_TIMEOUT_MS],
+    ] as const) {
+      expect(cut.ms, what).toBeGreaterThanOrEqual(limit - 1_000);
+      // Node looks for overdue requests every second.
+      expect(cut.ms, what).toBeLessThan(limit + 2_000);
+      expect(cut.received === "" || cut.received.startsWith("HTTP/1.1 408"), `${what}: ${cut.received}`).toBe(
+        true,
+      );
+    }
+  }, 45_000);
+});
