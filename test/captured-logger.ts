@@ -4,8 +4,10 @@ import { createLogger, type Logger } from "@app/service";
 export function capturedLogger(service: string): { logger: Logger; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
   const logger = createLogger(service, {
-    write: (line: string) => {
-      lines.push(JSON.parse(line) as Record<string, unknown>);
+    destination: {
+      write: (line: string) => {
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      },
     },
   });
   return { logger, lines };

@@ -31,7 +31,7 @@ export async function startResumeApi(options: ResumeApiOptions = {}): Promise<We
     preparedStatements: inject("preparedStatements"),
   });
   const auth = await resolveAuthSetup({}, env.DATA_DIR);
-  const logger = createLogger("web", { write: () => {} });
+  const logger = createLogger("web", { destination: { write: () => {} } });
   const api = createResumeApi({
     db,
     identify: createIdentify(createTokenVerifier(auth.verifier)),

@@ -12,7 +12,7 @@ import { readLedgerEnv } from "./env.ts";
 import { createLedgerServer } from "./server.ts";
 
 const env = readLedgerEnv();
-const logger = createLogger("ledger");
+const logger = createLogger("ledger", { level: env.LOG_LEVEL });
 routeConsoleToLogger(logger);
 if (!env.LEDGER_CREDENTIALS_FILE) await ensureDevelopmentCredentials(env.credentialsFile, LEDGER_ACTIONS);
 const credentials = await loadCredentials(env.credentialsFile, LEDGER_ACTIONS);

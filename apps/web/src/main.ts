@@ -29,7 +29,7 @@ const dev = process.argv.includes("--dev");
 // What `next start` and `next dev` read (.env, .env.local, ...), before anything reads the environment.
 nextEnv.loadEnvConfig(dir, dev);
 const env = webEnv();
-const logger = createLogger("web");
+const logger = createLogger("web", { level: env.LOG_LEVEL });
 routeConsoleToLogger(logger);
 const app = next({ dev, dir, hostname: env.HOST, port: env.PORT });
 await app.prepare();

@@ -8,5 +8,6 @@ export { GOAL_MOVES } from "./schemas/goal.ts";
 export { getWholeResume } from "./store/resume-store.ts";
 export { purgeIdempotencyKeys } from "./store/collection-store.ts";
 export type { WholeResume } from "./schemas/whole-resume.ts";
-export { countRequests, countRequestsAndReadVersions, type WindowCount } from "./store/rate-limits.ts";
+export { leaseRequests, type Lease } from "./store/rate-limits.ts";
+export { readResumeVersions } from "./store/resume-versions.ts";
 export type { ResumeContext } from "./trpc.ts";

@@ -12,8 +12,7 @@ import {
   readMigrations,
   type Database,
 } from "@app/db";
-import { COLLECTIONS } from "../src/index.ts";
-import { countRequestsAndReadVersions } from "../src/store/rate-limits.ts";
+import { COLLECTIONS, readResumeVersions } from "../src/index.ts";
 import { createEntry, deleteEntry, replaceEntry } from "../src/store/collection-store.ts";
 import { putProfile } from "../src/store/profile-store.ts";
 import { MINIMAL } from "../../../test/resume-fixtures.ts";
@@ -33,9 +32,7 @@ afterAll(async () => {
   await db.$disconnect();
 });
 
-const versionsOf = async (userIds: string[]) =>
-  new Map([...(await countRequestsAndReadVersions(db, userIds))].map(([id, { version }]) => [id, version]));
-const versionOf = async (userId: string) => (await versionsOf([userId])).get(userId)!;
+const versionOf = async (userId: string) => (await readResumeVersions(db, [userId])).get(userId)!;
 const profile = {
   name: "Version Test",
   headline: null,
@@ -49,7 +46,7 @@ const profile = {
 describe("resume version", () => {
   it("is null for someone who never wrote, and answers every id asked for", async () => {
     const [a, b] = [`never-${randomUUID()}`, `never-${randomUUID()}`];
-    expect(await versionsOf([a, b])).toEqual(
+    expect(await readResumeVersions(db, [a, b])).toEqual(
       new Map([
         [a, null],
         [b, null],

@@ -6,15 +6,21 @@ export type Logger = pino.Logger;
 
 /**
  * JSON lines on stdout: `time`, `level`, `service`, `msg`, and the
- * `request_id` of the request being answered, if any. Written asynchronously
- * (flush before exit). Callers log fields, never a token, a secret or a body.
+ * `request_id` of the request being answered, if any. Written in the
+ * background in blocks of 4 KiB at least, or every quarter second (one write
+ * per line cost the ledger about 4% of its posts); call `flush` before exit.
+ * Callers log fields, never a token, a secret or a body.
  */
 export function createLogger(
   service: string,
-  destination: pino.DestinationStream = pino.destination({ dest: 1, sync: false }),
+  {
+    level = "info",
+    destination = bufferedStdout(),
+  }: { level?: string; destination?: pino.DestinationStream } = {},
 ): Logger {
   return pino(
     {
+      level,
       base: { service },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
@@ -25,6 +31,12 @@ export function createLogger(
     },
     destination,
   );
+}
+
+function bufferedStdout(): pino.DestinationStream {
+  const stdout = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  setInterval(() => stdout.flush(), 250).unref();
+  return stdout;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import { AuthenticationError } from "@app/auth";
-import { isDatabaseUnavailable, unavailabilityOf, type Database } from "@app/db";
+import { batchCalls, isDatabaseUnavailable, unavailabilityOf, withTimeout, type Database } from "@app/db";
 import {
   createResponseControl,
   createRestHandler,
@@ -13,6 +13,7 @@ import {
 } from "@app/rest";
 import {
   LIMITS,
+  readResumeVersions,
   resumeAppRouter,
   resumeOpenApiDocument,
   WHOLE_RESUME_PATH,
@@ -22,6 +23,9 @@ import type { Logger, RequestRecord, ServiceMetrics } from "@app/service";
 import type { createAnswerCache } from "./answer-cache";
 import { bearerChallenge, type Identify, type Identity } from "./identify";
 import type { SharedRateLimit } from "./shared-rate-limit";
+
+/** How long GET /me/resume waits for its version before the database counts as unavailable. */
+const VERSION_TIMEOUT_MS = 1_000;
 
 export interface ResumeApiDeps {
   db: Database;
@@ -81,6 +85,11 @@ export function createResumeApi({
     onError: onProcedureError,
   });
 
+  /** The caller's resume version, read after the request arrived; concurrent requests share one query. */
+  const versionOf = batchCalls((userIds: string[]) =>
+    withTimeout(readResumeVersions(db, userIds), VERSION_TIMEOUT_MS),
+  );
+
   const contextOf = (
     identity: Identity,
     headers: RestRequest["headers"],
@@ -125,9 +134,8 @@ export function createResumeApi({
 
   /**
    * GET /me/resume, answered from memory while the caller's resume version
-   * (read after the request arrived, with the rate-limit count, in one round
-   * trip) is the one the kept answer was built from: a write acknowledged by
-   * any server is never missed. Answers depend on the format list and nothing
+   * (read after the request arrived) is the one the kept answer was built
+   * from: a write acknowledged by any server is never missed. Answers depend on the format list and nothing
    * else in the query, so cache busters neither miss nor fill the cache.
    */
   async function serveWholeResume(request: RestRequest, identity: Identity): Promise<Answer> {
@@ -136,7 +144,7 @@ export function createResumeApi({
     const { userId } = identity;
     const formats = new URLSearchParams(request.target.split("?")[1] ?? "").getAll("format");
     const key = JSON.stringify([userId, formats]);
-    const { version, retryAfter } = await rateLimit.takeAndReadVersion(userId);
+    const [retryAfter, version] = await Promise.all([rateLimit.take(userId), versionOf(userId)]);
     const kept = version === null ? undefined : answerCache.get(key, version);
     if (retryAfter === 0) cacheLookups?.inc({ result: kept ? "hit" : "miss" });
     if (kept && retryAfter === 0) return kept;

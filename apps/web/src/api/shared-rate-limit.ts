@@ -1,78 +1,83 @@
-import { batchCalls, withTimeout, type Database } from "@app/db";
-import { countRequests, countRequestsAndReadVersions, type WindowCount } from "@app/resume";
-
-/** How long GET /me/resume waits for its count and version before the database counts as unavailable. */
-const WHOLE_RESUME_READ_TIMEOUT_MS = 1_000;
+import { batchCalls, type Database } from "@app/db";
+import { leaseRequests } from "@app/resume";
 
 export interface SharedRateLimit {
   /** Counts one request of `userId`: 0 when it is within the limit, else the seconds until it would be. */
   take(userId: string): Promise<number>;
-  /**
-   * `take`, and the user's resume version (null for someone without one),
-   * in one round trip: the whole-resume path's only query when it answers
-   * from memory.
-   */
-  takeAndReadVersion(userId: string): Promise<{ retryAfter: number; version: string | null }>;
 }
 
-/** One request waiting to be counted (each its own key: a user's requests are all counted). */
-interface Ticket {
-  userId: string;
+/** What this instance holds of one user's current window. */
+interface Allowance {
+  /** Requests leased from the shared count and not used yet. */
+  available: number;
+  /** The window's count as of the last lease: what other instances have taken too. */
+  knownCount: number;
+  windowEndsAt: number;
+  /** The limit is reached: every request is refused until the window ends. */
+  exhausted: boolean;
 }
 
 /**
- * RATE_LIMIT_PER_MINUTE per user across every instance: the counts live in
- * PostgreSQL (resume.rate_limits, unlogged). The requests that arrive while a
- * count is running are counted together by the next statement (batchCalls),
- * so a burst costs about two statements, not one each.
+ * RATE_LIMIT_PER_MINUTE per user across every instance. The count lives in
+ * PostgreSQL (resume.rate_limits, unlogged); an instance leases requests from
+ * it in blocks and answers from the block until it is used up, so most
+ * requests cost no query at all. A block is an eighth of what is left of the
+ * window (at most 32, or 1% of a larger limit): never more than the limit is
+ * allowed in all, and an instance holds few requests back from the others
+ * when little is left.
+ * Leases that are wanted at once go in one statement (batchCalls). A request
+ * past the limit answers from memory until the window ends.
  */
 export function createSharedRateLimit(db: Database, limitPerMinute: number): SharedRateLimit {
-  /** Each request's place in its user's window decides it: within the limit, or the seconds left. */
-  function decide<T extends WindowCount>(tickets: Ticket[], counts: Map<string, T>) {
-    const seen = new Map<string, number>();
-    const batchHits = new Map<string, number>();
-    for (const { userId } of tickets) batchHits.set(userId, (batchHits.get(userId) ?? 0) + 1);
-    return new Map(
-      tickets.map((ticket) => {
-        const window = counts.get(ticket.userId)!;
-        const earlier = seen.get(ticket.userId) ?? 0;
-        seen.set(ticket.userId, earlier + 1);
-        const place = window.count - batchHits.get(ticket.userId)! + earlier + 1;
-        const retryAfter = place <= limitPerMinute ? 0 : Math.max(1, window.secondsLeft);
-        return [ticket, { retryAfter, window }];
-      }),
-    );
+  const allowances = new Map<string, Allowance>();
+  /** The most one lease takes, which other instances cannot use: 32, or 1% of a larger limit. */
+  const mostPerLease = Math.max(32, Math.floor(limitPerMinute / 100));
+  const blockFor = (allowance: Allowance | undefined) =>
+    Math.min(mostPerLease, Math.max(1, Math.floor((limitPerMinute - (allowance?.knownCount ?? 0)) / 8)));
+
+  const lease = batchCalls(async (userIds: string[]) => {
+    const wanted = userIds.map((userId) => ({ userId, wanted: blockFor(live(userId)) }));
+    const leases = await leaseRequests(db, wanted);
+    const now = Date.now();
+    for (const { userId, wanted: asked } of wanted) {
+      const { countBefore, msLeft } = leases.get(userId)!;
+      const granted = Math.max(0, Math.min(asked, limitPerMinute - countBefore));
+      const current = live(userId);
+      allowances.set(userId, {
+        available: (current?.available ?? 0) + granted,
+        knownCount: countBefore + asked,
+        windowEndsAt: now + msLeft,
+        exhausted: granted === 0,
+      });
+    }
+    return new Map(userIds.map((id) => [id, undefined]));
+  });
+
+  /** The user's allowance if its window has not ended. */
+  function live(userId: string): Allowance | undefined {
+    const allowance = allowances.get(userId);
+    if (allowance && allowance.windowEndsAt > Date.now()) return allowance;
+    allowances.delete(userId);
+    return undefined;
   }
 
-  const take = batchCalls(async (tickets: Ticket[]) => {
-    const decided = decide(
-      tickets,
-      await countRequests(
-        db,
-        tickets.map((t) => t.userId),
-      ),
-    );
-    return new Map(tickets.map((t) => [t, decided.get(t)!.retryAfter]));
-  });
-  const takeAndReadVersion = batchCalls(async (tickets: Ticket[]) => {
-    const counts = await withTimeout(
-      countRequestsAndReadVersions(
-        db,
-        tickets.map((t) => t.userId),
-      ),
-      WHOLE_RESUME_READ_TIMEOUT_MS,
-    );
-    const decided = decide(tickets, counts);
-    return new Map(
-      tickets.map((t) => {
-        const { retryAfter, window } = decided.get(t)!;
-        return [t, { retryAfter, version: window.version }];
-      }),
-    );
-  });
+  function forgetEndedWindows() {
+    if (allowances.size < 10_000) return;
+    for (const userId of allowances.keys()) live(userId);
+  }
 
   return {
-    take: (userId) => take({ userId }),
-    takeAndReadVersion: (userId) => takeAndReadVersion({ userId }),
+    async take(userId) {
+      forgetEndedWindows();
+      for (;;) {
+        const allowance = live(userId);
+        if (allowance && allowance.available > 0) {
+          allowance.available -= 1;
+          return 0;
+        }
+        if (allowance?.exhausted) return Math.max(1, Math.ceil((allowance.windowEndsAt - Date.now()) / 1000));
+        await lease(userId);
+      }
+    },
   };
 }

@@ -1,52 +1,36 @@
 import type { Database } from "@app/db";
 
-/** A user's requests in their current one-minute window, after this batch, and the seconds left in it. */
-export interface WindowCount {
-  count: number;
-  secondsLeft: number;
+/** A lease of requests in a user's window: the window's count before it, and the milliseconds left in the window. */
+export interface Lease {
+  countBefore: number;
+  msLeft: number;
 }
 
 /**
- * Counts requests (one user id per request, repeated for several) in each
- * user's one-minute window, which starts with their first request after the
- * last one ended. One statement for a whole batch; users in sorted order, so
- * that two servers' statements cannot deadlock on each other's rows.
+ * Adds `wanted` to each user's request count in their current one-minute
+ * window (which starts with their first lease after the last one ended), in
+ * one statement for them all; users in sorted order, so that two servers'
+ * statements cannot deadlock on each other's rows. The count only grows:
+ * what a lease was granted follows from the count before it.
  */
-const COUNT_REQUESTS = `
-  WITH hits AS (SELECT user_id, count(*)::int AS n FROM unnest($1::text[]) AS h(user_id) GROUP BY user_id)
-  INSERT INTO resume.rate_limits AS r (user_id, window_start, count)
-  SELECT user_id, now(), n FROM hits ORDER BY user_id
-  ON CONFLICT (user_id) DO UPDATE SET
-    window_start = CASE WHEN r.window_start > now() - interval '1 minute' THEN r.window_start ELSE EXCLUDED.window_start END,
-    count = CASE WHEN r.window_start > now() - interval '1 minute' THEN r.count + EXCLUDED.count ELSE EXCLUDED.count END
-  RETURNING user_id, count, ceil(extract(epoch FROM r.window_start + interval '1 minute' - now()))::int AS seconds_left`;
-
-export async function countRequests(db: Database, userIds: string[]): Promise<Map<string, WindowCount>> {
-  const rows = await db.$queryRawUnsafe<{ user_id: string; count: number; seconds_left: number }[]>(
-    COUNT_REQUESTS,
-    userIds,
-  );
-  return new Map(rows.map((r) => [r.user_id, { count: r.count, secondsLeft: r.seconds_left }]));
-}
-
-/**
- * countRequests, and each user's resume version (the migration resume_versions: a
- * trigger moves it on every change to their resume; null without one) read
- * in the same statement: GET /me/resume pays one round trip for both.
- */
-export async function countRequestsAndReadVersions(
+export async function leaseRequests(
   db: Database,
-  userIds: string[],
-): Promise<Map<string, WindowCount & { version: string | null }>> {
+  leases: { userId: string; wanted: number }[],
+): Promise<Map<string, Lease>> {
   const rows = await db.$queryRawUnsafe<
-    { user_id: string; count: number; seconds_left: number; version: string | null }[]
+    { user_id: string; count: number; wanted: number; ms_left: number }[]
   >(
-    `WITH counted AS (${COUNT_REQUESTS})
-     SELECT c.user_id, c.count, c.seconds_left, v.version::text AS version
-       FROM counted c LEFT JOIN resume.versions v ON v.user_id = c.user_id`,
-    userIds,
+    `INSERT INTO resume.rate_limits AS r (user_id, window_start, count)
+     SELECT user_id, now(), wanted FROM unnest($1::text[], $2::int[]) AS l(user_id, wanted) ORDER BY user_id
+     ON CONFLICT (user_id) DO UPDATE SET
+       window_start = CASE WHEN r.window_start > now() - interval '1 minute' THEN r.window_start ELSE EXCLUDED.window_start END,
+       count = CASE WHEN r.window_start > now() - interval '1 minute' THEN r.count + EXCLUDED.count ELSE EXCLUDED.count END
+     RETURNING user_id, count, ceil(extract(epoch FROM r.window_start + interval '1 minute' - now()) * 1000)::int AS ms_left`,
+    leases.map((l) => l.userId),
+    leases.map((l) => l.wanted),
   );
+  const wanted = new Map(leases.map((l) => [l.userId, l.wanted]));
   return new Map(
-    rows.map((r) => [r.user_id, { count: r.count, secondsLeft: r.seconds_left, version: r.version }]),
+    rows.map((r) => [r.user_id, { countBefore: r.count - wanted.get(r.user_id)!, msLeft: r.ms_left }]),
   );
 }

@@ -1,0 +1,19 @@
+import type { Database } from "@app/db";
+
+/**
+ * The current resume version of each person (a trigger moves it on every
+ * change to their resume; see the migration resume_versions), or null for
+ * someone without one: nothing written yet, or their row was removed by hand.
+ */
+export async function readResumeVersions(
+  db: Database,
+  userIds: readonly string[],
+): Promise<Map<string, string | null>> {
+  const rows = await db.$queryRawUnsafe<{ user_id: string; version: string }[]>(
+    `SELECT user_id, version::text AS version FROM resume.versions WHERE user_id = ANY($1::text[])`,
+    userIds,
+  );
+  const versions = new Map<string, string | null>(userIds.map((id) => [id, null]));
+  for (const row of rows) versions.set(row.user_id, row.version);
+  return versions;
+}
