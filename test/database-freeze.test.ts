@@ -4,59 +4,24 @@
  * with SIGSTOP. Both services run against a server of their own, their pools
  * warm; the server is frozen, then thawed.
  */
-import type { ChildProcess } from "node:child_process";
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateDatabase, migrationsDirectory } from "@app/db";
-import { startEmbeddedPostgres, type RunningPostgres } from "@app/db/embedded-postgres";
-import { env, repoRoot } from "../scripts/env.ts";
-import { startLedger, startWeb, stopProcess, waitForHealthy } from "../scripts/processes.ts";
-import { freePort } from "./free-port.ts";
 import { httpClient, type HttpResult } from "./http-client.ts";
 import { ledgerClient } from "./ledger-client.ts";
-import { FULL_KEY } from "./ledger-server.ts";
+import { startServicesOnOwnDatabase, type ServicesOnOwnDatabase } from "./services-on-own-database.ts";
 import { newUser } from "./tokens.ts";
 
-let root: string;
-let postgres: RunningPostgres;
-const children: ChildProcess[] = [];
-let webUrl: string;
-let ledgerUrl: string;
+let services: ServicesOnOwnDatabase;
 let frozen: number[] = [];
 
 beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), "freeze-"));
-  await chmod(root, 0o755); // the server runs as the "postgres" user when we are root
-  postgres = await startEmbeddedPostgres({ directory: path.join(root, "postgres"), database: "app" });
-  await migrateDatabase(postgres.url, migrationsDirectory(repoRoot));
-
-  const credentialsFile = path.join(root, "credentials.json");
-  await writeFile(credentialsFile, JSON.stringify([FULL_KEY]));
-  const [webPort, ledgerPort] = [await freePort(), await freePort()];
-  const service = {
-    DATABASE_URL: postgres.url,
-    DATA_DIR: env.DATA_DIR,
-    HOST: "127.0.0.1",
-    PORT: webPort,
-    LEDGER_PORT: ledgerPort,
-    SHUTDOWN_DRAIN_MS: 0,
-  };
-  children.push(
-    startWeb(service, "quiet"),
-    startLedger(service, "quiet", { LEDGER_CREDENTIALS_FILE: credentialsFile }),
-  );
-  webUrl = `http://127.0.0.1:${webPort}`;
-  ledgerUrl = `http://127.0.0.1:${ledgerPort}`;
-  await Promise.all([waitForHealthy(`${webUrl}/healthz`), waitForHealthy(`${ledgerUrl}/healthz`)]);
+  services = await startServicesOnOwnDatabase("freeze");
 }, 120_000);
 
 afterAll(async () => {
   signal(frozen, "SIGCONT");
-  await Promise.all(children.map(stopProcess));
-  await postgres?.stop();
-  await rm(root, { recursive: true, force: true });
+  await services?.stop();
 });
 
 /**
@@ -66,7 +31,7 @@ afterAll(async () => {
  */
 async function freezeServer(): Promise<number[]> {
   const postmaster = Number(
-    (await readFile(path.join(postgres.directory, "postmaster.pid"), "utf8")).split("\n")[0],
+    (await readFile(path.join(services.postgres.directory, "postmaster.pid"), "utf8")).split("\n")[0],
   );
   signal([postmaster], "SIGSTOP");
   const children: number[] = [];
@@ -106,8 +71,8 @@ async function timed(calls: Record<string, () => Promise<HttpResult>>) {
 
 describe("PostgreSQL freezes (SIGSTOP) and thaws (SIGCONT)", () => {
   it("answers readiness 503 within 2 s and every route 503 within 5 s; serves again within 5 s of the thaw", async () => {
-    const resume = httpClient(webUrl, { authorization: (await newUser()).authorization });
-    const ledger = ledgerClient(ledgerUrl);
+    const resume = httpClient(services.webUrl, { authorization: (await newUser()).authorization });
+    const ledger = ledgerClient(services.ledgerUrl);
     const [cash, sales] = [await ledger.account(), await ledger.account()];
     expect((await resume.put("/me/profile", { name: "Frozen" })).status).toBe(200);
     let key = 0;
@@ -141,10 +106,10 @@ describe("PostgreSQL freezes (SIGSTOP) and thaws (SIGCONT)", () => {
     frozen = await freezeServer();
 
     const health = await timed({
-      "web /healthz": () => httpClient(webUrl).get("/healthz"),
-      "ledger /healthz": () => httpClient(ledgerUrl).get("/healthz"),
-      "web /livez": () => httpClient(webUrl).get("/livez"),
-      "ledger /livez": () => httpClient(ledgerUrl).get("/livez"),
+      "web /healthz": () => httpClient(services.webUrl).get("/healthz"),
+      "ledger /healthz": () => httpClient(services.ledgerUrl).get("/healthz"),
+      "web /livez": () => httpClient(services.webUrl).get("/livez"),
+      "ledger /livez": () => httpClient(services.ledgerUrl).get("/livez"),
     });
     for (const name of ["web /healthz", "ledger /healthz"]) {
       expect(health[name]!.result.status, name).toBe(503);
@@ -179,7 +144,7 @@ describe("PostgreSQL freezes (SIGSTOP) and thaws (SIGCONT)", () => {
       expect(status, `${name} after the thaw`).toBeLessThan(300);
     }
     console.log(`every route answered normally ${Date.now() - thawed} ms after the thaw`);
-    expect((await httpClient(webUrl).get("/healthz")).status).toBe(200);
-    expect((await httpClient(ledgerUrl).get("/healthz")).status).toBe(200);
+    expect((await httpClient(services.webUrl).get("/healthz")).status).toBe(200);
+    expect((await httpClient(services.ledgerUrl).get("/healthz")).status).toBe(200);
   }, 60_000);
 });

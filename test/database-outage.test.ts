@@ -1,73 +1,27 @@
-import type { ChildProcess } from "node:child_process";
-import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateDatabase, migrationsDirectory } from "@app/db";
-import { startEmbeddedPostgres, type RunningPostgres } from "@app/db/embedded-postgres";
-import { env, repoRoot } from "../scripts/env.ts";
-import { startLedger, startWeb, stopProcess, waitForHealthy } from "../scripts/processes.ts";
-import { freePort } from "./free-port.ts";
 import { httpClient } from "./http-client.ts";
 import { ledgerClient } from "./ledger-client.ts";
-import { FULL_KEY } from "./ledger-server.ts";
+import { startServicesOnOwnDatabase, type ServicesOnOwnDatabase } from "./services-on-own-database.ts";
 import { newUser } from "./tokens.ts";
 
 /**
  * Both services on a PostgreSQL of their own, which the test stops and starts
  * again while they take requests.
  */
-let root: string;
-let postgres: RunningPostgres;
-let databasePort: number;
-const children: ChildProcess[] = [];
-let webUrl: string;
-let ledgerUrl: string;
-
-const startDatabase = () =>
-  startEmbeddedPostgres({
-    directory: path.join(root, "postgres"),
-    preferredPort: databasePort,
-    database: "app",
-  });
+let services: ServicesOnOwnDatabase;
 
 beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), "outage-"));
-  await chmod(root, 0o755); // the server runs as the "postgres" user when we are root
-  databasePort = await freePort();
-  postgres = await startDatabase();
-  await migrateDatabase(postgres.url, migrationsDirectory(repoRoot));
-
-  const credentialsFile = path.join(root, "credentials.json");
-  await writeFile(credentialsFile, JSON.stringify([FULL_KEY]));
-  const [webPort, ledgerPort] = [await freePort(), await freePort()];
-  const service = {
-    DATABASE_URL: postgres.url,
-    DATA_DIR: env.DATA_DIR,
-    HOST: "127.0.0.1",
-    PORT: webPort,
-    LEDGER_PORT: ledgerPort,
-    SHUTDOWN_DRAIN_MS: 0,
-  };
-  children.push(
-    startWeb(service, "quiet"),
-    startLedger(service, "quiet", { LEDGER_CREDENTIALS_FILE: credentialsFile }),
-  );
-  webUrl = `http://127.0.0.1:${webPort}`;
-  ledgerUrl = `http://127.0.0.1:${ledgerPort}`;
-  await Promise.all([waitForHealthy(`${webUrl}/healthz`), waitForHealthy(`${ledgerUrl}/healthz`)]);
-});
+  services = await startServicesOnOwnDatabase("outage");
+}, 120_000);
 
 afterAll(async () => {
-  await Promise.all(children.map(stopProcess));
-  await postgres?.stop();
-  await rm(root, { recursive: true, force: true });
+  await services?.stop();
 });
 
 describe("PostgreSQL stops and comes back", () => {
   it("answers 503 with the error body within 2 s while it is down, and serves again within 5 s of its return", async () => {
-    const resume = httpClient(webUrl, { authorization: (await newUser()).authorization });
-    const ledger = ledgerClient(ledgerUrl);
+    const resume = httpClient(services.webUrl, { authorization: (await newUser()).authorization });
+    const ledger = ledgerClient(services.ledgerUrl);
     const account = await ledger.account();
     const calls = {
       "GET /me/resume": () => resume.get("/me/resume"),
@@ -77,7 +31,7 @@ describe("PostgreSQL stops and comes back", () => {
     };
     for (const [name, call] of Object.entries(calls)) expect((await call()).status, name).toBeLessThan(300);
 
-    await postgres.stop();
+    await services.postgres.stop();
     for (const [name, call] of Object.entries(calls)) {
       const started = Date.now();
       const result = await call();
@@ -91,7 +45,7 @@ describe("PostgreSQL stops and comes back", () => {
       expect(result.text, name).not.toMatch(/\bat .+:\d+|ECONNREFUSED|prisma/i);
     }
 
-    postgres = await startDatabase();
+    await services.restartDatabase();
     const back = Date.now();
     for (const [name, call] of Object.entries(calls)) {
       let status = 0;
