@@ -122,11 +122,14 @@ export async function waitForHealthy(url: string, timeoutMs = 60_000): Promise<v
   }
 }
 
-/** Sends SIGTERM and waits for the process to exit: after its drain, or SIGKILL after `killAfterMs`. */
-export function stopProcess(child: ChildProcess, killAfterMs = 60_000): Promise<void> {
+/** How long a stopped server may take: its drain (SHUTDOWN_DRAIN_MS) and its slowest request. */
+const STOP_TIMEOUT_MS = 60_000;
+
+/** Sends SIGTERM and waits for the process to exit after its drain (SIGKILL after STOP_TIMEOUT_MS). */
+export function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+    const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
     child.once("exit", () => {
       clearTimeout(timer);
       resolve();

@@ -53,7 +53,17 @@ export async function startServicesOnOwnDatabase(name: string): Promise<Services
   ];
   const webUrl = `http://127.0.0.1:${webPort}`;
   const ledgerUrl = `http://127.0.0.1:${ledgerPort}`;
-  await Promise.all([waitForHealthy(`${webUrl}/healthz`), waitForHealthy(`${ledgerUrl}/healthz`)]);
+  const stop = async () => {
+    await Promise.all(children.map((child) => stopProcess(child)));
+    await postgres.stop();
+    await rm(root, { recursive: true, force: true });
+  };
+  try {
+    await Promise.all([waitForHealthy(`${webUrl}/healthz`), waitForHealthy(`${ledgerUrl}/healthz`)]);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 
   return {
     webUrl,
@@ -64,10 +74,6 @@ export async function startServicesOnOwnDatabase(name: string): Promise<Services
     async restartDatabase() {
       postgres = await startDatabase();
     },
-    async stop() {
-      await Promise.all(children.map((child) => stopProcess(child)));
-      await postgres.stop();
-      await rm(root, { recursive: true, force: true });
-    },
+    stop,
   };
 }

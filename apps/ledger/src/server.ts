@@ -1,7 +1,8 @@
 import type http from "node:http";
-import { isDatabaseReachable, isDatabaseUnavailable, unavailabilityOf, type Database } from "@app/db";
+import { databaseErrorClass, isDatabaseReachable, isDatabaseUnavailable, type Database } from "@app/db";
 import { LEDGER_API_VERSION, LIMITS, ledgerOpenApiDocument, ledgerRouter } from "@app/ledger";
 import {
+  ClientAbortedError,
   createResponseControl,
   createRestHandler,
   errorAnswer,
@@ -15,6 +16,7 @@ import {
   type ApiErrorBody,
 } from "@app/rest";
 import {
+  createFailureReporter,
   createServiceServer,
   type Logger,
   type RequestRecord,
@@ -47,20 +49,12 @@ export function createLedgerServer({
   logger,
   metrics,
 }: LedgerServerDeps): ServiceServer {
-  /** A failure of the service itself (a 500, a database outage), for the log and the metrics. */
-  function reportFailure(where: string, error: unknown) {
-    metrics?.countDatabaseError(unavailabilityOf(error) ?? "other");
-    logger.error({ err: error, where }, "request failed");
-  }
+  const failures = createFailureReporter(logger, metrics, databaseErrorClass);
   const rest = createRestHandler({
     router: ledgerRouter,
     document: ledgerOpenApiDocument,
     maxBodyBytes: LIMITS.bodyBytes,
-    onError: (error, path) => {
-      const { code, cause } = error as { code?: string; cause?: unknown };
-      if (code === "INTERNAL_SERVER_ERROR" || code === "SERVICE_UNAVAILABLE")
-        reportFailure(path ?? "?", cause ?? error);
-    },
+    onError: failures.onProcedureError,
   });
   const warn = (message: string) => logger.warn(message);
 
@@ -91,7 +85,7 @@ export function createLedgerServer({
       });
     } catch (error) {
       if (error instanceof SigV4Error) return sigV4ErrorAnswer(error);
-      reportFailure(record.route, error);
+      failures.report(record.route, error);
       return failureAnswer(error, isDatabaseUnavailable);
     }
   }
@@ -103,7 +97,9 @@ export function createLedgerServer({
       try {
         sendAnswer(res, await answer(req, record), { "api-version": LEDGER_API_VERSION });
       } catch (error) {
-        reportFailure(record.route, error);
+        // A client gone before its body ended has nobody to answer (its log line says 499).
+        if (error instanceof ClientAbortedError) return void res.destroy();
+        failures.report(record.route, error);
         if (!res.headersSent) sendAnswer(res, failureAnswer(error, isDatabaseUnavailable));
         else res.destroy();
       }

@@ -27,7 +27,7 @@ const schema = clerkSchema.extend({
   AUTH_JWKS_URL: optional,
   AUTH_PUBLIC_KEY: optional,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
-  /** Memory for GET /me/resume answers kept between requests (src/api/whole-resume-answers.ts); 0 keeps none. */
+  /** Memory for GET /me/resume answers kept between requests (src/api/answer-cache.ts); 0 keeps none. */
   RESUME_ANSWER_CACHE_BYTES: z.coerce
     .number()
     .int()

@@ -6,9 +6,8 @@
 import path from "node:path";
 import nextEnv from "@next/env";
 import next from "next";
-import { createTokenVerifier } from "@app/auth";
 import { createDatabase, databaseOptionsOf, isDatabaseReachable, poolStatsOf } from "@app/db";
-import { purgeIdempotencyKeys } from "@app/resume";
+import { purgeExpiredRows } from "@app/resume";
 import {
   createLogger,
   createServiceMetrics,
@@ -22,7 +21,7 @@ import { createResumeApi } from "./api/resume-api";
 import { createSharedRateLimit } from "./api/shared-rate-limit";
 import { createWebServer } from "./api/web-server";
 import { webEnv } from "./env";
-import { authSetup } from "./server/auth";
+import { tokenVerifier } from "./server/auth";
 
 const dir = path.resolve(import.meta.dirname, "..");
 const dev = process.argv.includes("--dev");
@@ -38,7 +37,7 @@ const db = createDatabase(databaseOptionsOf(env));
 const metrics = createServiceMetrics("web", () => poolStatsOf(db));
 const api = createResumeApi({
   db,
-  identify: createIdentify(createTokenVerifier((await authSetup()).verifier)),
+  identify: createIdentify(await tokenVerifier()),
   rateLimit: createSharedRateLimit(db, env.RATE_LIMIT_PER_MINUTE),
   answerCache: createAnswerCache({ maxBytes: env.RESUME_ANSWER_CACHE_BYTES }),
   logger,
@@ -58,11 +57,9 @@ const metricsServer = env.METRICS_PORT
   ? await serveMetrics(metrics.registry, env.METRICS_PORT, env.HOST)
   : null;
 
-// Idempotency keys are kept 24 h; any instance may purge the older ones.
+// Idempotency keys are kept 24 h, request counts a minute: any instance purges what is older.
 const purge = setInterval(() => {
-  purgeIdempotencyKeys(db).catch((error: unknown) =>
-    logger.warn({ err: error }, "purging idempotency keys failed"),
-  );
+  purgeExpiredRows(db).catch((error: unknown) => logger.warn({ err: error }, "purging expired rows failed"));
 }, 60 * 60_000);
 purge.unref();
 

@@ -21,7 +21,7 @@ export interface DatabaseOptions {
 }
 
 /** The longest a request waits to connect, or for a free connection of the pool. */
-export const CONNECT_TIMEOUT_MS = 2_000;
+const CONNECT_TIMEOUT_MS = 2_000;
 /** Idle connections send TCP keep-alive probes after this long, so a vanished peer errors out. */
 const KEEP_ALIVE_DELAY_MS = 5_000;
 

@@ -57,28 +57,36 @@ const BY_MESSAGE: [RegExp, Unavailability][] = [
 class DatabaseTimeoutError extends Error {}
 
 /**
- * Why `error` (or anything in its cause chain, or the driver error Prisma
- * keeps in `meta.driverAdapterError`) says the database could not serve the
- * request now; null for a query that failed on its merits.
+ * What `error` says of the database: null when it did not come from a query
+ * at all (every query error passes through Prisma, which marks it with its
+ * `clientVersion`, or is a `withTimeout`), "other" for a query that failed on
+ * its merits, else why the database could not serve it now. Node's socket
+ * codes count only under a query: a client that drops its own connection is
+ * no database outage.
  */
-export function unavailabilityOf(error: unknown): Unavailability | null {
-  for (const candidate of errorChain(error)) {
-    if (candidate instanceof DatabaseTimeoutError) return "timeout";
-    for (const code of [candidate.code, candidate.originalCode, candidate.kind]) {
+export function databaseErrorClass(error: unknown): Unavailability | "other" | null {
+  const links = [...errorChain(error)];
+  if (links.some((link) => link instanceof DatabaseTimeoutError)) return "timeout";
+  if (!links.some((link) => typeof link.clientVersion === "string")) return null;
+  for (const link of links) {
+    for (const code of [link.code, link.originalCode, link.kind]) {
       if (typeof code !== "string") continue;
       const known = BY_CODE[code] ?? BY_SQLSTATE.find(([pattern]) => pattern.test(code))?.[1];
       if (known) return known;
     }
-    if (typeof candidate.message === "string") {
-      const known = BY_MESSAGE.find(([pattern]) => pattern.test(candidate.message as string))?.[1];
+    if (typeof link.message === "string") {
+      const known = BY_MESSAGE.find(([pattern]) => pattern.test(link.message as string))?.[1];
       if (known) return known;
     }
   }
-  return null;
+  return "other";
 }
 
 /** True when the database could not serve the request now (a 503, not a 500). */
-export const isDatabaseUnavailable = (error: unknown): boolean => unavailabilityOf(error) !== null;
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const errorClass = databaseErrorClass(error);
+  return errorClass !== null && errorClass !== "other";
+}
 
 /** `promise`, or a DatabaseTimeoutError after `ms` (the statement itself is not cancelled). */
 export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -113,6 +121,7 @@ export function isConstraintViolation(error: unknown, constraint: string): boole
 }
 
 interface ErrorLink {
+  clientVersion?: unknown;
   code?: unknown;
   originalCode?: unknown;
   message?: unknown;

@@ -113,9 +113,14 @@ async function placeCluster(
   place: ReturnType<typeof placeForServerUser>,
 ): Promise<string> {
   const existing = await lstat(requested).catch(() => null);
-  if (existing?.isSymbolicLink()) return realpath(requested);
+  if (existing?.isSymbolicLink()) {
+    const target = await realpath(requested).catch(() => null);
+    if (target) return target;
+    // Its cluster was removed (README: how to remove it): start over.
+    await rm(requested, { force: true });
+  }
   if (await place.canReach(path.dirname(requested))) return requested;
-  if (existing && existsSync(path.join(requested, "PG_VERSION"))) {
+  if (existing?.isDirectory() && existsSync(path.join(requested, "PG_VERSION"))) {
     throw new EmbeddedPostgresError(
       `The PostgreSQL cluster in ${requested} belongs to the user "${USER}", who cannot enter the folders above it; ` +
         `move the checkout to a folder other users may enter, or set DATABASE_URL to a PostgreSQL server.`,

@@ -22,13 +22,13 @@ export function watchForHang(pool: pg.Pool, connectionString: string): void {
   pool.on("connect", (client) => clients.add(client));
   pool.on("remove", (client) => clients.delete(client));
 
-  let probe: pg.Client | null = null;
+  let probe: Promise<pg.Client> | null = null;
   let probing = false;
 
   async function check() {
     if (pool.ending) {
       clearInterval(timer);
-      probe?.end().catch(() => {});
+      void probe?.then((client) => client.end()).catch(() => {});
       return;
     }
     if (probing || clients.size === 0) return;
@@ -42,33 +42,43 @@ export function watchForHang(pool: pg.Pool, connectionString: string): void {
 
   /** False only when the server did not answer in time; any other failure is not a hang. */
   async function answers(): Promise<boolean> {
+    const connecting = (probe ??= connectProbe());
+    const asked = connecting
+      .then((client) => client.query("SELECT 1"))
+      .then(
+        () => "answered" as const,
+        () => {
+          forget(connecting);
+          return "failed" as const;
+        },
+      );
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<"timeout">((resolve) => {
       timer = setTimeout(() => resolve("timeout"), PROBE_TIMEOUT_MS);
     });
-    const asked = (async () => {
-      probe ??= await connectProbe();
-      await probe.query("SELECT 1");
-      return "answered" as const;
-    })().catch(() => {
-      probe = null;
-      return "failed" as const;
-    });
-    const outcome = await Promise.race([asked, timedOut]);
+    let outcome = await Promise.race([asked, timedOut]);
     clearTimeout(timer);
-    if (outcome === "timeout" && probe) {
-      closeSocket(probe);
-      probe = null;
+    if (outcome === "timeout") {
+      // A blocked event loop fires the timer before it reads an answer that came in time:
+      // let it read what has arrived (the poll phase runs before setImmediate's), then decide.
+      await new Promise((resolve) => setImmediate(resolve));
+      outcome = await Promise.race([asked, Promise.resolve("timeout" as const)]);
     }
-    return outcome !== "timeout";
+    if (outcome !== "timeout") return true;
+    forget(connecting);
+    void connecting.then(closeSocket, () => {});
+    return false;
+  }
+
+  /** Drops a probe connection that failed or hung, so that the next check opens a new one. */
+  function forget(connecting: Promise<pg.Client>) {
+    if (probe === connecting) probe = null;
   }
 
   async function connectProbe(): Promise<pg.Client> {
     // Longer than the probe's own timeout, so that a connection that hangs counts as a hang.
     const client = new pg.Client({ connectionString, connectionTimeoutMillis: 2 * PROBE_TIMEOUT_MS });
-    client.on("error", () => {
-      if (probe === client) probe = null;
-    });
+    client.on("error", () => {});
     await client.connect();
     return client;
   }

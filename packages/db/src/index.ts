@@ -2,13 +2,11 @@ export { batchCalls } from "./batch-calls.ts";
 export {
   databaseErrorCode,
   isConstraintViolation,
+  databaseErrorClass,
   isDatabaseUnavailable,
-  unavailabilityOf,
   withTimeout,
-  type Unavailability,
 } from "./database-errors.ts";
 export {
-  CONNECT_TIMEOUT_MS,
   createDatabase,
   isDatabaseReachable,
   PLAN_EACH_CALL,

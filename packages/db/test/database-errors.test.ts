@@ -5,6 +5,7 @@
  * stops passing bytes) and the error the client threw is classified.
  */
 import { randomUUID } from "node:crypto";
+import http from "node:http";
 import net from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -152,6 +153,29 @@ describe("isDatabaseUnavailable, on real failures", () => {
     expect((transaction as { code?: string }).code).toBe("P2028");
     expect(isDatabaseUnavailable(transaction), describeError(transaction)).toBe(true);
     await holding;
+  });
+
+  it("is false for a client that dropped its own connection mid-body (ECONNRESET outside any query)", async () => {
+    const aborted = new Promise<unknown>((resolve) => {
+      const server = http.createServer(async (req) => {
+        try {
+          for await (const chunk of req) void chunk;
+        } catch (error) {
+          resolve(error);
+        }
+        server.close();
+      });
+      server.listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as net.AddressInfo;
+        const socket = net.connect(port, "127.0.0.1", () => {
+          socket.write("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{");
+          setTimeout(() => socket.destroy(), 50);
+        });
+      });
+    });
+    const error = await aborted;
+    expect((error as { code?: string }).code).toBe("ECONNRESET");
+    expect(isDatabaseUnavailable(error)).toBe(false);
   });
 
   it("is false for a query that fails on its merits: syntax, division by zero, bad value, unknown table", async () => {

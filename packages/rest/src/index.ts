@@ -28,4 +28,4 @@ export {
   type RestHandlerOptions,
 } from "./rest-handler.ts";
 export type { RestContext } from "./trpc-to-openapi-call.ts";
-export { closeServer, readBody, restRequestOf, sendAnswer, shutdownSignal } from "./node-http.ts";
+export { ClientAbortedError, readBody, restRequestOf, sendAnswer } from "./node-http.ts";

@@ -1,5 +1,10 @@
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Answer, RestRequest } from "./answer.ts";
+
+/** The client closed its connection before its body was all sent: there is nobody to answer. */
+export class ClientAbortedError extends Error {
+  override name = "ClientAbortedError";
+}
 
 /**
  * The body, or null past `limit` bytes. The rest of a body too large is read
@@ -13,9 +18,13 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size <= limit) chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+    }
+  } catch {
+    throw new ClientAbortedError("the client closed the connection before its body ended");
   }
   return size > limit ? null : Buffer.concat(chunks);
 }
@@ -48,26 +57,4 @@ export function sendAnswer(res: ServerResponse, answer: Answer, extraHeaders: Re
     "content-length": Buffer.byteLength(answer.body),
   });
   res.end(answer.body);
-}
-
-/**
- * Stops taking connections and resolves once the requests in flight have
- * ended, or after `graceMs`, when those still open are cut off.
- */
-export function closeServer(server: Server, graceMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    const cutOff = setTimeout(() => server.closeAllConnections(), graceMs);
-    server.close(() => {
-      clearTimeout(cutOff);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
-}
-
-/** Resolves with the first SIGINT or SIGTERM: the process is asked to stop. */
-export function shutdownSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve(signal));
-  });
 }

@@ -1,7 +1,7 @@
 import http from "node:http";
 import client from "prom-client";
 
-export interface PoolStats {
+interface PoolStats {
   inUse: number;
   idle: number;
   waiting: number;
@@ -10,7 +10,7 @@ export interface PoolStats {
 export interface ServiceMetrics {
   registry: client.Registry;
   observeRequest(method: string, route: string, status: number, seconds: number): void;
-  /** A database failure that reached a request: its class (`unavailabilityOf`), or "other". */
+  /** A database failure that reached a request, by class (`databaseErrorClass`). */
   countDatabaseError(errorClass: string): void;
   counter(name: string, help: string, labelNames?: string[]): client.Counter;
   histogram(name: string, help: string, buckets: number[]): client.Histogram;

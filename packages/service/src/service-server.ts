@@ -9,7 +9,7 @@ import { requestIdFrom, runWithRequest, type RequestRecord } from "./request-con
 export const HEADERS_TIMEOUT_MS = 20_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
 /** Longer than the usual 60 s idle timeout of load balancers, so that they close first. */
-export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export interface ServiceServerOptions {
   logger: Logger;

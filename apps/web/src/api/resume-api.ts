@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import { AuthenticationError } from "@app/auth";
-import { batchCalls, isDatabaseUnavailable, unavailabilityOf, withTimeout, type Database } from "@app/db";
+import { batchCalls, databaseErrorClass, isDatabaseUnavailable, withTimeout, type Database } from "@app/db";
 import {
+  ClientAbortedError,
   createResponseControl,
   createRestHandler,
+  errorAnswer,
   failureAnswer,
   readBody,
   restRequestOf,
@@ -19,7 +21,7 @@ import {
   WHOLE_RESUME_PATH,
   type ResumeContext,
 } from "@app/resume";
-import type { Logger, RequestRecord, ServiceMetrics } from "@app/service";
+import { createFailureReporter, type Logger, type RequestRecord, type ServiceMetrics } from "@app/service";
 import type { createAnswerCache } from "./answer-cache";
 import { bearerChallenge, type Identify, type Identity } from "./identify";
 import type { SharedRateLimit } from "./shared-rate-limit";
@@ -68,21 +70,12 @@ export function createResumeApi({
     ["result"],
   );
 
-  /** A failure of the service itself (a 500, a database outage), for the log and the metrics. */
-  function reportFailure(where: string, error: unknown) {
-    metrics?.countDatabaseError(unavailabilityOf(error) ?? "other");
-    logger.error({ err: error, where }, "request failed");
-  }
-  const onProcedureError = (error: unknown, path: string | undefined) => {
-    const { code, cause } = error as { code?: string; cause?: unknown };
-    if (code === "INTERNAL_SERVER_ERROR" || code === "SERVICE_UNAVAILABLE")
-      reportFailure(path ?? "?", cause ?? error);
-  };
+  const failures = createFailureReporter(logger, metrics, databaseErrorClass);
   const rest = createRestHandler({
     router: resumeAppRouter,
     document: resumeOpenApiDocument,
     maxBodyBytes: LIMITS.bodyBytes,
-    onError: onProcedureError,
+    onError: failures.onProcedureError,
   });
 
   /** The caller's resume version, read after the request arrived; concurrent requests share one query. */
@@ -121,7 +114,8 @@ export function createResumeApi({
               readBody: async (limit) => (await readBody(req, limit))?.toString("utf8") ?? null,
             });
     } catch (error) {
-      reportFailure(record.route, error);
+      if (error instanceof ClientAbortedError) return errorAnswer(400, error.message);
+      failures.report(record.route, error);
       return failureAnswer(error, isDatabaseUnavailable);
     }
     if (answer.status === 401) {
@@ -177,7 +171,7 @@ export function createResumeApi({
         if (!(identity instanceof AuthenticationError)) record.user = identity.userId;
         return contextOf(identity, headers);
       },
-      onError: ({ error, path }) => onProcedureError(error, path),
+      onError: ({ error, path }) => failures.onProcedureError(error, path),
     });
   }
 

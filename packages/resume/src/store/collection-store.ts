@@ -129,13 +129,7 @@ export async function createEntryOnce<C extends Collection>(
   try {
     return await db.$transaction(async (tx) => {
       await tx.$queryRawUnsafe(...lockCollection(collection, userId));
-      const [original] = await tx.$queryRawUnsafe<
-        { collection: string; request_hash: string; entry: Entry<C> }[]
-      >(
-        `SELECT collection, request_hash, entry FROM resume.idempotency_keys WHERE user_id = $1 AND idempotency_key = $2`,
-        userId,
-        idempotencyKey,
-      );
+      const [original] = await tx.$queryRawUnsafe<StoredKey[]>(STORED_KEY, userId, idempotencyKey);
       if (original) return replayOrRefuse(original);
       const [inserted] = await tx.$queryRawUnsafe<{ entry: Entry<C> }[]>(
         ...insertEntry(collection, userId, fields),
@@ -161,14 +155,15 @@ export async function createEntryOnce<C extends Collection>(
   }
 }
 
-/** Keys are kept at least this long, then purged (purgeIdempotencyKeys). */
-export const IDEMPOTENCY_KEY_HOURS = 24;
-
-export async function purgeIdempotencyKeys(db: Database): Promise<number> {
-  return db.$executeRawUnsafe(
-    `DELETE FROM resume.idempotency_keys WHERE created_at < now() - make_interval(hours => $1)`,
-    IDEMPOTENCY_KEY_HOURS,
+/**
+ * Idempotency keys older than 24 h (they are kept at least that long) and
+ * request counts of windows that ended an hour ago: run hourly by any instance.
+ */
+export async function purgeExpiredRows(db: Database): Promise<void> {
+  await db.$executeRawUnsafe(
+    `DELETE FROM resume.idempotency_keys WHERE created_at < now() - interval '24 hours'`,
   );
+  await db.$executeRawUnsafe(`DELETE FROM resume.rate_limits WHERE window_start < now() - interval '1 hour'`);
 }
 
 /**

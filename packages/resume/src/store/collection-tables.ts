@@ -11,7 +11,7 @@ export interface CollectionTable {
   orderBy: string;
 }
 
-export const COLLECTION_TABLES: Record<CollectionName, CollectionTable> = {
+const COLLECTION_TABLES: Record<CollectionName, CollectionTable> = {
   experience: {
     table: "resume.experiences",
     columns: {

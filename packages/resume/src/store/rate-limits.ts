@@ -1,7 +1,7 @@
 import type { Database } from "@app/db";
 
 /** A lease of requests in a user's window: the window's count before it, and the milliseconds left in the window. */
-export interface Lease {
+interface Lease {
   countBefore: number;
   msLeft: number;
 }

@@ -1,0 +1,33 @@
+import type { Logger } from "./logger.ts";
+import type { ServiceMetrics } from "./metrics.ts";
+
+export interface FailureReporter {
+  /** A failure of the service itself (it answers 500 or 503): an error line, and its class when the database failed. */
+  report(where: string, error: unknown): void;
+  /** The REST handler's and tRPC's onError: reports what the service answered 500 or 503 for, nothing else. */
+  onProcedureError(error: unknown, path: string | undefined): void;
+}
+
+/**
+ * `classify` names a database failure's class (connection, timeout, ...,
+ * other) for `db_errors_total`, or null when the error is not the database's.
+ */
+export function createFailureReporter(
+  logger: Logger,
+  metrics: ServiceMetrics | undefined,
+  classify: (error: unknown) => string | null,
+): FailureReporter {
+  function report(where: string, error: unknown) {
+    const errorClass = classify(error);
+    if (errorClass) metrics?.countDatabaseError(errorClass);
+    logger.error({ err: error, where }, "request failed");
+  }
+  return {
+    report,
+    onProcedureError(error, path) {
+      const { code, cause } = error as { code?: string; cause?: unknown };
+      if (code === "INTERNAL_SERVER_ERROR" || code === "SERVICE_UNAVAILABLE")
+        report(path ?? "?", cause ?? error);
+    },
+  };
+}
