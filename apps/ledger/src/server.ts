@@ -23,7 +23,7 @@ import {
   type ServiceMetrics,
   type ServiceServer,
 } from "@app/service";
-import { SigV4Error, verifySigV4Request, type CredentialStore } from "@app/sigv4";
+import { normalizeSigV4Path, SigV4Error, verifySigV4Request, type CredentialStore } from "@app/sigv4";
 
 /** Answered without a signature. */
 const OPEN_PATHS = new Set(["/healthz", "/livez", "/openapi.json"]);
@@ -60,7 +60,9 @@ export function createLedgerServer({
 
   async function answer(req: http.IncomingMessage, record: RequestRecord): Promise<Answer> {
     const target = req.url ?? "/";
-    const pathname = target.split("?")[0]!;
+    const [sentPath = "/", query] = target.split("?", 2);
+    // Routed by the path as SigV4 signers normalise it: `//accounts` is /accounts, `/accounts//balance` no account.
+    const pathname = normalizeSigV4Path(sentPath);
     const method = req.method ?? "GET";
     record.route = rest.routeOf(pathname) ?? (OPEN_PATHS.has(pathname) ? pathname : "unmatched");
     const health = await healthAnswer(
@@ -76,11 +78,12 @@ export function createLedgerServer({
     if (!body) return errorAnswer(413, `the body is larger than ${LIMITS.bodyBytes} bytes`);
     try {
       const caller = verifySigV4Request(
-        { method, target, headers: req.headers, body },
+        { method, target, headers: req.headersDistinct, body },
         { credentials, region, service: "execute-api" },
       );
       record.user = caller.principal;
-      return await rest.handle(restRequestOf(req, body.toString("utf8")), {
+      const routed = query === undefined ? pathname : `${pathname}?${query}`;
+      return await rest.handle(restRequestOf(req, body.toString("utf8"), routed), {
         context: async () => ({ db, caller, response: createResponseControl(), warn }),
       });
     } catch (error) {

@@ -29,11 +29,11 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   return size > limit ? null : Buffer.concat(chunks);
 }
 
-/** A node:http request as the REST handler reads it; `body` is "" until read. */
-export function restRequestOf(req: IncomingMessage, body = ""): RestRequest {
+/** A node:http request as the REST handler reads it; `body` is "" until read; `target` as sent unless given. */
+export function restRequestOf(req: IncomingMessage, body = "", target = req.url ?? "/"): RestRequest {
   return {
     method: req.method ?? "GET",
-    target: req.url ?? "/",
+    target,
     headers: {
       get(name) {
         const value = req.headers[name.toLowerCase()];

@@ -6,4 +6,9 @@ export {
 } from "./credentials.ts";
 export { SigV4Error, type SigV4ErrorName } from "./sigv4-error.ts";
 export { deriveSigningKey } from "./signing-key-cache.ts";
-export { verifySigV4Request, type ReceivedRequest, type VerifyOptions } from "./verify-sigv4-request.ts";
+export {
+  normalizeSigV4Path,
+  verifySigV4Request,
+  type ReceivedRequest,
+  type VerifyOptions,
+} from "./verify-sigv4-request.ts";

@@ -8,8 +8,12 @@ export interface ReceivedRequest {
   method: string;
   /** The request target exactly as sent: path and query, still percent-encoded (Node's `req.url`). */
   target: string;
-  /** Header names in lower case, as Node gives them. */
-  headers: Record<string, string | string[] | undefined>;
+  /**
+   * Every line of each header, names in lower case (Node's `req.headersDistinct`):
+   * SigV4 joins the values of repeated lines with "," in their order, where
+   * `req.headers` would join them with ", " or keep only the first.
+   */
+  headers: Record<string, string[] | undefined>;
   body: Buffer;
 }
 
@@ -33,10 +37,13 @@ const signingKeys = createSigningKeyCache();
  * when sent), and the signature is compared in constant time. Returns the
  * credential that signed; throws a SigV4Error otherwise.
  *
- * Two spellings of the canonical path and query are accepted, since real
- * clients differ: the standard one (query sorted and encoded) and the one as
- * sent (Debian's curl 7.88 signs its query verbatim). Both bind every byte of
- * the request target.
+ * The spellings of the canonical path and query that real clients sign are
+ * accepted: the path as sent or normalised (no `.`/`..` segments or repeated
+ * slashes, as AWS's signers do for every service but S3, e.g.
+ * `@smithy/signature-v4`), encoded once more or not, and the query sorted and
+ * encoded or as sent (Debian's curl 7.88 signs it verbatim). Each binds every
+ * byte of the request target; a server routes by the normalised path
+ * (`normalizeSigV4Path`), so a path signed either way means one resource.
  */
 export function verifySigV4Request(request: ReceivedRequest, options: VerifyOptions): Credential {
   const [rawPath = "/", rawQuery = ""] = splitTarget(request.target);
@@ -95,16 +102,16 @@ export function verifySigV4Request(request: ReceivedRequest, options: VerifyOpti
   }
 
   const canonicalHeaders = parsed.signedHeaders.map((name) => {
-    const value = header(request, name);
-    if (value === undefined)
-      throw new SigV4Error("SignatureDoesNotMatch", `signed header ${name} is missing`);
-    return `${name}:${value.trim().replace(/\s+/g, " ")}\n`;
+    const lines = request.headers[name];
+    if (!lines?.length) throw new SigV4Error("SignatureDoesNotMatch", `signed header ${name} is missing`);
+    return `${name}:${lines.map((line) => line.trim().replace(/\s+/g, " ")).join(",")}\n`;
   });
   const scope = parsed.scope.join("/");
   const signingKey = signingKeys.signingKey(credential.secretAccessKey, scopeDate, scopeRegion, scopeService);
   const expected = Buffer.from(parsed.signature, "hex");
 
-  for (const path of unique([rawPath, encodePath(rawPath)])) {
+  const normalizedPath = normalizeSigV4Path(rawPath);
+  for (const path of unique([rawPath, encodePath(rawPath), normalizedPath, encodePath(normalizedPath)])) {
     for (const query of unique([canonicalQuery(rawQuery), rawQuery])) {
       const canonicalRequest = [
         request.method.toUpperCase(),
@@ -155,8 +162,22 @@ function parseAuthorization(value: string): ParsedAuthorization {
 }
 
 function header(request: ReceivedRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value.join(",") : value;
+  return request.headers[name]?.join(",");
+}
+
+/**
+ * A request path as AWS's signers normalise it for every service but S3:
+ * no empty or `.` segments, `..` removing the one before, the leading and
+ * trailing slash kept (`//a/./b/../c/` is `/a/c/`).
+ */
+export function normalizeSigV4Path(path: string): string {
+  const segments: string[] = [];
+  for (const segment of path.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") segments.pop();
+    else segments.push(segment);
+  }
+  return `/${segments.join("/")}${segments.length > 0 && path.endsWith("/") ? "/" : ""}`;
 }
 
 function splitTarget(target: string): [string, string] {

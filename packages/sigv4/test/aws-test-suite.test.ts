@@ -1,0 +1,89 @@
+/**
+ * AWS's SigV4 test suite (aws-signing-test-suite/v4 of awslabs/aws-c-auth,
+ * Apache-2.0: LICENSE and NOTICE beside the cases in aws-sigv4-test-suite/),
+ * each signed request handed to the verifier as a server receives it. Every
+ * case whose signer normalises the path (every service but S3, so
+ * execute-api) must be accepted, and refused once its signature is changed.
+ * The presigned (query-signed) form of each case is refused by design: the
+ * service takes only the Authorization header.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { SigV4Error, verifySigV4Request, type ReceivedRequest } from "../src/index.ts";
+
+const SUITE = path.join(import.meta.dirname, "aws-sigv4-test-suite");
+
+interface Context {
+  credentials: { access_key_id: string; secret_access_key: string };
+  normalize: boolean;
+  region: string;
+  service: string;
+  timestamp: string;
+}
+
+/** A request file as its bytes would reach a server: request line, header lines (folded ones joined), body. */
+function parseRequest(text: string): ReceivedRequest {
+  const [head = "", ...rest] = text.split("\n\n");
+  const [requestLine = "", ...lines] = head.split("\n");
+  // The target may hold a space (get-space): it runs from the first space to " HTTP/1.1".
+  const method = requestLine.slice(0, requestLine.indexOf(" "));
+  const target = requestLine.slice(method.length + 1, requestLine.lastIndexOf(" "));
+  const headers: Record<string, string[]> = {};
+  let last: string[] | undefined;
+  for (const line of lines) {
+    if (/^\s/.test(line) && last) {
+      last[last.length - 1] += `\n${line}`;
+      continue;
+    }
+    const colon = line.indexOf(":");
+    const name = line.slice(0, colon).toLowerCase();
+    last = headers[name] ??= [];
+    last.push(line.slice(colon + 1));
+  }
+  return { method, target, headers, body: Buffer.from(rest.join("\n\n")) };
+}
+
+const cases = readdirSync(SUITE, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => {
+    const read = (file: string) => readFileSync(path.join(SUITE, entry.name, file), "utf8");
+    return { name: entry.name, context: JSON.parse(read("context.json")) as Context, read };
+  });
+
+function verify(request: ReceivedRequest, context: Context) {
+  const { access_key_id: accessKeyId, secret_access_key: secretAccessKey } = context.credentials;
+  return verifySigV4Request(request, {
+    credentials: new Map([[accessKeyId, { accessKeyId, secretAccessKey, principal: "suite", actions: [] }]]),
+    region: context.region,
+    service: context.service,
+    now: new Date(context.timestamp),
+  });
+}
+
+describe("AWS's SigV4 test suite", () => {
+  const applicable = cases.filter((c) => c.context.normalize);
+  it("has the cases of the suite (every one but S3's unnormalised paths applies)", () => {
+    expect(applicable.length).toBeGreaterThanOrEqual(29);
+  });
+
+  for (const { name, context, read } of applicable) {
+    it(`accepts ${name}, and refuses it with another signature or presigned`, () => {
+      const request = parseRequest(read("header-signed-request.txt"));
+      expect(verify(request, context).accessKeyId).toBe(context.credentials.access_key_id);
+
+      const authorization = request.headers.authorization![0]!;
+      const last = authorization.at(-1) === "0" ? "1" : "0";
+      const tampered = {
+        ...request,
+        headers: { ...request.headers, authorization: [authorization.slice(0, -1) + last] },
+      };
+      expect(() => verify(tampered, context)).toThrow(SigV4Error);
+
+      const presigned = parseRequest(read("query-signed-request.txt"));
+      expect(() => verify(presigned, context)).toThrow(
+        expect.objectContaining({ errorName: "MissingAuthenticationToken" }),
+      );
+    });
+  }
+});
