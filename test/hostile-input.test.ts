@@ -7,7 +7,8 @@ import { startWebServer, type WebServer } from "./web-server.ts";
 /**
  * Walks both OpenAPI documents and sends every route bodies, parameters and
  * headers that are wrong in every way we could think of. No answer may be a
- * 5xx, and every 4xx must carry exactly the documented error body.
+ * 5xx, every 4xx must carry exactly the documented error body, and every
+ * status must be one the operation documents.
  */
 let web: WebServer;
 let ledger: LedgerServer;
@@ -27,6 +28,8 @@ interface Operation {
   path: string;
   parameters: { name: string; in: string }[];
   bodyProperties: string[];
+  /** The statuses the document lists for this operation. */
+  documented: string[];
 }
 
 type OpenApiDocument = {
@@ -37,6 +40,7 @@ type OpenApiDocument = {
       {
         parameters?: { name: string; in: string }[];
         requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+        responses: Record<string, unknown>;
       }
     >
   >;
@@ -49,6 +53,7 @@ function operationsOf(document: OpenApiDocument): Operation[] {
       path,
       parameters: op.parameters ?? [],
       bodyProperties: Object.keys(op.requestBody?.content["application/json"]?.schema.properties ?? {}),
+      documented: Object.keys(op.responses),
     })),
   );
 }
@@ -142,8 +147,11 @@ function requestsFor(op: Operation): { path: string; body?: string; contentType?
   return requests;
 }
 
-function checkAnswer(where: string, status: number, text: string) {
+function checkAnswer(where: string, status: number, text: string, documented: string[]) {
   expect(status, `${where} answered ${status}: ${text.slice(0, 300)}`).toBeLessThan(500);
+  expect(documented, `${where} answered ${status}, which its operation does not document`).toContain(
+    String(status),
+  );
   if (status < 400) return;
   const body = JSON.parse(text) as Record<string, unknown>;
   expect(
@@ -180,6 +188,7 @@ describe("hostile input generated from the OpenAPI documents", () => {
           `${op.method} ${request.path.slice(0, 80)} ${request.body?.slice(0, 60) ?? ""}`,
           response.status,
           await response.text(),
+          op.documented,
         );
         sent += 1;
       }
@@ -211,12 +220,14 @@ describe("hostile input generated from the OpenAPI documents", () => {
           `signed ${op.method} ${request.path.slice(0, 80)} ${request.body?.slice(0, 60) ?? ""}`,
           signed.status,
           await signed.text(),
+          op.documented,
         );
         const unsigned = await fetch(`${ledger.url}${request.path}`, init);
         checkAnswer(
           `unsigned ${op.method} ${request.path.slice(0, 80)}`,
           unsigned.status,
           await unsigned.text(),
+          op.documented,
         );
         sent += 2;
       }

@@ -402,8 +402,8 @@ describe("HTTP edges", () => {
     const { api } = await signedIn();
     const result = await api.send("PATCH", "/me/experience", {});
     expectError(result, 405, "METHOD_NOT_ALLOWED");
-    expect(result.headers.get("allow")).toBe("GET, POST");
-    expect((await api.send("POST", "/me/profile", {})).headers.get("allow")).toBe("GET, PUT");
+    expect(result.headers.get("allow")).toBe("GET, HEAD, POST");
+    expect((await api.send("POST", "/me/profile", {})).headers.get("allow")).toBe("GET, HEAD, PUT");
     expectError(await api.get("/me/nothing-here"), 404, "NOT_FOUND");
   });
 

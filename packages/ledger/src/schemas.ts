@@ -20,7 +20,9 @@ const uuid = () => z.uuid("must be a uuid");
 const currencyCode = z
   .string()
   .regex(/^[A-Z]{3}$/, "must be an upper-case ISO 4217 code")
-  .refine((code) => KNOWN_CURRENCIES.has(code), "is not an ISO 4217 currency code");
+  .refine((code) => KNOWN_CURRENCIES.has(code), "is not an ISO 4217 currency code")
+  // The codes this server's Node knows (Intl.supportedValuesOf("currency")), for clients to see.
+  .meta({ enum: [...KNOWN_CURRENCIES].sort() });
 
 /** Integer minor units (cents, yen), never zero, within ±(2^53-1). Positive debits, negative credits. */
 export const amount = z

@@ -26,6 +26,8 @@ export interface DocumentOptions {
   title: string;
   version: string;
   description: string;
+  license: { name: string; identifier?: string; url?: string };
+  contact: { name: string; url?: string; email?: string };
   securitySchemes: Record<string, SecuritySchemeObject>;
   /** Errors every protected route can answer (401 for a bearer token, 403 for SigV4, 429...). */
   commonErrors: Record<number, string>;
@@ -70,10 +72,13 @@ export function buildOpenApiDocument(router: OpenApiRouter, options: DocumentOpt
     baseUrl: "/",
     securitySchemes: options.securitySchemes,
   });
-  document.components = {
-    ...document.components,
-    schemas: { ...document.components?.schemas, Error: ERROR_SCHEMA },
-  };
+  document.info = { ...document.info, license: options.license, contact: options.contact };
+  // trpc-to-openapi's own error schemas (`error.BAD_REQUEST`, ...) describe a body the services never
+  // send; every error response refers to the one Error schema instead.
+  const schemas = Object.fromEntries(
+    Object.entries(document.components?.schemas ?? {}).filter(([name]) => !name.startsWith("error.")),
+  );
+  document.components = { ...document.components, schemas: { ...schemas, Error: ERROR_SCHEMA } };
 
   const metaByOperationId = new Map<string, ServiceMeta>();
   for (const [path, procedure] of Object.entries(
@@ -87,7 +92,10 @@ export function buildOpenApiDocument(router: OpenApiRouter, options: DocumentOpt
     for (const [method, operation] of Object.entries(item as Record<string, OperationLike>)) {
       const meta = metaByOperationId.get(operation.operationId);
       if (!meta?.openapi) continue;
-      operation.responses = responsesFor(method, operation.responses["200"]!, meta, options);
+      if (!meta.openapi.description || !meta.openapi.tags?.length)
+        throw new Error(`${method.toUpperCase()} ${meta.openapi.path} needs a description and a tag`);
+      const hasParameters = (operation.parameters ?? []).some((p) => p.in === "path" || p.in === "query");
+      operation.responses = responsesFor(method, operation.responses["200"]!, meta, options, hasParameters);
     }
   }
   return document;
@@ -95,6 +103,7 @@ export function buildOpenApiDocument(router: OpenApiRouter, options: DocumentOpt
 
 interface OperationLike {
   operationId: string;
+  parameters?: { in: string }[];
   responses: Record<string, ResponseLike>;
 }
 interface ResponseLike {
@@ -103,7 +112,17 @@ interface ResponseLike {
   content?: Record<string, { schema: unknown }>;
 }
 
-function responsesFor(method: string, success: ResponseLike, meta: ServiceMeta, options: DocumentOptions) {
+const PARAMETER_ERRORS: Record<number, string> = {
+  400: "A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range.",
+};
+
+function responsesFor(
+  method: string,
+  success: ResponseLike,
+  meta: ServiceMeta,
+  options: DocumentOptions,
+  hasParameters: boolean,
+) {
   const rest = meta.rest ?? {};
   const ok: ResponseLike = {
     ...success,
@@ -120,6 +139,7 @@ function responsesFor(method: string, success: ResponseLike, meta: ServiceMeta, 
       : {}),
   };
   const errors: Record<number, string> = {
+    ...(hasParameters ? PARAMETER_ERRORS : {}),
     ...(["post", "put", "patch"].includes(method) ? BODY_ERRORS : {}),
     ...(meta.openapi?.protect === false ? {} : options.commonErrors),
     ...rest.errors,

@@ -71,6 +71,8 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
         request = { ...received, body };
       }
     }
+    // HEAD is GET whose body node:http leaves out: same status and headers, Content-Length included.
+    if (method === "HEAD") request = { ...request, method: "GET" };
     return finish(await callProcedure(request, hasBody, call.context));
   }
 

@@ -12,9 +12,7 @@ export function createRouteTable(document: OpenAPIObject): (pathname: string) =>
   const routes = Object.entries(document.paths ?? {})
     .map(([template, item]) => ({
       template,
-      methods: Object.keys(item ?? {})
-        .filter((k) => ["get", "post", "put", "patch", "delete"].includes(k))
-        .map((k) => k.toUpperCase()),
+      methods: methodsOf(Object.keys(item ?? {})),
       pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
       parameters: (template.match(/\{/g) ?? []).length,
     }))
@@ -23,4 +21,12 @@ export function createRouteTable(document: OpenAPIObject): (pathname: string) =>
     const route = routes.find((r) => r.pattern.test(pathname));
     return route && { template: route.template, methods: route.methods };
   };
+}
+
+/** The methods of a path item, upper-case; HEAD wherever GET is (answered as GET without its body). */
+function methodsOf(keys: string[]): string[] {
+  const methods = keys
+    .filter((k) => ["get", "post", "put", "patch", "delete"].includes(k))
+    .map((k) => k.toUpperCase());
+  return methods.flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method]));
 }

@@ -27,12 +27,12 @@ const note = z.object({ id: z.string(), text: z.string(), stars: z.number() });
 
 const router = t.router({
   list: t.procedure
-    .meta({ openapi: { method: "GET", path: "/notes" } })
+    .meta({ openapi: { method: "GET", path: "/notes", tags: ["notes"], description: "List." } })
     .input(z.object({ limit: z.number().int().min(1).default(10) }))
     .output(z.object({ limit: z.number(), user: z.string() }))
     .query(({ ctx, input }) => ({ limit: input.limit, user: ctx.user })),
   create: t.procedure
-    .meta({ openapi: { method: "POST", path: "/notes" } })
+    .meta({ openapi: { method: "POST", path: "/notes", tags: ["notes"], description: "Create." } })
     .input(z.strictObject({ text: z.string().min(1), stars: z.number() }))
     .output(note)
     .mutation(({ ctx, input }) => {
@@ -41,7 +41,7 @@ const router = t.router({
       return { id: "n1", ...input };
     }),
   get: t.procedure
-    .meta({ openapi: { method: "GET", path: "/notes/{id}" } })
+    .meta({ openapi: { method: "GET", path: "/notes/{id}", tags: ["notes"], description: "Get." } })
     .input(z.object({ id: z.string() }))
     .output(note)
     .query(({ input }) => {
@@ -52,7 +52,9 @@ const router = t.router({
       return { id: input.id, text: "hi", stars: 1 };
     }),
   markdown: t.procedure
-    .meta({ openapi: { method: "GET", path: "/notes/{id}/markdown" } })
+    .meta({
+      openapi: { method: "GET", path: "/notes/{id}/markdown", tags: ["notes"], description: "Markdown." },
+    })
     .input(z.object({ id: z.string() }))
     .output(z.string())
     .query(({ ctx, input }) => {
@@ -65,6 +67,8 @@ const document = buildOpenApiDocument(router, {
   title: "notes",
   version: "1.0.0",
   description: "test",
+  license: { name: "test" },
+  contact: { name: "test" },
   securitySchemes: {},
   commonErrors: {},
 });
@@ -90,7 +94,7 @@ describe("REST handler", () => {
 
     const wrongMethod = await rest.handle(request("DELETE", "/notes/n1"), { context });
     expect(wrongMethod.status).toBe(405);
-    expect(wrongMethod.headers.allow).toBe("GET");
+    expect(wrongMethod.headers.allow).toBe("GET, HEAD");
     expect(json(wrongMethod.body)).toMatchObject({ statusCode: 405, error: "METHOD_NOT_ALLOWED" });
   });
 

@@ -12,6 +12,8 @@ export const resumeOpenApiDocument = buildOpenApiDocument(resumeAppRouter, {
     "and the whole resume as JSON or Markdown. Every route takes `Authorization: Bearer <JWT>`; " +
     "every response carries `API-Version`. Errors share one body: " +
     '`{"statusCode","error","message","issues"?}`.',
+  license: { name: "Proprietary (private package; see README)", identifier: "LicenseRef-Proprietary" },
+  contact: { name: "The resume service's maintainers (see README.md)" },
   securitySchemes: {
     bearerAuth: {
       type: "http",

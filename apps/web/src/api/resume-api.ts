@@ -107,7 +107,7 @@ export function createResumeApi({
     let answer: Answer;
     try {
       answer =
-        request.method === "GET" && record.route === WHOLE_RESUME_PATH
+        (request.method === "GET" || request.method === "HEAD") && record.route === WHOLE_RESUME_PATH
           ? await serveWholeResume(request, await identity())
           : await rest.handle(request, {
               context: async () => contextOf(await identity(), request.headers),

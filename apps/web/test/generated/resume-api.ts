@@ -7,7 +7,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get the caller's profile */
+        /**
+         * Get the caller's profile
+         * @description The profile the caller stored with PUT; 404 before the first PUT.
+         */
         get: operations["profile-get"];
         /**
          * Create or replace the caller's profile
@@ -52,7 +55,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one entry of experience */
+        /**
+         * Get one entry of experience
+         * @description One of the caller's entries; another person's id is a 404, as an unknown one.
+         */
         get: operations["experience-get"];
         /**
          * Replace one entry of experience
@@ -60,7 +66,10 @@ export interface paths {
          */
         put: operations["experience-replace"];
         post?: never;
-        /** Delete one entry of experience */
+        /**
+         * Delete one entry of experience
+         * @description Removes one of the caller's entries for good.
+         */
         delete: operations["experience-delete"];
         options?: never;
         head?: never;
@@ -98,7 +107,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one entry of education */
+        /**
+         * Get one entry of education
+         * @description One of the caller's entries; another person's id is a 404, as an unknown one.
+         */
         get: operations["education-get"];
         /**
          * Replace one entry of education
@@ -106,7 +118,10 @@ export interface paths {
          */
         put: operations["education-replace"];
         post?: never;
-        /** Delete one entry of education */
+        /**
+         * Delete one entry of education
+         * @description Removes one of the caller's entries for good.
+         */
         delete: operations["education-delete"];
         options?: never;
         head?: never;
@@ -144,7 +159,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one entry of skills */
+        /**
+         * Get one entry of skills
+         * @description One of the caller's entries; another person's id is a 404, as an unknown one.
+         */
         get: operations["skills-get"];
         /**
          * Replace one entry of skills
@@ -152,7 +170,10 @@ export interface paths {
          */
         put: operations["skills-replace"];
         post?: never;
-        /** Delete one entry of skills */
+        /**
+         * Delete one entry of skills
+         * @description Removes one of the caller's entries for good.
+         */
         delete: operations["skills-delete"];
         options?: never;
         head?: never;
@@ -190,7 +211,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one entry of certifications */
+        /**
+         * Get one entry of certifications
+         * @description One of the caller's entries; another person's id is a 404, as an unknown one.
+         */
         get: operations["certifications-get"];
         /**
          * Replace one entry of certifications
@@ -198,7 +222,10 @@ export interface paths {
          */
         put: operations["certifications-replace"];
         post?: never;
-        /** Delete one entry of certifications */
+        /**
+         * Delete one entry of certifications
+         * @description Removes one of the caller's entries for good.
+         */
         delete: operations["certifications-delete"];
         options?: never;
         head?: never;
@@ -236,7 +263,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one entry of hobbies */
+        /**
+         * Get one entry of hobbies
+         * @description One of the caller's entries; another person's id is a 404, as an unknown one.
+         */
         get: operations["hobbies-get"];
         /**
          * Replace one entry of hobbies
@@ -244,7 +274,10 @@ export interface paths {
          */
         put: operations["hobbies-replace"];
         post?: never;
-        /** Delete one entry of hobbies */
+        /**
+         * Delete one entry of hobbies
+         * @description Removes one of the caller's entries for good.
+         */
         delete: operations["hobbies-delete"];
         options?: never;
         head?: never;
@@ -282,7 +315,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one entry of goals */
+        /**
+         * Get one entry of goals
+         * @description One of the caller's entries; another person's id is a 404, as an unknown one.
+         */
         get: operations["goals-get"];
         /**
          * Replace one entry of goals
@@ -290,7 +326,10 @@ export interface paths {
          */
         put: operations["goals-replace"];
         post?: never;
-        /** Delete one entry of goals */
+        /**
+         * Delete one entry of goals
+         * @description Removes one of the caller's entries for good.
+         */
         delete: operations["goals-delete"];
         options?: never;
         head?: never;
@@ -304,7 +343,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The whole resume, as JSON or as a Markdown document */
+        /**
+         * The whole resume, as JSON or as a Markdown document
+         * @description `format=json` (default): the profile (null until the first PUT) and every collection in its order. `format=markdown`: a conventional resume, user text escaped.
+         */
         get: operations["resume-get"];
         put?: never;
         post?: never;
@@ -335,146 +377,6 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-        };
-        /**
-         * Invalid input data error (400)
-         * @description The error information
-         * @example {
-         *       "code": "BAD_REQUEST",
-         *       "message": "Invalid input data",
-         *       "issues": []
-         *     }
-         */
-        "error.BAD_REQUEST": {
-            /**
-             * @description The error message
-             * @example Invalid input data
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example BAD_REQUEST
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
-        /**
-         * Authorization not provided error (401)
-         * @description The error information
-         * @example {
-         *       "code": "UNAUTHORIZED",
-         *       "message": "Authorization not provided",
-         *       "issues": []
-         *     }
-         */
-        "error.UNAUTHORIZED": {
-            /**
-             * @description The error message
-             * @example Authorization not provided
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example UNAUTHORIZED
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
-        /**
-         * Insufficient access error (403)
-         * @description The error information
-         * @example {
-         *       "code": "FORBIDDEN",
-         *       "message": "Insufficient access",
-         *       "issues": []
-         *     }
-         */
-        "error.FORBIDDEN": {
-            /**
-             * @description The error message
-             * @example Insufficient access
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example FORBIDDEN
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
-        /**
-         * Not found error (404)
-         * @description The error information
-         * @example {
-         *       "code": "NOT_FOUND",
-         *       "message": "Not found",
-         *       "issues": []
-         *     }
-         */
-        "error.NOT_FOUND": {
-            /**
-             * @description The error message
-             * @example Not found
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example NOT_FOUND
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
-        /**
-         * Internal server error error (500)
-         * @description The error information
-         * @example {
-         *       "code": "INTERNAL_SERVER_ERROR",
-         *       "message": "Internal server error",
-         *       "issues": []
-         *     }
-         */
-        "error.INTERNAL_SERVER_ERROR": {
-            /**
-             * @description The error message
-             * @example Internal server error
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example INTERNAL_SERVER_ERROR
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
         };
         Experience: {
             /** Format: uuid */
@@ -991,6 +893,15 @@ export interface operations {
                     "application/json": components["schemas"]["Experience"];
                 };
             };
+            /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
                 headers: {
@@ -1169,6 +1080,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
@@ -1419,6 +1339,15 @@ export interface operations {
                     "application/json": components["schemas"]["Education"];
                 };
             };
+            /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
                 headers: {
@@ -1593,6 +1522,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
@@ -1842,6 +1780,15 @@ export interface operations {
                     "application/json": components["schemas"]["Skill"];
                 };
             };
+            /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
                 headers: {
@@ -2015,6 +1962,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
@@ -2267,6 +2223,15 @@ export interface operations {
                     "application/json": components["schemas"]["Certification"];
                 };
             };
+            /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
                 headers: {
@@ -2443,6 +2408,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
@@ -2685,6 +2659,15 @@ export interface operations {
                     "application/json": components["schemas"]["Hobby"];
                 };
             };
+            /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
                 headers: {
@@ -2851,6 +2834,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
@@ -3100,6 +3092,15 @@ export interface operations {
                     "application/json": components["schemas"]["Goal"];
                 };
             };
+            /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
                 headers: {
@@ -3284,6 +3285,15 @@ export interface operations {
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
+            /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
                 headers: {
@@ -3350,6 +3360,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Resume"] | string;
                     "text/markdown": string;
+                };
+            };
+            /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */

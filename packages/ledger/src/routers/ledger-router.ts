@@ -67,7 +67,14 @@ export const ledgerRouter = router({
   createAccount: ledgerProcedure
     .meta({
       action: "ledger:CreateAccount",
-      openapi: { method: "POST", path: "/accounts", tags: ["accounts"], summary: "Create an account" },
+      openapi: {
+        method: "POST",
+        path: "/accounts",
+        tags: ["accounts"],
+        summary: "Create an account",
+        description:
+          "An account in one currency (ISO 4217); `normal_balance` follows from its type (debit for asset and expense).",
+      },
       rest: { successStatus: 201, successHeaders: { Location: "The new account's URL." } },
     })
     .input(createAccountInput)
@@ -87,6 +94,7 @@ export const ledgerRouter = router({
         path: "/accounts",
         tags: ["accounts"],
         summary: "List accounts in creation order",
+        description: "Every account, oldest first.",
       },
     })
     .output(z.object({ items: z.array(accountOutput) }))
@@ -95,7 +103,13 @@ export const ledgerRouter = router({
   getAccount: ledgerProcedure
     .meta({
       action: "ledger:Read",
-      openapi: { method: "GET", path: "/accounts/{id}", tags: ["accounts"], summary: "Get an account" },
+      openapi: {
+        method: "GET",
+        path: "/accounts/{id}",
+        tags: ["accounts"],
+        summary: "Get an account",
+        description: "One account by its id.",
+      },
       rest: { errors: accountNotFound },
     })
     .input(idInput)
@@ -110,6 +124,8 @@ export const ledgerRouter = router({
         path: "/accounts/{id}/entries",
         tags: ["accounts"],
         summary: "A page of an account's entries, most recent first",
+        description:
+          "Ordered by effective_date, then created_at and id, descending; `limit` 1-200 (50), `offset` from 0.",
       },
       rest: { errors: accountNotFound },
     })
@@ -125,6 +141,8 @@ export const ledgerRouter = router({
         path: "/accounts/{id}/balance",
         tags: ["balances"],
         summary: "An account's balance: the sum of its entries up to as_of",
+        description:
+          "Entries with effective_date on or before `as_of` (default today, UTC), summed on every request.",
       },
       rest: { errors: { ...accountNotFound, 422: "BALANCE_OUT_OF_RANGE: beyond ±(2^53-1)." } },
     })
@@ -156,6 +174,9 @@ export const ledgerRouter = router({
         path: "/transactions",
         tags: ["transactions"],
         summary: "Post a balanced transaction (idempotent by idempotency_key)",
+        description:
+          "201 for a new transaction. A known idempotency_key answers 200 with the original, byte for byte, and " +
+          "Idempotent-Replayed (plus Idempotency-Key-Mismatch when the body differs).",
       },
       rest: { ...replayDocs, errors: postingErrors },
     })
@@ -173,6 +194,7 @@ export const ledgerRouter = router({
         path: "/transactions/{id}",
         tags: ["transactions"],
         summary: "Get a transaction",
+        description: "One transaction with its entries in posted order.",
       },
       rest: { errors: transactionNotFound },
     })
@@ -188,6 +210,8 @@ export const ledgerRouter = router({
         path: "/transactions/{id}/reversal",
         tags: ["transactions"],
         summary: "Reverse a transaction: a new one with every amount negated",
+        description:
+          "Posts the reversal, idempotent by its own idempotency_key; a transaction is reversed at most once (409 after).",
       },
       rest: {
         ...replayDocs,

@@ -83,7 +83,13 @@ export function collectionRouter<C extends Collection>(collection: C) {
 
     get: userProcedure
       .meta({
-        openapi: { method: "GET", path: `${path}/{id}`, tags, summary: `Get one entry of ${name}` },
+        openapi: {
+          method: "GET",
+          path: `${path}/{id}`,
+          tags,
+          summary: `Get one entry of ${name}`,
+          description: "One of the caller's entries; another person's id is a 404, as an unknown one.",
+        },
         rest: { errors: notFound },
       })
       .input(idInput)
@@ -110,7 +116,13 @@ export function collectionRouter<C extends Collection>(collection: C) {
 
     delete: userProcedure
       .meta({
-        openapi: { method: "DELETE", path: `${path}/{id}`, tags, summary: `Delete one entry of ${name}` },
+        openapi: {
+          method: "DELETE",
+          path: `${path}/{id}`,
+          tags,
+          summary: `Delete one entry of ${name}`,
+          description: "Removes one of the caller's entries for good.",
+        },
         rest: { errors: notFound },
       })
       .input(idInput)

@@ -7,7 +7,13 @@ const tags = ["profile"];
 export const profileRouter = router({
   get: userProcedure
     .meta({
-      openapi: { method: "GET", path: "/me/profile", tags, summary: "Get the caller's profile" },
+      openapi: {
+        method: "GET",
+        path: "/me/profile",
+        tags,
+        summary: "Get the caller's profile",
+        description: "The profile the caller stored with PUT; 404 before the first PUT.",
+      },
       rest: { errors: { 404: "No profile stored yet: PUT one first." } },
     })
     .output(profileOutput)

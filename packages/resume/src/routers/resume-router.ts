@@ -14,6 +14,9 @@ export const resumeRouter = router({
         path: WHOLE_RESUME_PATH,
         tags: ["resume"],
         summary: "The whole resume, as JSON or as a Markdown document",
+        description:
+          "`format=json` (default): the profile (null until the first PUT) and every collection in its order. " +
+          "`format=markdown`: a conventional resume, user text escaped.",
       },
       rest: { alternateContent: { "text/markdown": { type: "string", description: "A rendered resume." } } },
     })

@@ -28,6 +28,6 @@ export const certificationOutput = {
   issue_date: z.iso.date(),
   expiration_date: z.iso.date().nullable(),
   credential_id: z.string().nullable(),
-  credential_url: z.string().nullable(),
+  credential_url: z.string().meta({ format: "uri" }).nullable(),
   type: z.enum(CERTIFICATION_TYPES),
 };

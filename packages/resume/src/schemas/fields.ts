@@ -19,6 +19,7 @@ export const optionalDate = () =>
     .nullish()
     .transform((v) => v ?? null);
 
+/** An absolute http(s) URL (documented as `format: uri`). */
 export const httpUrl = () =>
   text()
     .trim()
@@ -30,7 +31,8 @@ export const httpUrl = () =>
       } catch {
         return false;
       }
-    }, "must be an absolute http(s) URL");
+    }, "must be an absolute http(s) URL")
+    .meta({ format: "uri" });
 
 export const optionalHttpUrl = () =>
   httpUrl()

@@ -42,7 +42,7 @@ export const profileOutput = z
     summary: z.string().nullable(),
     location: z.string().nullable(),
     email: z.string().nullable(),
-    links: z.record(z.string(), z.string()),
+    links: z.record(z.string(), z.string().meta({ format: "uri" })),
     goals_summary: z.string().nullable(),
     ...serverFieldsOutput,
   })

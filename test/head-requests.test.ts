@@ -1,0 +1,88 @@
+/**
+ * HEAD wherever GET is, on both services: the same status and headers as the
+ * GET (Content-Length included), and no body.
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { httpClient, type HttpResult } from "./http-client.ts";
+import { ledgerClient } from "./ledger-client.ts";
+import { startLedgerServer, type LedgerServer } from "./ledger-server.ts";
+import { startResumeApi } from "./resume-api.ts";
+import { newUser } from "./tokens.ts";
+import type { WebServer } from "./web-server.ts";
+
+let web: WebServer;
+let ledger: LedgerServer;
+
+beforeAll(async () => {
+  [web, ledger] = await Promise.all([startResumeApi(), startLedgerServer()]);
+});
+
+afterAll(async () => {
+  await Promise.all([web?.stop(), ledger?.stop()]);
+});
+
+const SAME_HEADERS = ["content-type", "content-length", "api-version", "allow"];
+
+function expectHeadLikeGet(path: string, get: HttpResult, head: HttpResult) {
+  expect(head.status, path).toBe(get.status);
+  for (const name of SAME_HEADERS)
+    expect(head.headers.get(name), `${path} ${name}`).toBe(get.headers.get(name));
+  expect(head.text, path).toBe("");
+}
+
+describe("HEAD", () => {
+  it("answers every GET route of the resume service like its GET, without the body", async () => {
+    const { authorization } = await newUser();
+    const api = httpClient(web.url, { authorization });
+    await api.put("/me/profile", { name: "Head" });
+    const hobby = (await api.post<{ id: string }>("/me/hobbies", { name: "Chess" })).body.id;
+    for (const path of [
+      "/me/profile",
+      "/me/hobbies",
+      `/me/hobbies/${hobby}`,
+      `/me/hobbies/${randomUUID()}`,
+      "/me/hobbies/not-a-uuid",
+      "/me/resume",
+      "/me/resume?format=markdown",
+      "/healthz",
+      "/livez",
+    ]) {
+      const get = await api.get(path);
+      expectHeadLikeGet(path, get, await api.send("HEAD", path));
+    }
+    const signedOut = httpClient(web.url);
+    expectHeadLikeGet(
+      "/me/resume, no token",
+      await signedOut.get("/me/resume"),
+      await signedOut.send("HEAD", "/me/resume"),
+    );
+  });
+
+  it("answers every GET route of the ledger like its GET, signed or open, without the body", async () => {
+    const client = ledgerClient(ledger.url);
+    const [cash, sales] = [await client.account(), await client.account()];
+    const posted = await client.post<{ id: string }>("/transactions", {
+      idempotency_key: `head-${randomUUID()}`,
+      entries: [
+        { account_id: cash, amount: 10 },
+        { account_id: sales, amount: -10 },
+      ],
+    });
+    for (const path of [
+      "/accounts",
+      `/accounts/${cash}`,
+      `/accounts/${cash}/entries?limit=1`,
+      `/accounts/${cash}/balance`,
+      "/balances",
+      `/transactions/${posted.body.id}`,
+      `/transactions/${randomUUID()}`,
+      "/healthz",
+      "/livez",
+      "/openapi.json",
+    ]) {
+      const get = await client.send("GET", path);
+      expectHeadLikeGet(path, get, await client.send("HEAD", path));
+    }
+  });
+});
