@@ -4,6 +4,7 @@ import { createTokenVerifier, resolveAuthSetup } from "@app/auth";
 import { createDatabase, isDatabaseReachable } from "@app/db";
 import { createLogger } from "@app/service";
 import { createAnswerCache } from "../apps/web/src/api/answer-cache.ts";
+import { createCors } from "../apps/web/src/api/cors.ts";
 import { createIdentify } from "../apps/web/src/api/identify.ts";
 import { createResumeApi } from "../apps/web/src/api/resume-api.ts";
 import { createSharedRateLimit } from "../apps/web/src/api/shared-rate-limit.ts";
@@ -16,6 +17,8 @@ export interface ResumeApiOptions {
   answerCacheBytes?: number;
   /** Another database (or role) than this run's. */
   databaseUrl?: string;
+  /** CORS_ALLOWED_ORIGINS. */
+  corsAllowedOrigins?: string[];
 }
 
 /**
@@ -41,6 +44,7 @@ export async function startResumeApi(options: ResumeApiOptions = {}): Promise<We
   });
   const { server } = createWebServer({
     api,
+    cors: createCors(options.corsAllowedOrigins ?? []),
     handleNext: async (_req, res) => {
       res.writeHead(404).end();
     },

@@ -26,6 +26,24 @@ const schema = clerkSchema.extend({
   AUTH_AUDIENCE: optional,
   AUTH_JWKS_URL: optional,
   AUTH_PUBLIC_KEY: optional,
+  /** Origins whose pages may call /me/* (comma-separated, or "*"); unset: none. */
+  CORS_ALLOWED_ORIGINS: z
+    .string()
+    .default("")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.union([
+          z.literal("*"),
+          z.string().regex(/^https?:\/\/[^/\s]+$/, "an origin: scheme://host[:port]"),
+        ]),
+      ),
+    ),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   /** Memory for GET /me/resume answers kept between requests (src/api/answer-cache.ts); 0 keeps none. */
   RESUME_ANSWER_CACHE_BYTES: z.coerce

@@ -16,6 +16,7 @@ import {
   shutdownSignal,
 } from "@app/service";
 import { createAnswerCache } from "./api/answer-cache";
+import { createCors } from "./api/cors";
 import { createIdentify } from "./api/identify";
 import { createResumeApi } from "./api/resume-api";
 import { createSharedRateLimit } from "./api/shared-rate-limit";
@@ -45,6 +46,7 @@ const api = createResumeApi({
 });
 const service = createWebServer({
   api,
+  cors: createCors(env.CORS_ALLOWED_ORIGINS),
   handleNext: app.getRequestHandler(),
   isDatabaseReachable: () => isDatabaseReachable(db),
   logger,

@@ -4,12 +4,15 @@ import { failureAnswer, healthAnswer, sendAnswer, type Answer } from "@app/rest"
 import { API_VERSION } from "@app/resume";
 import { createServiceServer, type Logger, type ServiceMetrics, type ServiceServer } from "@app/service";
 import { SECURITY_HEADERS } from "../server/security-headers";
+import type { Cors } from "./cors";
 import type { ResumeApi } from "./resume-api";
 
 type NextHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
 
 export interface WebServerDeps {
   api: ResumeApi;
+  /** Cross-origin access to `/me/*` (CORS_ALLOWED_ORIGINS). */
+  cors: Cors;
   /** Pages, /docs, /openapi.json, the local sign-in, static files. */
   handleNext: NextHandler;
   isDatabaseReachable(): Promise<boolean>;
@@ -31,6 +34,7 @@ const API_HEADERS = { ...SECURITY_HEADERS, "api-version": API_VERSION };
  */
 export function createWebServer({
   api,
+  cors,
   handleNext,
   isDatabaseReachable,
   logger,
@@ -42,8 +46,17 @@ export function createWebServer({
     async handle(req, res, record) {
       const pathname = (req.url ?? "/").split("?", 1)[0]!;
       try {
-        if (pathname === "/me" || pathname.startsWith("/me/"))
-          return sendApiAnswer(res, await api.serveRest(req, record));
+        if (pathname === "/me" || pathname.startsWith("/me/")) {
+          const preflight = cors.preflight(req);
+          if (preflight) {
+            record.route = "preflight";
+            return sendAnswer(res, preflight, API_HEADERS);
+          }
+          return sendAnswer(res, await api.serveRest(req, record), {
+            ...API_HEADERS,
+            ...cors.headersFor(req),
+          });
+        }
         if (pathname.startsWith(TRPC_PREFIX)) {
           for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
           return await api.serveTrpc(req, res, pathname.slice(TRPC_PREFIX.length), record);

@@ -1,0 +1,89 @@
+import type { ChildProcess } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test, type Page } from "@playwright/test";
+import { env } from "../scripts/env.ts";
+import { startWeb, stopProcess, waitForHealthy } from "../scripts/processes.ts";
+import { freePort } from "../test/free-port.ts";
+import { tokenFor } from "../test/tokens.ts";
+
+/**
+ * A browser-based REST client on another origin: a blank page served by a
+ * server of its own (no Content-Security-Policy of ours in the way) calls the
+ * API with a bearer token and an Idempotency-Key, so Chromium sends a real
+ * preflight first. One API server allows the client's origin
+ * (CORS_ALLOWED_ORIGINS); the e2e server allows none.
+ */
+let client: http.Server;
+let clientUrl: string;
+let allowing: ChildProcess;
+let allowingUrl: string;
+
+test.beforeAll(async () => {
+  client = http.createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>REST client</title>");
+  });
+  await new Promise<void>((resolve) => client.listen(0, "127.0.0.1", resolve));
+  clientUrl = `http://127.0.0.1:${(client.address() as AddressInfo).port}`;
+
+  const port = await freePort();
+  allowing = startWeb(
+    {
+      DATABASE_URL: process.env.E2E_DATABASE_URL!,
+      DATA_DIR: env.DATA_DIR,
+      HOST: "127.0.0.1",
+      PORT: port,
+      LEDGER_PORT: 0,
+      SHUTDOWN_DRAIN_MS: 0,
+    },
+    "quiet",
+    { CORS_ALLOWED_ORIGINS: clientUrl },
+  );
+  allowingUrl = `http://127.0.0.1:${port}`;
+  await waitForHealthy(`${allowingUrl}/healthz`);
+});
+
+test.afterAll(async () => {
+  if (allowing) await stopProcess(allowing);
+  client?.close();
+});
+
+/** What the client page's script gets from a cross-origin POST to `apiUrl`, or why fetch failed. */
+async function postFromClientPage(page: Page, apiUrl: string, token: string) {
+  await page.goto(clientUrl);
+  return page.evaluate(
+    async ({ apiUrl, token }) => {
+      try {
+        const created = await fetch(`${apiUrl}/me/hobbies`, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${token}`,
+            "content-type": "application/json",
+            "idempotency-key": `cross-origin-${Date.now()}`,
+          },
+          body: JSON.stringify({ name: "Cross-origin" }),
+        });
+        return { status: created.status, location: created.headers.get("location"), failed: null };
+      } catch (error) {
+        return { status: 0, location: null, failed: String(error) };
+      }
+    },
+    { apiUrl, token },
+  );
+}
+
+test("a page of an allowed origin calls /me/* across origins, preflight and all", async ({ page }) => {
+  // Authorization and a JSON body make this a non-simple request: Chromium answers it only after a preflight succeeds.
+  const result = await postFromClientPage(page, allowingUrl, await tokenFor(`cors-${Date.now()}`));
+  expect(result).toMatchObject({ status: 201, failed: null });
+  expect(result.location).toMatch(/^\/me\/hobbies\/[0-9a-f-]{36}$/);
+});
+
+test("a page of another origin is kept out when the API allows no origin", async ({ page }) => {
+  const result = await postFromClientPage(
+    page,
+    process.env.E2E_BASE_URL!,
+    await tokenFor(`cors-${Date.now()}`),
+  );
+  expect(result.failed).toMatch(/Failed to fetch/);
+});
