@@ -53,6 +53,28 @@ async function post(entries: [account: string, amount: number][]): Promise<strin
   }
 }
 
+/** Inserts a transaction dated 2026-01-15 and, in the same statement batch, `entries` of it; rolls back. */
+async function insertEntriesOfNewTransaction(
+  entries: { account: string; currency: string; amount: number; date?: string }[],
+): Promise<void> {
+  const id = randomUUID();
+  await client.query("BEGIN");
+  try {
+    await client.query(
+      "INSERT INTO ledger.transactions (id, idempotency_key, request_hash, effective_date) VALUES ($1, gen_random_uuid()::text, repeat('0', 64), '2026-01-15')",
+      [id],
+    );
+    for (const [position, entry] of entries.entries()) {
+      await client.query(
+        "INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        [randomUUID(), id, entry.account, entry.currency, entry.amount, entry.date ?? "2026-01-15", position],
+      );
+    }
+  } finally {
+    await client.query("ROLLBACK");
+  }
+}
+
 async function count(sql: string, params: unknown[]): Promise<number> {
   return Number((await client.query<{ n: string }>(sql, params)).rows[0]!.n);
 }
@@ -115,7 +137,48 @@ describe("balance trigger (checked at commit)", () => {
         "INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position) VALUES ($1, $2, $3, 'EUR', 5, '2026-01-15', 0)",
         [randomUUID(), id, accounts.usdA],
       ),
-    ).rejects.toThrow(/entries_account_fkey/);
+    ).rejects.toThrow(/names account .* in EUR: there is no such account in that currency/);
+    await client.query("ROLLBACK");
+  });
+
+  it("rejects an entry of an account that does not exist", async () => {
+    await expect(
+      insertEntriesOfNewTransaction([{ account: randomUUID(), currency: "USD", amount: 5 }]),
+    ).rejects.toThrow(/there is no such account in that currency/);
+  });
+
+  it("rejects an entry dated otherwise than its transaction", async () => {
+    await expect(
+      insertEntriesOfNewTransaction([
+        { account: accounts.usdA, currency: "USD", amount: 5, date: "2026-01-16" },
+      ]),
+    ).rejects.toThrow(/is dated 2026-01-16, not as its transaction/);
+  });
+
+  it("rejects an entry of a transaction that does not exist", async () => {
+    await expect(
+      client.query(
+        "INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position) VALUES ($1, $2, $3, 'USD', 5, '2026-01-15', 0)",
+        [randomUUID(), randomUUID(), accounts.usdA],
+      ),
+    ).rejects.toThrow(/cannot be added to transaction .*, posted earlier or not at all/);
+  });
+
+  it("checks every row of a many-row insert, not only the first", async () => {
+    const id = randomUUID();
+    await client.query("BEGIN");
+    await client.query(
+      "INSERT INTO ledger.transactions (id, idempotency_key, request_hash, effective_date) VALUES ($1, gen_random_uuid()::text, repeat('0', 64), '2026-01-15')",
+      [id],
+    );
+    await expect(
+      client.query(
+        `INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
+         SELECT gen_random_uuid(), $1, CASE WHEN g = 40 THEN $3::uuid ELSE $2::uuid END, 'USD', 1, '2026-01-15', g
+           FROM generate_series(0, 49) g`,
+        [id, accounts.usdA, randomUUID()],
+      ),
+    ).rejects.toThrow(/there is no such account in that currency/);
     await client.query("ROLLBACK");
   });
 
@@ -176,8 +239,30 @@ describe("immutability triggers", () => {
   });
 
   it.each([
+    ["DELETE of an account", "DELETE FROM ledger.accounts WHERE id = $1"],
+    ["a change of an account's currency", "UPDATE ledger.accounts SET currency = 'EUR' WHERE id = $1"],
+    ["a change of an account's id", "UPDATE ledger.accounts SET id = gen_random_uuid() WHERE id = $1"],
+  ])("rejects %s", async (_name, sql) => {
+    await expect(client.query(sql, [accounts.usdA])).rejects.toThrow(
+      /an account cannot be deleted, nor its id or currency changed/,
+    );
+    expect(
+      await count("SELECT count(*) AS n FROM ledger.accounts WHERE id = $1 AND currency = 'USD'", [
+        accounts.usdA,
+      ]),
+    ).toBe(1);
+  });
+
+  it("allows renaming an account", async () => {
+    await client.query("UPDATE ledger.accounts SET name = name || ' (renamed)' WHERE id = $1", [
+      accounts.usdB,
+    ]);
+  });
+
+  it.each([
     ["entries", "TRUNCATE ledger.entries"],
     ["transactions", "TRUNCATE ledger.transactions CASCADE"],
+    ["accounts", "TRUNCATE ledger.accounts CASCADE"],
   ])("rejects TRUNCATE of %s", async (table, sql) => {
     await expect(client.query(sql)).rejects.toThrow(new RegExp(`TRUNCATE of ledger.${table} is not allowed`));
     expect(
