@@ -29,106 +29,171 @@ async function createAccount(client: Ledger, name: string, type: string): Promis
   return account.id as string;
 }
 
-const row = (name: string, r: LoadResult) => [
+/** A table row of a load run: transactions (`perRequest` per request), errors, rate, latency per request. */
+const row = (name: string, r: LoadResult, perRequest = 1) => [
   name,
-  r.requests,
+  r.requests * perRequest,
   r.errors,
-  fmt(r.requests / r.seconds, 0),
+  fmt((r.requests * perRequest) / r.seconds, 0),
   fmt(percentile(r.latenciesMs, 50)),
   fmt(percentile(r.latenciesMs, 99)),
 ];
 
 /**
- * 2-entry transactions with new keys from 16 concurrent signed clients, and
- * the same INSERTs straight into PostgreSQL from 16 connections (same
- * triggers): the ceiling the served figure is compared with.
+ * Single posts and batches of 2-entry transactions with new keys, served over
+ * SigV4, next to PostgreSQL's own ceilings for the same writes (pgbench, when
+ * installed): the project's schema and a minimal correct ledger schema, one
+ * transaction per commit and ten. Issue 15's targets are the ratios printed.
  */
 export async function benchPosting(ledgerUrl: string, databaseUrl: string, seconds: number) {
   const client = ledger(ledgerUrl);
   const cash = await createAccount(client, "bench cash", "asset");
   const sales = await createAccount(client, "bench sales", "income");
+  const transaction = (i: number) => ({
+    idempotency_key: randomUUID(),
+    entries: [
+      { account_id: cash, amount: 100 + i },
+      { account_id: sales, amount: -(100 + i) },
+    ],
+  });
 
   const served = await runLoad(CLIENTS, seconds, async (_worker, i) => {
-    await call(client, "/transactions", {
-      method: "POST",
-      body: {
-        idempotency_key: randomUUID(),
-        entries: [
-          { account_id: cash, amount: 100 + i },
-          { account_id: sales, amount: -(100 + i) },
-        ],
-      },
-    });
+    await call(client, "/transactions", { method: "POST", body: transaction(i) });
   });
+  const batches = [];
+  for (const size of BATCH_SIZES) {
+    const load = await runLoad(BATCH_CLIENTS, seconds, async (_worker, i) => {
+      const answer = await call(client, "/transactions/batch", {
+        method: "POST",
+        body: { transactions: Array.from({ length: size }, (_, j) => transaction(i + j)) },
+      });
+      if ((answer.results as { status: number }[]).some((r) => r.status !== 201))
+        throw new Error("not written");
+    });
+    batches.push({ size, load });
+  }
   client.close();
 
-  const clients = await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      return client;
-    }),
-  );
-  const ceiling = await runLoad(CLIENTS, seconds, async (worker, i) => {
-    const client = clients[worker]!;
-    const id = randomUUID();
-    await client.query("BEGIN");
-    await client.query(
-      "INSERT INTO ledger.transactions (id, idempotency_key, request_hash, effective_date) VALUES ($1, $2, $3, current_date)",
-      [id, randomUUID(), "0".repeat(64)],
-    );
-    await client.query(
-      `INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
-       VALUES (gen_random_uuid(), $1, $2, 'USD', $4, current_date, 0), (gen_random_uuid(), $1, $3, 'USD', -$4::bigint, current_date, 1)`,
-      [id, cash, sales, 100 + i],
-    );
-    await client.query("COMMIT");
-  });
-  await Promise.all(clients.map((c) => c.end()));
-
-  const pgbench = await runPgbench(databaseUrl, cash, sales, seconds);
+  const pgbench = await pgbenchCeilings(databaseUrl, cash, sales, seconds);
+  const rate = (r: LoadResult, perRequest = 1) => (r.requests * perRequest) / r.seconds;
   const rows = [
-    row("served: POST /transactions (SigV4, 16 clients)", served),
-    row("ceiling: same INSERTs via pg (16 connections)", ceiling),
+    row(`served: POST /transactions (SigV4, ${CLIENTS} clients)`, served),
+    ...batches.map(({ size, load }) =>
+      row(`served: POST /transactions/batch of ${size} (${BATCH_CLIENTS} clients; ms per batch)`, load, size),
+    ),
+    ...(pgbench?.rows ?? []),
   ];
-  if (pgbench)
-    rows.push([
-      "ceiling: pgbench, same INSERTs (16 clients)",
-      pgbench.transactions,
-      0,
-      fmt(pgbench.tps, 0),
-      fmt(pgbench.latencyMs),
-      "-",
-    ]);
   printTable(
     "Ledger posting: 2-entry transactions, new keys",
-    ["run", "ok", "errors", "tx/s", "p50 ms", "p99 ms"],
+    ["run", "tx", "errors", "tx/s", "p50 ms", "p99 ms"],
     rows,
   );
-  const ratio = served.requests / served.seconds / (ceiling.requests / ceiling.seconds);
-  console.log(`served / ceiling (pg) = ${fmt(ratio, 2)}  (target >= 0.6)`);
-  if (pgbench)
-    console.log(`served / ceiling (pgbench) = ${fmt(served.requests / served.seconds / pgbench.tps, 2)}`);
+  if (!pgbench) return;
+  const batch100 = batches.find((b) => b.size === 100)!.load;
+  console.log(
+    [
+      `single served / minimal schema, 1 per commit = ${fmt(rate(served) / pgbench.minimalPerCommit, 2)}  (target >= 0.8)`,
+      `single served / project schema, 1 per commit = ${fmt(rate(served) / pgbench.projectPerCommit, 2)}  (target > 1)`,
+      `batch of 100 served / minimal schema, 10 per commit = ${fmt(rate(batch100, 100) / pgbench.minimalTenPerCommit, 2)}  (target >= 0.7; and >= 10,000 tx/s: ${fmt(rate(batch100, 100), 0)})`,
+    ].join("\n"),
+  );
 }
 
-/** pgbench with the same two INSERTs in one transaction, when pgbench is installed. */
-async function runPgbench(databaseUrl: string, cash: string, sales: string, seconds: number) {
-  const script = `\\set amount random(1, 100000)
-BEGIN;
-INSERT INTO ledger.transactions (id, idempotency_key, request_hash, effective_date)
-  VALUES (gen_random_uuid(), gen_random_uuid()::text, repeat('0', 64), current_date) RETURNING id AS tx \\gset
+const BATCH_SIZES = [100, 1000];
+const BATCH_CLIENTS = 4;
+
+/** A minimal correct ledger (issue 15): what any double-entry schema must write and check per transaction. */
+const MINIMAL_SCHEMA = `
+CREATE SCHEMA minimal;
+CREATE TABLE minimal.accounts (id uuid PRIMARY KEY, currency char(3) NOT NULL);
+CREATE TABLE minimal.transactions (id uuid PRIMARY KEY, idempotency_key text NOT NULL UNIQUE, effective_date date NOT NULL);
+CREATE TABLE minimal.entries (
+  transaction_id uuid NOT NULL REFERENCES minimal.transactions, position smallint NOT NULL,
+  account_id uuid NOT NULL REFERENCES minimal.accounts, amount bigint NOT NULL, effective_date date NOT NULL,
+  PRIMARY KEY (transaction_id, position));
+CREATE INDEX ON minimal.entries (account_id, effective_date) INCLUDE (amount);
+CREATE FUNCTION minimal.check_balanced() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE n int; total bigint;
+BEGIN
+  SELECT count(*), sum(amount) INTO n, total FROM minimal.entries WHERE transaction_id = NEW.id;
+  IF n < 2 OR total <> 0 THEN RAISE EXCEPTION 'unbalanced' USING ERRCODE = 'check_violation'; END IF;
+  RETURN NULL;
+END $$;
+CREATE CONSTRAINT TRIGGER balanced AFTER INSERT ON minimal.transactions DEFERRABLE INITIALLY DEFERRED
+  FOR EACH ROW EXECUTE FUNCTION minimal.check_balanced();`;
+
+/**
+ * pgbench ceilings (16 clients, prepared statements, BEGIN, per transaction
+ * an INSERT of it and one of its two entries, COMMIT): the project's schema
+ * one per commit; the minimal schema one and ten per commit. Null without pgbench.
+ */
+async function pgbenchCeilings(databaseUrl: string, cash: string, sales: string, seconds: number) {
+  const sql = new pg.Client({ connectionString: databaseUrl });
+  await sql.connect();
+  await sql.query(MINIMAL_SCHEMA);
+  await sql.query("INSERT INTO minimal.accounts VALUES ($1, 'USD'), ($2, 'USD')", [cash, sales]);
+  await sql.end();
+  const project = (
+    i: number,
+  ) => `INSERT INTO ledger.transactions (id, idempotency_key, request_hash, effective_date)
+  VALUES (gen_random_uuid(), gen_random_uuid()::text, repeat('0', 64), current_date) RETURNING id AS tx${i} \\gset
 INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
-  VALUES (gen_random_uuid(), :tx, '${cash}', 'USD', (:amount)::bigint, current_date, 0),
-         (gen_random_uuid(), :tx, '${sales}', 'USD', -(:amount)::bigint, current_date, 1);
-COMMIT;
+  VALUES (gen_random_uuid(), :tx${i}, '${cash}', 'USD', (:amount)::bigint, current_date, 0),
+         (gen_random_uuid(), :tx${i}, '${sales}', 'USD', -(:amount)::bigint, current_date, 1);
 `;
+  const minimal = (i: number) => `INSERT INTO minimal.transactions (id, idempotency_key, effective_date)
+  VALUES (gen_random_uuid(), gen_random_uuid()::text, current_date) RETURNING id AS tx${i} \\gset
+INSERT INTO minimal.entries (transaction_id, position, account_id, amount, effective_date)
+  VALUES (:tx${i}, 0, '${cash}', (:amount)::bigint, current_date), (:tx${i}, 1, '${sales}', -(:amount)::bigint, current_date);
+`;
+  const runs = [
+    { name: "project schema, 1 per commit", perCommit: 1, tx: project },
+    { name: "minimal schema, 1 per commit", perCommit: 1, tx: minimal },
+    { name: "minimal schema, 10 per commit", perCommit: 10, tx: minimal },
+  ];
+  const results = [];
+  for (const run of runs) {
+    const result = await runPgbench(databaseUrl, run.perCommit, run.tx, seconds);
+    if (!result) return null;
+    results.push({ ...run, ...result });
+  }
+  const [project1, minimal1, minimal10] = results as [
+    (typeof results)[0],
+    (typeof results)[0],
+    (typeof results)[0],
+  ];
+  return {
+    projectPerCommit: project1.tps,
+    minimalPerCommit: minimal1.tps,
+    minimalTenPerCommit: minimal10.tps,
+    rows: results.map((r) => [
+      `ceiling: pgbench, ${r.name} (${CLIENTS} clients)`,
+      r.transactions,
+      0,
+      fmt(r.tps, 0),
+      fmt(r.latencyMs),
+      "-",
+    ]),
+  };
+}
+
+/** One pgbench run of `perCommit` transactions per commit; transactions per second, or null without pgbench. */
+async function runPgbench(
+  databaseUrl: string,
+  perCommit: number,
+  tx: (i: number) => string,
+  seconds: number,
+) {
+  let script = "\\set amount random(1, 100000)\nBEGIN;\n";
+  for (let i = 0; i < perCommit; i += 1) script += tx(i);
+  script += "COMMIT;\n";
   const file = path.join(await mkdtemp(path.join(tmpdir(), "pgbench-")), "post.sql");
   await writeFile(file, script);
   try {
     const { stdout } = await promisify(execFile)("pgbench", [
       "-n",
       "-M",
-      "extended",
+      "prepared",
       "-c",
       String(CLIENTS),
       "-j",
@@ -139,10 +204,10 @@ COMMIT;
       file,
       databaseUrl,
     ]);
-    const tps = Number(/tps = ([\d.]+)/.exec(stdout)?.[1]);
+    const commits = Number(/tps = ([\d.]+)/.exec(stdout)?.[1]);
     const latencyMs = Number(/latency average = ([\d.]+) ms/.exec(stdout)?.[1]);
-    const transactions = Number(/number of transactions actually processed: (\d+)/.exec(stdout)?.[1]);
-    return { tps, latencyMs, transactions };
+    const processed = Number(/number of transactions actually processed: (\d+)/.exec(stdout)?.[1]);
+    return { tps: commits * perCommit, latencyMs, transactions: processed * perCommit };
   } catch (error) {
     const { stderr, message } = error as { stderr?: string; message: string };
     console.log(`(pgbench not run: ${(stderr || message).trim().split("\n").slice(0, 4).join(" | ")})`);

@@ -25,6 +25,9 @@ import {
 } from "@app/service";
 import { normalizeSigV4Path, SigV4Error, verifySigV4Request, type CredentialStore } from "@app/sigv4";
 
+/** The one route whose body may be larger than LIMITS.bodyBytes. */
+const BATCH_ROUTE = "/transactions/batch";
+
 /** Answered without a signature. */
 const OPEN_PATHS = new Set(["/healthz", "/livez", "/openapi.json"]);
 
@@ -74,8 +77,9 @@ export function createLedgerServer({
     if (pathname === "/openapi.json" && (method === "GET" || method === "HEAD"))
       return jsonAnswer(200, ledgerOpenApiDocument);
 
-    const body = await readBody(req, LIMITS.bodyBytes);
-    if (!body) return errorAnswer(413, `the body is larger than ${LIMITS.bodyBytes} bytes`);
+    const maxBodyBytes = record.route === BATCH_ROUTE ? LIMITS.batchBodyBytes : LIMITS.bodyBytes;
+    const body = await readBody(req, maxBodyBytes);
+    if (!body) return errorAnswer(413, `the body is larger than ${maxBodyBytes} bytes`);
     try {
       const caller = verifySigV4Request(
         { method, target, headers: req.headersDistinct, body },

@@ -41,6 +41,7 @@ describe("GET /openapi.json (no signature needed)", () => {
         "GET /accounts/{id}/balance",
         "GET /balances",
         "POST /transactions",
+        "POST /transactions/batch",
         "GET /transactions/{id}",
         "POST /transactions/{id}/reversal",
       ].sort(),

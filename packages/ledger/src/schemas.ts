@@ -12,6 +12,8 @@ export const LIMITS = {
   idempotencyKeyLength: 255,
   entriesPerTransaction: 100,
   bodyBytes: 64 * 1024,
+  transactionsPerBatch: 1_000,
+  batchBodyBytes: 4 * 1024 * 1024,
   pageSize: { min: 1, max: 200, default: 50 },
 } as const;
 
@@ -62,6 +64,26 @@ export const postTransactionInput = z.strictObject({
     .max(LIMITS.entriesPerTransaction, `at most ${LIMITS.entriesPerTransaction} entries`),
 });
 
+/**
+ * A batch item is checked on its own: one that fails validation is that
+ * item's 400 in the results, not the batch's (zod's `catch` keeps the
+ * failure; the OpenAPI document shows the item's schema).
+ */
+const batchItemInput = postTransactionInput
+  .transform((input): BatchItem => ({ input }))
+  .catch(({ error }): BatchItem => ({ invalid: error }));
+
+export const postTransactionBatchInput = z.strictObject({
+  transactions: z
+    .array(batchItemInput)
+    .min(1, "a batch needs at least 1 transaction")
+    .max(LIMITS.transactionsPerBatch, `at most ${LIMITS.transactionsPerBatch} transactions`),
+  atomic: z
+    .boolean()
+    .default(false)
+    .meta({ description: "All new transactions written together or none (422 BATCH_REJECTED)." }),
+});
+
 export const reverseTransactionInput = z.strictObject({
   id: uuid(),
   idempotency_key: idempotencyKey,
@@ -82,6 +104,9 @@ export const entriesPageInput = z.object({
 });
 
 export type PostTransactionInput = z.output<typeof postTransactionInput>;
+/** A batch item: valid, or why not. */
+export type BatchItem =
+  { input: PostTransactionInput } | { invalid: { issues: readonly z.core.$ZodIssue[] } };
 
 // ---------------------------------------------------------------- outputs
 
@@ -137,6 +162,40 @@ export const balancesOutput = z
   })
   .meta({ id: "Balances" });
 
+const batchItemError = z.object({
+  error: z
+    .string()
+    .meta({ description: "BAD_REQUEST, UNBALANCED_TRANSACTION, UNKNOWN_ACCOUNT or BATCH_REJECTED." }),
+  message: z.string(),
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+
+export const batchResultOutput = z
+  .union([
+    z.object({
+      status: z.union([z.literal(201), z.literal(200)]).meta({
+        description: "201 written; 200 the key was known: its original transaction (a replay).",
+      }),
+      transaction: transactionOutput,
+      idempotency_key_mismatch: z
+        .literal(true)
+        .optional()
+        .meta({ description: "A replay whose request differs from the original's." }),
+    }),
+    z.object({
+      status: z.union([z.literal(400), z.literal(422)]),
+      error: batchItemError,
+    }),
+  ])
+  .meta({ id: "BatchResult" });
+
+export const batchOutput = z
+  .object({
+    results: z.array(batchResultOutput).meta({ description: "One per transaction, in request order." }),
+  })
+  .meta({ id: "BatchResults" });
+
 export type Account = z.output<typeof accountOutput>;
 export type Transaction = z.output<typeof transactionOutput>;
 export type Entry = z.output<typeof entryOutput>;
+export type BatchResult = z.output<typeof batchResultOutput>;

@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
-import { ZodError } from "zod";
+import { ZodError, type z } from "zod";
 
 /** The error body of every REST route of both services (see README, "Errors"). */
 export interface ApiErrorBody {
@@ -46,9 +46,9 @@ interface RawIssue {
   keys?: string[];
 }
 
-/** Zod's issues as the API shows them; an unknown key becomes one issue at that key. */
-function formatIssues(issues: readonly RawIssue[]): ApiIssue[] {
-  return issues.flatMap((issue) => {
+/** A validation failure's issues as the API shows them; an unknown key becomes one issue at that key. */
+export function apiIssuesOf(error: { issues: readonly z.core.$ZodIssue[] }): ApiIssue[] {
+  return (error.issues as readonly RawIssue[]).flatMap((issue) => {
     const path = (issue.path ?? []).map(String).join(".");
     if (issue.code === "unrecognized_keys" && issue.keys) {
       return issue.keys.map((key) => ({ path: path ? `${path}.${key}` : key, message: "unknown field" }));
@@ -66,9 +66,16 @@ export class DomainError extends TRPCError {
     code: TRPC_ERROR_CODE_KEY,
     readonly errorName: string,
     message: string,
+    /** More members of the error body (a rejected batch's `results`). */
+    readonly details: Record<string, unknown> = {},
   ) {
     super({ code, message });
   }
+}
+
+/** The message of a validation failure: each issue with its path. */
+export function invalidRequestMessage(issues: ApiIssue[]): string {
+  return `invalid request: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ")}`;
 }
 
 /** Errors that are safe to show as they are; anything else reads "internal error". */
@@ -89,9 +96,9 @@ interface DefaultErrorShape {
  */
 export function formatTrpcError({ error, shape }: { error: TRPCError; shape: DefaultErrorShape }) {
   const statusCode = shape.data.httpStatus;
-  const issues = error.cause instanceof ZodError ? formatIssues(error.cause.issues) : undefined;
+  const issues = error.cause instanceof ZodError ? apiIssuesOf(error.cause) : undefined;
   const message = issues
-    ? `invalid request: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ")}`
+    ? invalidRequestMessage(issues)
     : error.code === "PARSE_ERROR"
       ? "the body is not valid JSON"
       : isExpected(error)
@@ -99,7 +106,7 @@ export function formatTrpcError({ error, shape }: { error: TRPCError; shape: Def
         : "internal error";
   const body: ApiErrorBody = {
     ...apiErrorBody(statusCode, message, issues),
-    ...(error instanceof DomainError ? { error: error.errorName } : {}),
+    ...(error instanceof DomainError ? { error: error.errorName, ...error.details } : {}),
   };
   return {
     message: body.message,

@@ -1,7 +1,9 @@
 export {
+  apiIssuesOf,
   databaseOutageAs503,
   DomainError,
   formatTrpcError,
+  invalidRequestMessage,
   type ApiErrorBody,
   type ApiIssue,
 } from "./api-error.ts";

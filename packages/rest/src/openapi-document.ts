@@ -18,6 +18,8 @@ export interface RestMeta {
   alternateContent?: Record<string, object>;
   /** Error statuses this route can answer besides those of every route, with what they mean. */
   errors?: Record<number, string>;
+  /** The body schema of an error status whose body is more than the one Error schema. */
+  errorBodies?: Record<number, object>;
 }
 
 export type ServiceMeta = OpenApiMeta<{ rest?: RestMeta }>;
@@ -156,7 +158,14 @@ function responsesFor(
     ...Object.fromEntries(
       Object.entries(errors).map(([status, description]) => [
         status,
-        { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+        {
+          description,
+          content: {
+            "application/json": {
+              schema: rest.errorBodies?.[Number(status)] ?? { $ref: "#/components/schemas/Error" },
+            },
+          },
+        },
       ]),
     ),
   };

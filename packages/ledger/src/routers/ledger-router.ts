@@ -3,10 +3,13 @@ import {
   asOfInput,
   balanceOutput,
   balancesOutput,
+  batchOutput,
   createAccountInput,
   entriesPageInput,
   entriesPageOutput,
   idInput,
+  LIMITS,
+  postTransactionBatchInput,
   postTransactionInput,
   reverseTransactionInput,
   transactionOutput,
@@ -24,7 +27,9 @@ import {
   reverseTransaction,
   type PostResult,
 } from "../store/transactions.ts";
+import { postTransactionBatch } from "../store/post-batch.ts";
 import { todayUtc } from "../today-utc.ts";
+import { DomainError } from "@app/rest";
 import { router, ledgerProcedure, type LedgerContext } from "../trpc.ts";
 import { z } from "zod";
 
@@ -34,15 +39,19 @@ const postingErrors = {
   422: "UNBALANCED_TRANSACTION (entries do not sum to zero per currency) or UNKNOWN_ACCOUNT (named in the message).",
 };
 
+function warnOfReusedKey(ctx: LedgerContext, key: string) {
+  ctx.warn(
+    `idempotency key ${JSON.stringify(key)} reused by ${ctx.caller.principal} with a different request`,
+  );
+}
+
 /** 201 for a new transaction; 200 with Idempotent-Replayed for a known key (and a mismatch flag). */
 function answerPost(ctx: LedgerContext, result: PostResult, key: string) {
   if (result.replayed) {
     ctx.response.headers.set("Idempotent-Replayed", "true");
     if (result.mismatch) {
       ctx.response.headers.set("Idempotency-Key-Mismatch", "true");
-      ctx.warn(
-        `idempotency key ${JSON.stringify(key)} reused by ${ctx.caller.principal} with a different request`,
-      );
+      warnOfReusedKey(ctx, key);
     }
   } else {
     ctx.response.status = 201;
@@ -50,6 +59,24 @@ function answerPost(ctx: LedgerContext, result: PostResult, key: string) {
   }
   return result.transaction;
 }
+
+/** The 422 of an atomic batch: the error body with every item's result. */
+const BATCH_REJECTED_BODY = {
+  type: "object",
+  required: ["statusCode", "error", "message", "results"],
+  additionalProperties: false,
+  properties: {
+    statusCode: { type: "integer", const: 422 },
+    error: { type: "string", const: "BATCH_REJECTED" },
+    message: { type: "string" },
+    results: {
+      type: "array",
+      description:
+        "One per item, in order: the refused ones with their error, the others 422 BATCH_REJECTED (not written) or 200 (a known key's original).",
+      items: { $ref: "#/components/schemas/BatchResult" },
+    },
+  },
+};
 
 const replayDocs = {
   successStatus: 201,
@@ -185,6 +212,46 @@ export const ledgerRouter = router({
     .mutation(async ({ ctx, input }) =>
       answerPost(ctx, await postTransaction(ctx.db, input), input.idempotency_key),
     ),
+
+  postTransactionBatch: ledgerProcedure
+    .meta({
+      action: "ledger:PostTransaction",
+      openapi: {
+        method: "POST",
+        path: "/transactions/batch",
+        tags: ["transactions"],
+        summary: `Post up to ${LIMITS.transactionsPerBatch.toLocaleString("en")} transactions in one request`,
+        description:
+          "Each item has the rules and answers of POST /transactions: `results` has one per item, in order, with " +
+          "its status (201, 200 replay, 400, 422) and its transaction or error. A key repeated in the batch is one " +
+          "transaction, the later items its replays. With `atomic`, the new transactions are written together or, " +
+          `when any item is refused, none is (422 BATCH_REJECTED with the results). Body up to ${LIMITS.batchBodyBytes / 2 ** 20} MiB.`,
+      },
+      rest: {
+        errors: { 422: "BATCH_REJECTED: an atomic batch with a refused item; nothing was written." },
+        errorBodies: { 422: BATCH_REJECTED_BODY },
+      },
+    })
+    .input(postTransactionBatchInput)
+    .output(batchOutput)
+    .mutation(async ({ ctx, input }) => {
+      const { results, rejected } = await postTransactionBatch(ctx.db, input.transactions, input.atomic);
+      if (rejected) {
+        throw new DomainError(
+          "UNPROCESSABLE_CONTENT",
+          "BATCH_REJECTED",
+          "nothing was written: an item of this atomic batch was refused (see results)",
+          { results },
+        );
+      }
+      results.forEach((result, i) => {
+        if ("idempotency_key_mismatch" in result) {
+          const item = input.transactions[i]!;
+          if ("input" in item) warnOfReusedKey(ctx, item.input.idempotency_key);
+        }
+      });
+      return { results };
+    }),
 
   getTransaction: ledgerProcedure
     .meta({

@@ -7,8 +7,8 @@
  * - Each post is all or nothing: its transaction and every entry, or none.
  * - A post is answered only after the commit that holds it.
  * - A statement the database refuses (an unknown account, an imbalance) writes
- *   nothing; the posts of it that check out are then written together again,
- *   and the rest take the checked path alone, which names what is wrong.
+ *   nothing; its posts are then checked together (post-checked.ts): the good
+ *   ones are written together again, the others refused with what is wrong.
  * - Keys are inserted in sorted order, so two servers' statements cannot
  *   deadlock on each other's keys.
  * - At most BATCH_POSTS posts go in one statement; a chunk that fails fails its
@@ -19,23 +19,23 @@
  *   was written after all.
  */
 import { batchCalls, databaseErrorCode, withTimeout, type Database } from "@app/db";
-import type { Transaction } from "../schemas.ts";
 import {
+  firstOfEachKey,
   insertTransactions,
   REFUSED_POST,
-  unbalancedCurrencies,
   type NewTransaction,
 } from "./insert-transactions.ts";
+import { postChecked, type PostOutcome } from "./post-checked.ts";
 
 const BATCH_POSTS = 100;
 const STATEMENT_TIMEOUT_MS = 10_000;
 
 /**
- * What became of a post: its JSON, null for a known key, "refused" (its
- * statement was refused and nothing was written) or the error its statement
- * failed with.
+ * What became of a post: its outcome, null for a key known before or taken
+ * by another post of its group (the caller answers the replay), or the error
+ * its statement failed with.
  */
-export type GroupCommitOutcome = Transaction | null | "refused" | { failed: unknown };
+export type GroupCommitOutcome = PostOutcome | null | { failed: unknown };
 
 /**
  * Failures that may belong to one post of a group rather than to the group:
@@ -71,7 +71,7 @@ async function writeGroup(
   const outcomes = new Map<NewTransaction, GroupCommitOutcome>();
   for (let start = 0; start < txs.length; start += BATCH_POSTS) {
     const chunk = txs.slice(start, start + BATCH_POSTS);
-    const written = await writeChunkThenItsGoodPosts(db, chunk).catch(
+    const written = await withTimeout(writeChunk(db, chunk), STATEMENT_TIMEOUT_MS).catch(
       (error: unknown) =>
         new Map<NewTransaction, GroupCommitOutcome>(chunk.map((tx) => [tx, { failed: error }])),
     );
@@ -80,46 +80,25 @@ async function writeGroup(
   return outcomes;
 }
 
-/** One statement for the chunk; when bad posts got it refused, one more for the posts that check out. */
-async function writeChunkThenItsGoodPosts(
+/** One statement for the chunk; when the database refuses it on a post's merits, the chunk's posts checked. */
+async function writeChunk(
   db: Database,
   txs: NewTransaction[],
 ): Promise<Map<NewTransaction, GroupCommitOutcome>> {
-  const written = await insertOrRefuse(db, txs);
-  if (txs.length > 1 && [...written.values()].every((outcome) => outcome === "refused")) {
-    const fine = await postsThatCheckOut(db, txs);
-    if (fine.length > 0 && fine.length < txs.length)
-      for (const [tx, outcome] of await insertOrRefuse(db, fine)) written.set(tx, outcome);
-  }
-  return written;
-}
-
-/** The statement's outcome for each post; a refusal on the posts' merits marks them all "refused". */
-async function insertOrRefuse(
-  db: Database,
-  chunk: NewTransaction[],
-): Promise<Map<NewTransaction, GroupCommitOutcome>> {
   try {
-    return await withTimeout(insertTransactions(db, chunk), STATEMENT_TIMEOUT_MS);
+    const written = await insertTransactions(db, txs);
+    return new Map(
+      txs.map((tx) => {
+        const transaction = written.get(tx);
+        return [tx, transaction ? { status: 201, transaction, originalHash: tx.requestHash } : null];
+      }),
+    );
   } catch (error) {
     const code = databaseErrorCode(error) ?? "";
-    const refused = REFUSED_POST.has(code) || (chunk.length > 1 && POST_FAILURE.test(code));
+    const refused = REFUSED_POST.has(code) || (txs.length > 1 && POST_FAILURE.test(code));
     if (!refused) throw error;
-    return new Map(chunk.map((tx) => [tx, "refused"]));
+    // A repeated key's later posts answer as replays (null) of its first.
+    const checked = await postChecked(db, firstOfEachKey(txs));
+    return new Map(txs.map((tx) => [tx, checked.get(tx) ?? null]));
   }
-}
-
-/** The posts whose accounts all exist and whose entries balance in each currency. */
-async function postsThatCheckOut(db: Database, txs: NewTransaction[]): Promise<NewTransaction[]> {
-  const accountIds = [...new Set(txs.flatMap((tx) => tx.entries.map((e) => e.account_id)))];
-  const [row] = await db.$queryRawUnsafe<{ currencies: Record<string, string> | null }[]>(
-    `SELECT json_object_agg(id, currency) AS currencies FROM ledger.accounts WHERE id = ANY($1::uuid[])`,
-    accountIds,
-  );
-  const currencies = row?.currencies ?? {};
-  return txs.filter(
-    (tx) =>
-      tx.entries.every((e) => e.account_id in currencies) &&
-      unbalancedCurrencies(tx, currencies).length === 0,
-  );
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "@app/db";
 import type { Transaction } from "../schemas.ts";
-import { transactionJson } from "./sql.ts";
+import { ENTRIES_JSON, transactionJson } from "./sql.ts";
 
 /** A transaction ready to be written: checked in shape, not yet against the database. */
 export interface NewTransaction {
@@ -29,9 +29,7 @@ export async function insertTransactions(
   txs: NewTransaction[],
 ): Promise<Map<NewTransaction, Transaction | null>> {
   const written = new Map<NewTransaction, Transaction | null>(txs.map((tx) => [tx, null]));
-  const byKey = new Map<string, NewTransaction>();
-  for (const tx of txs) if (!byKey.has(tx.idempotencyKey)) byKey.set(tx.idempotencyKey, tx);
-  const unique = [...byKey.values()].map((tx) => ({ tx, id: randomUUID() }));
+  const unique = firstOfEachKey(txs).map((tx) => ({ tx, id: randomUUID() }));
   const entries = unique.flatMap(({ tx, id }) => tx.entries.map((e, position) => ({ ...e, id, position })));
   const rows = await db.$queryRawUnsafe<{ id: string; transaction: Transaction }[]>(
     `WITH t AS (
@@ -48,7 +46,9 @@ export async function insertTransactions(
          JOIN t ON t.id = p.transaction_id
          LEFT JOIN ledger.accounts a ON a.id = p.account_id
        RETURNING *)
-     SELECT t.id::text AS id, ${transactionJson("written_entries")} AS transaction FROM t`,
+     SELECT t.id::text AS id, ${transactionJson("w.entries")} AS transaction
+       FROM t JOIN (SELECT e.transaction_id, ${ENTRIES_JSON} AS entries FROM written_entries e GROUP BY e.transaction_id) w
+         ON w.transaction_id = t.id`,
     unique.map(({ id }) => id),
     unique.map(({ tx }) => tx.idempotencyKey),
     unique.map(({ tx }) => tx.requestHash),
@@ -63,6 +63,13 @@ export async function insertTransactions(
   const byId = new Map<string, NewTransaction>(unique.map(({ tx, id }) => [id, tx]));
   for (const row of rows) written.set(byId.get(row.id)!, row.transaction);
   return written;
+}
+
+/** The first post of each idempotency key, in order. */
+export function firstOfEachKey(txs: NewTransaction[]): NewTransaction[] {
+  const byKey = new Map<string, NewTransaction>();
+  for (const tx of txs) if (!byKey.has(tx.idempotencyKey)) byKey.set(tx.idempotencyKey, tx);
+  return [...byKey.values()];
 }
 
 /**

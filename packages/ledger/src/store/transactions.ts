@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { isConstraintViolation, type Database } from "@app/db";
-import { DomainError } from "@app/rest";
 import type { PostTransactionInput, Transaction } from "../schemas.ts";
 import { todayUtc } from "../today-utc.ts";
 import { writeWithGroupCommit } from "./group-commit.ts";
-import { insertTransactions, unbalancedCurrencies, type NewTransaction } from "./insert-transactions.ts";
+import { insertTransactions, type NewTransaction } from "./insert-transactions.ts";
+import { postChecked } from "./post-checked.ts";
 import { transactionJson } from "./sql.ts";
 
 export interface PostResult {
@@ -63,6 +63,19 @@ async function insertOrReplay(db: Database, tx: NewTransaction): Promise<PostRes
   return replay(db, winner!, tx.requestHash);
 }
 
+/** A post as the store writes it: hashed to tell a replay from a reused key, dated, ids in lower case. */
+export function newTransactionOf(input: PostTransactionInput): NewTransaction {
+  return {
+    idempotencyKey: input.idempotency_key,
+    requestHash: requestHash({ kind: "post", ...input, description: input.description ?? null }),
+    description: input.description ?? null,
+    effectiveDate: input.effective_date ?? todayUtc(),
+    reversesTransactionId: null,
+    // The checks compare ids as text, as PostgreSQL writes them: lower case.
+    entries: input.entries.map((e) => ({ ...e, account_id: e.account_id.toLowerCase() })),
+  };
+}
+
 /**
  * Posts a balanced transaction, or answers the original when the idempotency
  * key is known (even if this request differs: `mismatch` says so). Unknown
@@ -71,59 +84,20 @@ async function insertOrReplay(db: Database, tx: NewTransaction): Promise<PostRes
  * The common case, a valid post with a new key, is part of one statement
  * with the posts that arrived alongside it (group-commit.ts): the database
  * itself refuses unknown accounts and unbalanced entries (see
- * insertTransactions), and a refused statement writes nothing. Anything but a write (a known key, a
- * refusal) takes the checked path, alone, which answers the replay or names
- * what is wrong.
+ * insertTransactions), and a refused statement writes nothing. A known key
+ * takes the checked path (post-checked.ts), which answers the replay.
  */
 export async function postTransaction(db: Database, input: PostTransactionInput): Promise<PostResult> {
-  const hash = requestHash({ kind: "post", ...input, description: input.description ?? null });
-  const tx: NewTransaction = {
-    idempotencyKey: input.idempotency_key,
-    requestHash: hash,
-    description: input.description ?? null,
-    effectiveDate: input.effective_date ?? todayUtc(),
-    reversesTransactionId: null,
-    // The checks compare ids as text, as PostgreSQL writes them: lower case.
-    entries: input.entries.map((e) => ({ ...e, account_id: e.account_id.toLowerCase() })),
+  const tx = newTransactionOf(input);
+  const grouped = await writeWithGroupCommit(db, tx);
+  if (grouped && "failed" in grouped) throw grouped.failed;
+  const outcome = grouped ?? (await postChecked(db, [tx])).get(tx)!;
+  if (outcome.status === 422) throw outcome.error;
+  return {
+    transaction: outcome.transaction,
+    replayed: outcome.status === 200,
+    mismatch: outcome.status === 200 && outcome.originalHash !== tx.requestHash,
   };
-  const written = await writeWithGroupCommit(db, tx);
-  if (written && typeof written === "object" && "failed" in written) throw written.failed;
-  if (written && written !== "refused") return { transaction: written, replayed: false, mismatch: false };
-  return postChecked(db, tx);
-}
-
-/** A post checked step by step: known key (replay), unknown accounts, balance per currency, then the write. */
-async function postChecked(db: Database, tx: NewTransaction): Promise<PostResult> {
-  const accountIds = [...new Set(tx.entries.map((e) => e.account_id))];
-  const [state] = await db.$queryRawUnsafe<
-    { existing: { id: string; request_hash: string } | null; currencies: Record<string, string> | null }[]
-  >(
-    `SELECT (SELECT json_build_object('id', id, 'request_hash', request_hash) FROM ledger.transactions WHERE idempotency_key = $1) AS existing,
-            (SELECT json_object_agg(id, currency) FROM ledger.accounts WHERE id = ANY($2::uuid[])) AS currencies`,
-    tx.idempotencyKey,
-    accountIds,
-  );
-  if (state?.existing) return replay(db, state.existing, tx.requestHash);
-
-  const currencies = state?.currencies ?? {};
-  const unknown = accountIds.filter((id) => !(id in currencies));
-  if (unknown.length) {
-    throw new DomainError(
-      "UNPROCESSABLE_CONTENT",
-      "UNKNOWN_ACCOUNT",
-      `unknown account${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`,
-    );
-  }
-  const sums = unbalancedCurrencies(tx, currencies);
-  if (sums.length) {
-    throw new DomainError(
-      "UNPROCESSABLE_CONTENT",
-      "UNBALANCED_TRANSACTION",
-      `entries must sum to zero in each currency: ${sums.map(([c, s]) => `${c} sums to ${s}`).join(", ")}`,
-    );
-  }
-
-  return insertOrReplay(db, tx);
 }
 
 /**

@@ -1,0 +1,130 @@
+import type { Database } from "@app/db";
+import { DomainError } from "@app/rest";
+import type { Transaction } from "../schemas.ts";
+import { insertTransactions, unbalancedCurrencies, type NewTransaction } from "./insert-transactions.ts";
+import { transactionJson } from "./sql.ts";
+
+/** What became of a post: written (201), its key's original (200), or refused (422) with why. */
+export type PostOutcome =
+  | {
+      status: 201 | 200;
+      transaction: Transaction;
+      /** The request hash of the post that wrote `transaction`, to tell a replay from a reused key. */
+      originalHash: string;
+    }
+  | { status: 422; error: DomainError };
+
+/**
+ * Posts checked against the database first, in one query for all of them:
+ * a known key answers its original; an unknown account or entries that do not
+ * balance are refused (422, named); the rest are written in one statement,
+ * and so in one database transaction. Keys must differ from each other.
+ */
+export async function postChecked(
+  db: Database,
+  txs: NewTransaction[],
+): Promise<Map<NewTransaction, PostOutcome>> {
+  const checked = await checkPosts(db, txs);
+  const writable = txs.filter((tx) => checked.get(tx) === null);
+  const written = await writeCheckedPosts(db, writable);
+  return new Map(txs.map((tx) => [tx, checked.get(tx) ?? written.get(tx)!]));
+}
+
+/**
+ * Each post's outcome as far as the database tells without writing: its
+ * key's original, a refusal, or null when it may be written.
+ */
+export async function checkPosts(
+  db: Database,
+  txs: NewTransaction[],
+): Promise<Map<NewTransaction, PostOutcome | null>> {
+  const accountIds = [...new Set(txs.flatMap((tx) => tx.entries.map((e) => e.account_id)))];
+  const [state] = await db.$queryRawUnsafe<
+    { known: Record<string, KnownTransaction> | null; currencies: Record<string, string> | null }[]
+  >(
+    `SELECT (${KNOWN_TRANSACTIONS_SQL}) AS known,
+            (SELECT json_object_agg(id, currency) FROM ledger.accounts WHERE id = ANY($2::uuid[])) AS currencies`,
+    txs.map((tx) => tx.idempotencyKey),
+    accountIds,
+  );
+  const known = state?.known ?? {};
+  const currencies = state?.currencies ?? {};
+  return new Map(
+    txs.map((tx) => {
+      const original = known[tx.idempotencyKey];
+      if (original) return [tx, replayOf(original)];
+      const refusal = refusalOf(tx, currencies);
+      return [tx, refusal && { status: 422, error: refusal }];
+    }),
+  );
+}
+
+/**
+ * Writes posts that passed `checkPosts` in one statement. A key another
+ * writer took in between answers that writer's transaction, as a replay.
+ */
+export async function writeCheckedPosts(
+  db: Database,
+  txs: NewTransaction[],
+): Promise<Map<NewTransaction, PostOutcome>> {
+  if (txs.length === 0) return new Map();
+  const written = await insertTransactions(db, txs);
+  const outcomes = new Map<NewTransaction, PostOutcome>();
+  const taken: NewTransaction[] = [];
+  for (const tx of txs) {
+    const transaction = written.get(tx);
+    if (transaction) outcomes.set(tx, { status: 201, transaction, originalHash: tx.requestHash });
+    else taken.push(tx);
+  }
+  if (taken.length > 0) {
+    const known = await knownTransactions(
+      db,
+      taken.map((tx) => tx.idempotencyKey),
+    );
+    for (const tx of taken) outcomes.set(tx, replayOf(known[tx.idempotencyKey]!));
+  }
+  return outcomes;
+}
+
+interface KnownTransaction {
+  request_hash: string;
+  transaction: Transaction;
+}
+
+/** The transactions of known keys among `$1`, by key, each as every answer shows it. */
+const KNOWN_TRANSACTIONS_SQL = `SELECT json_object_agg(t.idempotency_key,
+    json_build_object('request_hash', t.request_hash, 'transaction', ${transactionJson()}))
+  FROM ledger.transactions t WHERE t.idempotency_key = ANY($1::text[])`;
+
+async function knownTransactions(db: Database, keys: string[]): Promise<Record<string, KnownTransaction>> {
+  const [row] = await db.$queryRawUnsafe<{ known: Record<string, KnownTransaction> | null }[]>(
+    `SELECT (${KNOWN_TRANSACTIONS_SQL}) AS known`,
+    keys,
+  );
+  return row?.known ?? {};
+}
+
+function replayOf(original: KnownTransaction): PostOutcome {
+  return { status: 200, transaction: original.transaction, originalHash: original.request_hash };
+}
+
+/** Why `tx` cannot be posted: an unknown account, or entries that do not sum to zero in a currency. */
+function refusalOf(tx: NewTransaction, currencies: Record<string, string>): DomainError | null {
+  const unknown = [...new Set(tx.entries.map((e) => e.account_id))].filter((id) => !(id in currencies));
+  if (unknown.length) {
+    return new DomainError(
+      "UNPROCESSABLE_CONTENT",
+      "UNKNOWN_ACCOUNT",
+      `unknown account${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`,
+    );
+  }
+  const sums = unbalancedCurrencies(tx, currencies);
+  if (sums.length) {
+    return new DomainError(
+      "UNPROCESSABLE_CONTENT",
+      "UNBALANCED_TRANSACTION",
+      `entries must sum to zero in each currency: ${sums.map(([c, s]) => `${c} sums to ${s}`).join(", ")}`,
+    );
+  }
+  return null;
+}
