@@ -44,6 +44,7 @@ describe("GET /openapi.json", () => {
       "get /me/profile",
       "put /me/profile",
       "get /me/resume",
+      "put /me/resume",
       ...COLLECTIONS.flatMap((c) => [
         `get ${c.path}`,
         `post ${c.path}`,

@@ -20,6 +20,14 @@ export interface RestMeta {
   errors?: Record<number, string>;
   /** The body schema of an error status whose body is more than the one Error schema. */
   errorBodies?: Record<number, object>;
+  /**
+   * The input field that is the whole request body (an imported document);
+   * the input's other fields are query parameters. Without it, the body is
+   * the input, as trpc-to-openapi reads it.
+   */
+  bodyInput?: string;
+  /** The route's body limit when it is not the service's. */
+  maxBodyBytes?: number;
 }
 
 export type ServiceMeta = OpenApiMeta<{ rest?: RestMeta }>;
@@ -96,6 +104,7 @@ export function buildOpenApiDocument(router: OpenApiRouter, options: DocumentOpt
       if (!meta?.openapi) continue;
       if (!meta.openapi.description || !meta.openapi.tags?.length)
         throw new Error(`${method.toUpperCase()} ${meta.openapi.path} needs a description and a tag`);
+      if (meta.rest?.bodyInput) splitBodyInput(operation, meta.rest.bodyInput);
       const hasParameters = (operation.parameters ?? []).some((p) => p.in === "path" || p.in === "query");
       operation.responses = responsesFor(method, operation.responses["200"]!, meta, options, hasParameters);
     }
@@ -105,8 +114,32 @@ export function buildOpenApiDocument(router: OpenApiRouter, options: DocumentOpt
 
 interface OperationLike {
   operationId: string;
-  parameters?: { in: string }[];
+  parameters?: { in: string; name?: string; required?: boolean; schema?: unknown }[];
+  requestBody?: { required?: boolean; content: Record<string, { schema: ObjectSchemaLike }> };
   responses: Record<string, ResponseLike>;
+}
+interface ObjectSchemaLike {
+  properties?: Record<string, object>;
+  required?: string[];
+}
+
+/**
+ * A route whose body is one field of its input (RestMeta.bodyInput): the
+ * request body is that field's schema, and the other fields are the query
+ * parameters they are read from.
+ */
+function splitBodyInput(operation: OperationLike, bodyInput: string): void {
+  const json = operation.requestBody?.content["application/json"];
+  const { properties = {}, required = [] } = json?.schema ?? {};
+  if (!json || !properties[bodyInput])
+    throw new Error(`${operation.operationId} has no input field ${bodyInput}`);
+  json.schema = properties[bodyInput];
+  operation.parameters = [
+    ...(operation.parameters ?? []),
+    ...Object.entries(properties)
+      .filter(([name]) => name !== bodyInput)
+      .map(([name, schema]) => ({ in: "query", name, required: required.includes(name), schema })),
+  ];
 }
 interface ResponseLike {
   description: string;

@@ -2,6 +2,7 @@ import type { OpenAPIObject, OpenApiRouter } from "trpc-to-openapi";
 import { apiErrorBody, type ApiErrorBody } from "./api-error.ts";
 import { errorAnswer, jsonAnswer, type RestRequest, type RestResponse } from "./answer.ts";
 import { guardBodiesAgainstCoercion } from "./coercion-guard.ts";
+import type { RestMeta, ServiceMeta } from "./openapi-document.ts";
 import { createRouteTable } from "./route-table.ts";
 import { createProcedureCall, type RestContext } from "./trpc-to-openapi-call.ts";
 
@@ -47,6 +48,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const matchRoute = createRouteTable(options.document);
   guardBodiesAgainstCoercion(options.router);
   const callProcedure = createProcedureCall(options.router, (error, path) => options.onError?.(error, path));
+  const restMetaOf = restMetaByRoute(options.router);
 
   async function handle(received: RestRequest, call: RestCall): Promise<RestResponse> {
     const { method, target, headers } = received;
@@ -61,22 +63,36 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
 
     let request = received;
     const hasBody = BODY_METHODS.has(method);
+    const meta = restMetaOf.get(`${method} ${route.template}`);
     if (hasBody) {
       if (!JSON_CONTENT_TYPE.test(headers.get("content-type") ?? "")) {
         return errorAnswer(415, "the body must be JSON (Content-Type: application/json)");
       }
       if (call.readBody) {
-        const body = await call.readBody(options.maxBodyBytes);
-        if (body === null) return errorAnswer(413, `the body is larger than ${options.maxBodyBytes} bytes`);
+        const limit = meta?.maxBodyBytes ?? options.maxBodyBytes;
+        const body = await call.readBody(limit);
+        if (body === null) return errorAnswer(413, `the body is larger than ${limit} bytes`);
         request = { ...received, body };
       }
     }
     // HEAD is GET whose body node:http leaves out: same status and headers, Content-Length included.
     if (method === "HEAD") request = { ...request, method: "GET" };
-    return finish(await callProcedure(request, hasBody, call.context));
+    return finish(await callProcedure(request, hasBody, call.context, meta?.bodyInput));
   }
 
   return { handle, routeOf: (pathname) => matchRoute(pathname)?.template };
+}
+
+/** Each route's REST meta by `METHOD /template`. */
+function restMetaByRoute(router: OpenApiRouter): Map<string, RestMeta> {
+  const byRoute = new Map<string, RestMeta>();
+  for (const procedure of Object.values(
+    router._def.procedures as Record<string, { _def: { meta?: ServiceMeta } }>,
+  )) {
+    const { openapi, rest } = procedure._def.meta ?? {};
+    if (openapi && rest) byRoute.set(`${openapi.method} ${openapi.path}`, rest);
+  }
+  return byRoute;
 }
 
 /**

@@ -53,13 +53,20 @@ export function createProcedureCall(router: OpenApiRouter, onError: (error: unkn
     res: object,
   ) => Promise<void>;
 
+  /** `bodyInput`: the input field the body is, the others coming from the query (RestMeta). */
   return function callProcedure(
     request: RestRequest,
     hasBody: boolean,
     context: () => Promise<RestContext>,
+    bodyInput?: string,
   ): Promise<RestResponse> {
     let built: RestContext | undefined;
-    const adapterRequest = adapterRequestOf(request, hasBody, async () => (built = await context()));
+    const adapterRequest = adapterRequestOf(
+      request,
+      hasBody,
+      bodyInput,
+      async () => (built = await context()),
+    );
     return new Promise<RestResponse>((resolve, reject) => {
       const headers: Record<string, string> = {};
       const response = {
@@ -87,9 +94,11 @@ export function createProcedureCall(router: OpenApiRouter, onError: (error: unkn
 function adapterRequestOf(
   request: RestRequest,
   hasBody: boolean,
+  bodyInput: string | undefined,
   context: AdapterRequest["context"],
 ): object {
   let parsed: { value: unknown } | undefined;
+  const inputOf = (body: unknown) => (bodyInput ? { ...queryOf(request.target), [bodyInput]: body } : body);
   return Object.create(Request.prototype, {
     method: { value: request.method },
     url: { value: request.target },
@@ -107,7 +116,7 @@ function adapterRequestOf(
       get() {
         if (!hasBody) return undefined;
         try {
-          parsed ??= { value: JSON.parse(request.body) };
+          parsed ??= { value: inputOf(JSON.parse(request.body)) };
         } catch (cause) {
           throw new TRPCError({ code: "PARSE_ERROR", message: "Failed to parse request body", cause });
         }
@@ -116,4 +125,9 @@ function adapterRequestOf(
     },
     context: { value: context },
   });
+}
+
+/** The query parameters of a request target, the last value of each. */
+function queryOf(target: string): Record<string, string> {
+  return Object.fromEntries(new URLSearchParams(target.split("?")[1] ?? ""));
 }

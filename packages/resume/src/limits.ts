@@ -13,4 +13,6 @@ export const LIMITS = {
   /** Entries per collection and person; the next create answers 409. */
   entriesPerCollection: 200,
   bodyBytes: 64 * 1024,
+  /** PUT /me/resume: a whole resume to import. */
+  importBodyBytes: 1024 * 1024,
 } as const;

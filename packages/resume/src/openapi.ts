@@ -9,7 +9,7 @@ export const resumeOpenApiDocument = buildOpenApiDocument(resumeAppRouter, {
   version: API_VERSION,
   description:
     "A person's resume under /me: profile, experience, education, skills, certifications, hobbies, goals, " +
-    "and the whole resume as JSON or Markdown. Every route takes `Authorization: Bearer <JWT>`; " +
+    "and the whole resume as JSON, JSON Resume or Markdown (and imported with PUT). Every route takes `Authorization: Bearer <JWT>`; " +
     "every response carries `API-Version`. Errors share one body: " +
     '`{"statusCode","error","message","issues"?}`.',
   license: { name: "Proprietary (private package; see README)", identifier: "LicenseRef-Proprietary" },

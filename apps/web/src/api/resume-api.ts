@@ -164,8 +164,8 @@ export function createResumeApi({
       res,
       path: procedurePath,
       router: resumeAppRouter,
-      // The editor may batch a few calls in one request.
-      maxBodySize: 4 * LIMITS.bodyBytes,
+      // The editor may batch a few calls in one request, or import a whole resume.
+      maxBodySize: Math.max(4 * LIMITS.bodyBytes, LIMITS.importBodyBytes),
       createContext: async () => {
         const identity = await identify(headers, { acceptSessionCookie: true });
         if (!(identity instanceof AuthenticationError)) record.user = identity.userId;

@@ -32,9 +32,9 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
         api.resume.get.query({ format: "json" }),
         api.resume.get.query({ format: "markdown" }),
       ]);
-      // The procedure answers a string exactly for format=markdown.
+      // The procedure answers a string exactly for format=markdown, and the whole resume for format=json.
       if (typeof json === "string" || typeof md !== "string") throw new Error("unexpected resume format");
-      setResume(json);
+      setResume(json as WholeResume);
       setMarkdown(md);
       setProblem("");
     } catch (error) {

@@ -344,11 +344,15 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The whole resume, as JSON or as a Markdown document
-         * @description `format=json` (default): the profile (null until the first PUT) and every collection in its order. `format=markdown`: a conventional resume, user text escaped.
+         * The whole resume, as JSON, JSON Resume or a Markdown document
+         * @description `format=json` (default): the profile (null until the first PUT) and every collection in its order. `format=jsonresume`: a JSON Resume 1.0.0 document (README, "JSON Resume"). `format=markdown`: a conventional resume, user text escaped.
          */
         get: operations["resume-get"];
-        put?: never;
+        /**
+         * Replace the whole resume with an imported one
+         * @description The body is the service's own whole-resume JSON as GET answers it (`format=json`, default) or a JSON Resume document (`format=jsonresume`). Everything stored is replaced in one transaction, all or nothing; every rule and limit of the single routes applies, and issue paths use the document's own names (`work[3].startDate`). Body limit 1 MiB.
+         */
+        put: operations["resume-replace"];
         post?: never;
         delete?: never;
         options?: never;
@@ -502,6 +506,15 @@ export interface components {
             certifications: components["schemas"]["Certification"][];
             hobbies: components["schemas"]["Hobby"][];
             goals: components["schemas"]["Goal"][];
+        };
+        /** @description A JSON Resume 1.0.0 document: https://jsonresume.org/schema */
+        JsonResume: {
+            [key: string]: unknown;
+        };
+        ResumeImported: {
+            resume: components["schemas"]["Resume"];
+            /** @description Paths of what the document holds and the service does not store (`volunteer`, `basics.phone`). */
+            ignored: string[];
         };
         Error: {
             /** @description The HTTP status, repeated. */
@@ -3344,7 +3357,7 @@ export interface operations {
     "resume-get": {
         parameters: {
             query?: {
-                format?: "json" | "markdown";
+                format?: "json" | "jsonresume" | "markdown";
             };
             header?: never;
             path?: never;
@@ -3358,7 +3371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Resume"] | string;
+                    "application/json": components["schemas"]["Resume"] | components["schemas"]["JsonResume"] | string;
                     "text/markdown": string;
                 };
             };
@@ -3373,6 +3386,95 @@ export interface operations {
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-user rate limit (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the body never carries internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "resume-replace": {
+        parameters: {
+            query?: {
+                format?: "json" | "jsonresume";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResumeImported"];
+                };
+            };
+            /** @description The body is not valid JSON or fails validation (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

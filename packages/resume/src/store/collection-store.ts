@@ -64,7 +64,7 @@ function insertEntry(
  * step, so concurrent creates cannot pass the cap. It is also the first write
  * lock of the transaction, as the resume version row needs (README).
  */
-const lockCollection = (collection: Collection, userId: string): [string, string] => [
+export const lockCollection = (collection: Collection, userId: string): [string, string] => [
   `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))::text`,
   `${tableOf(collection).table}:${userId}`,
 ];

@@ -81,5 +81,8 @@ const COLLECTION_TABLES: Record<CollectionName, CollectionTable> = {
   },
 };
 
+/** Whether the list shows the latest entries first (on equal dates, the last written first). */
+export const listedNewestFirst = (table: CollectionTable): boolean => table.orderBy === MOST_RECENT_FIRST;
+
 export const tableOf = (collection: Collection): CollectionTable =>
   COLLECTION_TABLES[collection.name as CollectionName];

@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import type { Database } from "@app/db";
+import type { Queryable } from "./sql.ts";
 import type { Profile, ProfileInput } from "../schemas/profile.ts";
 import { castParameters, columnValues, PROFILE_COLUMNS, profileJson } from "./sql.ts";
 
@@ -13,7 +14,7 @@ export async function getProfile(db: Database, userId: string): Promise<Profile>
 }
 
 /** Creates or replaces the caller's profile; omitted optional fields are cleared. */
-export async function putProfile(db: Database, userId: string, fields: ProfileInput): Promise<Profile> {
+export async function putProfile(db: Queryable, userId: string, fields: ProfileInput): Promise<Profile> {
   const columns = Object.keys(PROFILE_COLUMNS);
   const [row] = await db.$queryRawUnsafe<{ profile: Profile }[]>(
     `INSERT INTO resume.profiles AS t (user_id, ${columns.join(", ")})

@@ -1,7 +1,6 @@
-import type { Database } from "@app/db";
 import { COLLECTIONS } from "../collections.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
-import { listJson, profileJson } from "./sql.ts";
+import { listJson, profileJson, type Queryable } from "./sql.ts";
 
 /** The whole resume in one SQL statement: the profile (or null) and every collection in its order. */
 const WHOLE_RESUME_SQL = `SELECT json_build_object(
@@ -9,7 +8,7 @@ const WHOLE_RESUME_SQL = `SELECT json_build_object(
   ${COLLECTIONS.map((c) => `'${c.name}', ${listJson(c)}`).join(",\n  ")}
 ) AS resume`;
 
-export async function getWholeResume(db: Database, userId: string): Promise<WholeResume> {
+export async function getWholeResume(db: Queryable, userId: string): Promise<WholeResume> {
   const [row] = await db.$queryRawUnsafe<{ resume: WholeResume }[]>(WHOLE_RESUME_SQL, userId);
   return row!.resume;
 }

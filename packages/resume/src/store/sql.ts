@@ -1,6 +1,9 @@
-import { isoTimestampSql } from "@app/db";
+import { isoTimestampSql, type Database } from "@app/db";
 import type { Collection } from "../collections.ts";
 import { tableOf } from "./collection-tables.ts";
+
+/** The database or one of its transactions. */
+export type Queryable = Pick<Database, "$queryRawUnsafe">;
 
 /**
  * The JSON of one row of alias `t` exactly as the API returns it. Lists, single

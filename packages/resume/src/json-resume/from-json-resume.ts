@@ -1,0 +1,206 @@
+import type { ApiIssue } from "@app/rest";
+import { PROFICIENCIES } from "../schemas/skill.ts";
+import { formatPath, PROFILE_FIELDS, SECTIONS, type DocumentPath } from "./json-resume-mapping.ts";
+
+type JsonObject = Record<string, unknown>;
+
+/** A JSON Resume document turned into the service's whole-resume JSON, not yet validated. */
+export interface ConvertedJsonResume {
+  /** The resume in the service's vocabulary, for the same validation as a native import. */
+  resume: JsonObject;
+  /** Paths of what the document holds and the service does not store. */
+  ignored: string[];
+  /** Problems with the document's shape itself (a section that is not an array). */
+  issues: ApiIssue[];
+  /** A validation issue of the converted resume, told at its place in the document. */
+  describeIssue(path: readonly PropertyKey[], message: string, code: string | undefined): ApiIssue;
+}
+
+const DATE_FIELDS = new Set(["start_date", "end_date", "issue_date", "expiration_date", "target_date"]);
+const DATE_MESSAGE = "must be a real date: YYYY-MM-DD, YYYY-MM or YYYY";
+/** The link a person's `basics.url` becomes, unless a profile already has this network. */
+const WEBSITE = "website";
+
+/**
+ * Reads a JSON Resume document (README, "JSON Resume"): what has a home is
+ * mapped by json-resume-mapping.ts, partial dates mean their first day, a
+ * skill's `level` is read case-insensitively (`master` is expert, anything
+ * else unknown intermediate), a skill without `x-category` is a tool, a work
+ * item's `summary` is its one responsibility when it has no
+ * `x-responsibilities`. Everything else is listed in `ignored`.
+ */
+export function fromJsonResume(document: unknown): ConvertedJsonResume {
+  const issues: ApiIssue[] = [];
+  const ignored: string[] = [];
+  /** The object at `path`, or undefined when absent; anything else is an issue. */
+  const objectAt = (value: unknown, path: DocumentPath): JsonObject | undefined => {
+    if (value === undefined || value === null) return undefined;
+    if (isObject(value)) return value;
+    issues.push({ path: formatPath(path), message: "must be an object" });
+    return undefined;
+  };
+  const objectsAt = (value: unknown, path: DocumentPath): JsonObject[] => {
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value)) {
+      issues.push({ path: formatPath(path), message: "must be an array" });
+      return [];
+    }
+    value.forEach((item, i) => {
+      if (!isObject(item)) issues.push({ path: formatPath([...path, i]), message: "must be an object" });
+    });
+    return value.filter(isObject);
+  };
+  const ignoreOtherKeys = (object: JsonObject, path: DocumentPath, used: Iterable<string>) => {
+    const keep = new Set(used);
+    for (const key of Object.keys(object)) if (!keep.has(key)) ignored.push(formatPath([...path, key]));
+  };
+
+  if (!isObject(document)) {
+    return {
+      resume: {},
+      ignored,
+      issues: [{ path: "", message: "must be a JSON Resume document (an object)" }],
+      describeIssue: () => ({ path: "", message: "" }),
+    };
+  }
+  const sectionRoots = new Set(SECTIONS.map(({ section }) => section[0] as string));
+  ignoreOtherKeys(document, [], [...sectionRoots, "basics"]);
+
+  const meta = objectAt(document.meta, ["meta"]);
+  const extension = meta && objectAt(meta["x-resume"], ["meta", "x-resume"]);
+  if (meta) ignoreOtherKeys(meta, ["meta"], ["x-resume"]);
+  if (extension) ignoreOtherKeys(extension, ["meta", "x-resume"], ["goals", "goalsSummary"]);
+
+  // ---------------------------------------------------------------- basics -> profile
+  const resume: JsonObject = {};
+  const linkIndex = new Map<string, number>();
+  let locationPath: DocumentPath = PROFILE_FIELDS.location!;
+  const basics = objectAt(document.basics, ["basics"]);
+  if (basics) {
+    ignoreOtherKeys(basics, ["basics"], ["name", "label", "summary", "email", "location", "profiles", "url"]);
+    const links: JsonObject = {};
+    objectsAt(basics.profiles, ["basics", "profiles"]).forEach((profile, i) => {
+      const path = ["basics", "profiles", i];
+      if (profile.url === undefined || profile.url === null || profile.url === "") {
+        ignored.push(formatPath(path));
+        return;
+      }
+      ignoreOtherKeys(profile, path, ["network", "url"]);
+      const network = typeof profile.network === "string" ? profile.network.trim() : undefined;
+      if (network === undefined)
+        issues.push({ path: formatPath([...path, "network"]), message: "must be a string" });
+      else if (linkIndex.has(network))
+        issues.push({ path: formatPath([...path, "network"]), message: `"${network}" appears twice` });
+      else {
+        linkIndex.set(network, i);
+        links[network] = profile.url;
+      }
+    });
+    if (basics.url !== undefined && basics.url !== null && basics.url !== "") {
+      if (linkIndex.has(WEBSITE)) ignored.push("basics.url");
+      else links[WEBSITE] = basics.url;
+    }
+    const location = objectAt(basics.location, ["basics", "location"]);
+    let place: unknown = location?.address;
+    if (location) {
+      if (place === undefined || place === null || place === "") {
+        const parts = ["city", "region", "countryCode"].filter((key) => typeof location[key] === "string");
+        place = parts.map((key) => location[key]).join(", ") || null;
+        locationPath = ["basics", "location"];
+        ignoreOtherKeys(location, ["basics", "location"], ["address", ...parts]);
+      } else {
+        ignoreOtherKeys(location, ["basics", "location"], ["address"]);
+      }
+    }
+    resume.profile = {
+      name: basics.name,
+      headline: basics.label,
+      summary: basics.summary,
+      email: basics.email,
+      location: place,
+      links,
+      goals_summary: extension?.goalsSummary,
+    };
+  } else if (extension?.goalsSummary !== undefined) {
+    ignored.push(formatPath(PROFILE_FIELDS.goals_summary!));
+  }
+
+  // ---------------------------------------------------------------- sections -> collections
+  /** Work items whose responsibilities came from `summary`. */
+  const summaryAsResponsibility = new Set<number>();
+  for (const { collection, section, fields } of SECTIONS) {
+    const container = section.length === 1 ? document : extension;
+    const items = objectsAt(container?.[section.at(-1)!], section);
+    resume[collection] = items.map((item, i) => {
+      const entry: JsonObject = {};
+      for (const [field, key] of Object.entries(fields)) {
+        const value = item[key];
+        entry[field] = DATE_FIELDS.has(field) ? fullDate(value) : value;
+      }
+      if (collection === "skills") {
+        entry.category ??= "tool";
+        entry.proficiency = proficiencyOf(entry.proficiency);
+      }
+      const used = Object.values(fields);
+      if (collection === "experience" && item["x-responsibilities"] === undefined && item.summary) {
+        entry.responsibilities = [item.summary];
+        summaryAsResponsibility.add(i);
+        used.push("summary");
+      }
+      ignoreOtherKeys(item, [...section, i], used);
+      return entry;
+    });
+  }
+
+  function documentPathOf(path: readonly PropertyKey[], code: string | undefined): DocumentPath {
+    const [root, ...rest] = path as (string | number)[];
+    if (root === "profile") {
+      const [field, key] = rest;
+      if (field === undefined) return ["basics"];
+      if (field === "links" && typeof key === "string" && linkIndex.has(key))
+        return ["basics", "profiles", linkIndex.get(key)!, code === "invalid_key" ? "network" : "url"];
+      if (field === "links" && key === WEBSITE) return ["basics", "url"];
+      if (field === "location") return locationPath;
+      return PROFILE_FIELDS[field as string] ?? ["basics"];
+    }
+    const mapping = SECTIONS.find((s) => s.collection === root)!;
+    const [index, field, ...deeper] = rest;
+    if (index === undefined) return mapping.section;
+    if (field === undefined) return [...mapping.section, index];
+    if (field === "responsibilities" && summaryAsResponsibility.has(index as number))
+      return [...mapping.section, index, "summary"];
+    return [...mapping.section, index, mapping.fields[field] ?? field, ...deeper];
+  }
+
+  return {
+    resume,
+    ignored,
+    issues,
+    describeIssue(path, message, code) {
+      const field = path[0] === "profile" ? undefined : path[2];
+      const isDate =
+        typeof field === "string" && DATE_FIELDS.has(field) && message.startsWith("must be a real date");
+      return { path: formatPath(documentPathOf(path, code)), message: isDate ? DATE_MESSAGE : message };
+    },
+  };
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `2014` and `2014-06` mean their first day; anything else is left for validation to judge. */
+function fullDate(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  if (/^\d{4}$/.test(value)) return `${value}-01-01`;
+  if (/^\d{4}-\d{2}$/.test(value)) return `${value}-01`;
+  return value;
+}
+
+function proficiencyOf(level: unknown): unknown {
+  if (level === undefined || level === null) return undefined;
+  if (typeof level !== "string") return level;
+  const name = level.trim().toLowerCase();
+  if (name === "master") return "expert";
+  return (PROFICIENCIES as readonly string[]).includes(name) ? name : "intermediate";
+}

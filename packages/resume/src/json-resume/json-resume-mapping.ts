@@ -1,0 +1,106 @@
+/**
+ * Where each field of the service's resume lives in a JSON Resume document
+ * (https://jsonresume.org/schema, 1.0.0). Export, import and the paths of
+ * import errors all read these tables, so they cannot disagree. What JSON
+ * Resume has no field for travels in `x-` properties of the item it belongs
+ * to; goals belong to no JSON Resume section and live under `meta["x-resume"]`.
+ */
+import type { CollectionName } from "../collections.ts";
+
+/** A path into a document: keys and array indexes. */
+export type DocumentPath = readonly (string | number)[];
+
+export interface SectionMapping {
+  collection: CollectionName;
+  /** Where the section's array lives in a JSON Resume document. */
+  section: DocumentPath;
+  /** Each field of an entry (API name) and the key it has in a JSON Resume item. */
+  fields: Record<string, string>;
+}
+
+export const SECTIONS: readonly SectionMapping[] = [
+  {
+    collection: "experience",
+    section: ["work"],
+    fields: {
+      organization: "name",
+      title: "position",
+      location: "location",
+      employment_type: "x-employmentType",
+      start_date: "startDate",
+      end_date: "endDate",
+      responsibilities: "x-responsibilities",
+      accomplishments: "highlights",
+    },
+  },
+  {
+    collection: "education",
+    section: ["education"],
+    fields: {
+      institution: "institution",
+      degree: "studyType",
+      field_of_study: "area",
+      location: "x-location",
+      start_date: "startDate",
+      end_date: "endDate",
+      gpa: "score",
+      honors: "x-honors",
+      activities: "x-activities",
+    },
+  },
+  {
+    collection: "skills",
+    section: ["skills"],
+    fields: {
+      name: "name",
+      category: "x-category",
+      proficiency: "level",
+      years_experience: "x-yearsExperience",
+    },
+  },
+  {
+    collection: "certifications",
+    section: ["certificates"],
+    fields: {
+      name: "name",
+      issuing_organization: "issuer",
+      issue_date: "date",
+      expiration_date: "x-expirationDate",
+      credential_id: "x-credentialId",
+      credential_url: "url",
+      type: "x-type",
+    },
+  },
+  {
+    collection: "hobbies",
+    section: ["interests"],
+    fields: { name: "name", description: "x-description" },
+  },
+  {
+    collection: "goals",
+    section: ["meta", "x-resume", "goals"],
+    fields: { description: "description", category: "category", target_date: "targetDate", status: "status" },
+  },
+];
+
+/** The profile's fields and where they live; `links` become `basics.profiles` (network and url). */
+export const PROFILE_FIELDS: Record<string, DocumentPath> = {
+  name: ["basics", "name"],
+  headline: ["basics", "label"],
+  summary: ["basics", "summary"],
+  email: ["basics", "email"],
+  location: ["basics", "location", "address"],
+  links: ["basics", "profiles"],
+  goals_summary: ["meta", "x-resume", "goalsSummary"],
+};
+
+/** `work[3].startDate`, `meta["x-resume"].goals[0]`: a path as a person reads it. */
+export function formatPath(path: DocumentPath): string {
+  return path
+    .map((segment, i) => {
+      if (typeof segment === "number") return `[${segment}]`;
+      if (/^[A-Za-z_$][\w$]*$/.test(segment)) return i === 0 ? segment : `.${segment}`;
+      return `[${JSON.stringify(segment)}]`;
+    })
+    .join("");
+}

@@ -1,0 +1,55 @@
+import { DomainError, invalidRequestMessage, type ApiIssue } from "@app/rest";
+import { COLLECTIONS } from "./collections.ts";
+import { fromJsonResume } from "./json-resume/from-json-resume.ts";
+import { formatPath } from "./json-resume/json-resume-mapping.ts";
+import { LIMITS } from "./limits.ts";
+import { resumeImportFields, type ResumeImport } from "./schemas/resume-import.ts";
+
+export const IMPORT_FORMATS = ["json", "jsonresume"] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+interface RawIssue {
+  code?: string;
+  path: PropertyKey[];
+  message: string;
+  keys?: string[];
+}
+
+/**
+ * An import document checked by every rule of the single routes, in the
+ * service's vocabulary; or a 400 whose issues name paths in the document's own
+ * (`work[3].startDate` for JSON Resume, `experience[3].start_date` for the
+ * service's JSON), nothing written.
+ */
+export function readResumeImport(
+  format: ImportFormat,
+  document: unknown,
+): { resume: ResumeImport; ignored: string[] } {
+  const converted = format === "jsonresume" ? fromJsonResume(document) : undefined;
+  const candidate = converted ? converted.resume : document;
+  const describe = (path: PropertyKey[], message: string, code?: string): ApiIssue =>
+    converted?.describeIssue(path, message, code) ?? {
+      path: formatPath(path as (string | number)[]),
+      message,
+    };
+
+  const issues: ApiIssue[] = [...(converted?.issues ?? [])];
+  // Checked before the entries, so that 10,000 of them cost one issue, not 10,000 validations.
+  for (const { name } of COLLECTIONS) {
+    const entries = (candidate as Record<string, unknown> | null)?.[name];
+    if (Array.isArray(entries) && entries.length > LIMITS.entriesPerCollection) {
+      const message = `at most ${LIMITS.entriesPerCollection} ${name} entries`;
+      issues.push(describe([name, LIMITS.entriesPerCollection], message));
+    }
+  }
+  if (issues.length === 0) {
+    const parsed = resumeImportFields.safeParse(candidate);
+    if (parsed.success) return { resume: parsed.data as ResumeImport, ignored: converted?.ignored ?? [] };
+    for (const issue of parsed.error.issues as RawIssue[]) {
+      if (issue.code === "unrecognized_keys" && issue.keys)
+        issues.push(...issue.keys.map((key) => describe([...issue.path, key], "unknown field")));
+      else issues.push(describe(issue.path, issue.message, issue.code));
+    }
+  }
+  throw new DomainError("BAD_REQUEST", "BAD_REQUEST", invalidRequestMessage(issues), { issues });
+}

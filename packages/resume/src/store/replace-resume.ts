@@ -1,0 +1,51 @@
+import type { Database } from "@app/db";
+import { COLLECTIONS } from "../collections.ts";
+import type { ResumeImport } from "../schemas/resume-import.ts";
+import type { WholeResume } from "../schemas/whole-resume.ts";
+import { lockCollection } from "./collection-store.ts";
+import { listedNewestFirst, tableOf } from "./collection-tables.ts";
+import { putProfile } from "./profile-store.ts";
+import { getWholeResume } from "./resume-store.ts";
+
+const TABLES = ["resume.profiles", ...COLLECTIONS.map((collection) => tableOf(collection).table)];
+
+/**
+ * Replaces the person's whole resume in one transaction, all or nothing, and
+ * answers the new one. The lock order keeps it clear of deadlocks with the
+ * single routes, which lock their row and then the person's version row (the
+ * version trigger): first every collection's create lock, then every existing
+ * row, and only then the first write.
+ */
+export async function replaceWholeResume(
+  db: Database,
+  userId: string,
+  resume: ResumeImport,
+): Promise<WholeResume> {
+  return db.$transaction(async (tx) => {
+    for (const collection of COLLECTIONS) await tx.$queryRawUnsafe(...lockCollection(collection, userId));
+    for (const table of TABLES)
+      await tx.$queryRawUnsafe(`SELECT 1 FROM ${table} WHERE user_id = $1 FOR UPDATE`, userId);
+
+    if (resume.profile) await putProfile(tx, userId, resume.profile);
+    else await tx.$executeRawUnsafe(`DELETE FROM resume.profiles WHERE user_id = $1`, userId);
+
+    for (const collection of COLLECTIONS) {
+      const table = tableOf(collection);
+      const columns = Object.keys(table.columns);
+      await tx.$executeRawUnsafe(`DELETE FROM ${table.table} WHERE user_id = $1`, userId);
+      const entries = resume[collection.name];
+      if (entries.length === 0) continue;
+      // Entries with equal dates list last-written first: written in reverse, they list in the given order.
+      await tx.$executeRawUnsafe(
+        `INSERT INTO ${table.table} (id, user_id, ${columns.join(", ")})
+         SELECT gen_random_uuid(), $1, ${columns.map((column) => `r.${column}`).join(", ")}
+           FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(item, n),
+                jsonb_populate_record(null::${table.table}, e.item) AS r
+          ORDER BY e.n ${listedNewestFirst(table) ? "DESC" : "ASC"}`,
+        userId,
+        JSON.stringify(entries),
+      );
+    }
+    return getWholeResume(tx, userId);
+  });
+}

@@ -1,0 +1,279 @@
+import { describe, expect, it } from "vitest";
+import { DomainError } from "@app/rest";
+import { COLLECTIONS, type WholeResume } from "../src/index.ts";
+import { toJsonResume } from "../src/json-resume/to-json-resume.ts";
+import { readResumeImport } from "../src/read-resume-import.ts";
+import { COMPLETE, MINIMAL } from "../../../test/resume-fixtures.ts";
+import { jsonResumeErrors, SAMPLE_RESUMES } from "../../../test/json-resume-validators.ts";
+
+const PROFILE = {
+  name: "Grace Hopper",
+  headline: "Rear Admiral",
+  summary: "Invented the first compiler.",
+  location: "Arlington, VA",
+  email: "grace@example.org",
+  links: { github: "https://github.com/grace", site: "https://grace.example/" },
+  goals_summary: "Teach everyone to program.",
+};
+
+/** A stored resume as GET /me/resume answers it: every collection with a complete and a minimal entry. */
+function storedResume(): WholeResume {
+  const server = (kind: string, i: number) => ({
+    id: `00000000-0000-4000-8000-00000000000${i}`,
+    entity_type: kind,
+    pk: "USER#u",
+    sk: `${kind.toUpperCase()}#${i}`,
+    created_at: "2026-11-26T10:00:00.000Z",
+    updated_at: "2026-11-26T10:00:00.000Z",
+  });
+  const resume: Record<string, unknown> = {
+    profile: {
+      ...PROFILE,
+      entity_type: "profile",
+      pk: "USER#u",
+      sk: "PROFILE",
+      created_at: "",
+      updated_at: "",
+    },
+  };
+  for (const c of COLLECTIONS) {
+    resume[c.name] = [COMPLETE[c.name], MINIMAL[c.name]].map((body, i) => ({
+      ...server(c.entityType, i),
+      ...(c.fields.parse(body) as object),
+    }));
+  }
+  return resume as WholeResume;
+}
+
+/** The fields of a stored resume that an import writes: no server fields. */
+function fieldsOf(resume: WholeResume) {
+  const strip = ({ id, entity_type, pk, sk, created_at, updated_at, ...fields }: Record<string, unknown>) => (
+    void [id, entity_type, pk, sk, created_at, updated_at],
+    fields
+  );
+  return {
+    profile: resume.profile && strip(resume.profile),
+    ...Object.fromEntries(COLLECTIONS.map((c) => [c.name, (resume[c.name] as never[]).map(strip)])),
+  };
+}
+
+function importIssues(format: "json" | "jsonresume", document: unknown) {
+  try {
+    readResumeImport(format, document);
+  } catch (error) {
+    if (error instanceof DomainError)
+      return (error.details as { issues: { path: string; message: string }[] }).issues;
+    throw error;
+  }
+  throw new Error("the import was accepted");
+}
+
+describe("JSON Resume export", () => {
+  it("is valid against resume-schema 1.0.0 and the current @jsonresume/schema", async () => {
+    const exported = toJsonResume(storedResume());
+    expect(await jsonResumeErrors(exported)).toEqual({ published: null, current: null });
+  });
+
+  it("maps every field of every collection, and imports again as the same resume", () => {
+    const resume = storedResume();
+    const exported = toJsonResume(resume);
+    expect(exported.basics).toEqual({
+      name: "Grace Hopper",
+      label: "Rear Admiral",
+      summary: "Invented the first compiler.",
+      email: "grace@example.org",
+      location: { address: "Arlington, VA" },
+      profiles: [
+        { network: "github", url: "https://github.com/grace" },
+        { network: "site", url: "https://grace.example/" },
+      ],
+    });
+    expect((exported.work as object[])[0]).toEqual({
+      name: "Acme",
+      position: "Senior Engineer",
+      location: "Berlin",
+      "x-employmentType": "contract",
+      startDate: "2019-04-01",
+      endDate: "2021-06-30",
+      "x-responsibilities": ["Build the billing system", "Mentor two engineers"],
+      highlights: ["Cut invoice time by 80%"],
+    });
+    expect((exported.meta as Record<string, unknown>)["x-resume"]).toEqual({
+      goalsSummary: "Teach everyone to program.",
+      goals: [
+        { description: "Run a marathon", category: "personal", targetDate: "2027-10-01", status: "active" },
+        { description: "Learn Rust", category: "learning", status: "active" },
+      ],
+    });
+    const imported = readResumeImport("jsonresume", JSON.parse(JSON.stringify(exported)));
+    expect(imported.ignored).toEqual([]);
+    expect(imported.resume).toEqual(fieldsOf(resume));
+  });
+
+  it("leaves the profile out when there is none", () => {
+    const exported = toJsonResume({ ...storedResume(), profile: null });
+    expect(exported).not.toHaveProperty("basics");
+    expect(readResumeImport("jsonresume", exported).resume.profile).toBeNull();
+  });
+});
+
+describe("JSON Resume import", () => {
+  it("reads both packages' sample resumes, listing what has no home", () => {
+    for (const sample of Object.values(SAMPLE_RESUMES)) {
+      const { resume, ignored } = readResumeImport("jsonresume", sample);
+      expect(resume.profile?.name).toBe("Richard Hendriks");
+      expect(resume.experience.length).toBe((sample.work as unknown[]).length);
+      expect(ignored).toEqual(
+        expect.arrayContaining([
+          "$schema",
+          "volunteer",
+          "awards",
+          "publications",
+          "languages",
+          "references",
+          "projects",
+          "basics.image",
+          "basics.phone",
+          "basics.location.postalCode",
+          "work[0].url",
+          "work[0].description",
+          "education[0].url",
+          "education[0].courses",
+          "skills[0].keywords",
+          "interests[0].keywords",
+          "meta.version",
+        ]),
+      );
+    }
+    const { resume } = readResumeImport("jsonresume", SAMPLE_RESUMES.published);
+    expect(resume.profile).toMatchObject({
+      headline: "Programmer",
+      location: "2712 Broadway St",
+      links: {
+        website: "http://richardhendricks.example.com",
+        SoundCloud: "https://soundcloud.example.com/dandymusicnl",
+      },
+    });
+    expect(resume.experience[0]).toMatchObject({
+      organization: "Pied Piper",
+      title: "CEO/President",
+      start_date: "2013-12-01",
+      responsibilities: [expect.stringMatching(/^Pied Piper is a multi-platform/)],
+      accomplishments: expect.arrayContaining(["Successfully won Techcrunch Disrupt"]),
+    });
+    expect(resume.skills[0]).toEqual({
+      name: "Web Development",
+      category: "tool",
+      proficiency: "expert",
+      years_experience: null,
+    });
+    expect(resume.education[0]).toMatchObject({
+      degree: "Bachelor",
+      field_of_study: "Information Technology",
+      gpa: "4.0",
+    });
+  });
+
+  it("reads partial dates as their first day and unknown levels as intermediate", () => {
+    const { resume } = readResumeImport("jsonresume", {
+      work: [{ name: "Acme", position: "Dev", startDate: "2014", endDate: "2015-06" }],
+      skills: [
+        { name: "Go", level: "ADVANCED" },
+        { name: "Rust", level: "Wizard" },
+      ],
+    });
+    expect(resume.experience[0]).toMatchObject({ start_date: "2014-01-01", end_date: "2015-06-01" });
+    expect(resume.skills.map((s) => s.proficiency)).toEqual(["advanced", "intermediate"]);
+  });
+
+  it("names errors by the document's own paths", () => {
+    expect(
+      importIssues("jsonresume", {
+        basics: { name: " ", email: "nope", profiles: [{ network: "x", url: "ftp://x" }] },
+        work: [
+          { name: "Acme", position: "Dev", startDate: "2020-01-01" },
+          { name: "Acme", position: "Dev", startDate: "June 2014", endDate: "2013-01-01" },
+        ],
+        certificates: [{ name: "CKA", date: "2020-01-01" }],
+        meta: { "x-resume": { goals: [{ description: "x", category: "hobby" }] } },
+      }).map((issue) => issue.path),
+    ).toEqual(
+      expect.arrayContaining([
+        "basics.name",
+        "basics.email",
+        "basics.profiles[0].url",
+        "work[1].startDate",
+        "certificates[0].issuer",
+        'meta["x-resume"].goals[0].category',
+      ]),
+    );
+    expect(
+      importIssues("jsonresume", { work: [{ name: "A", position: "B", startDate: "2020-13" }] }),
+    ).toEqual([{ path: "work[0].startDate", message: "must be a real date: YYYY-MM-DD, YYYY-MM or YYYY" }]);
+    expect(
+      importIssues("jsonresume", {
+        work: [{ name: "A", position: "B", startDate: "2020", endDate: "2019" }],
+      }),
+    ).toEqual([{ path: "work[0].endDate", message: "must not be before start_date" }]);
+  });
+
+  it("refuses a document whose shape is wrong, at the place that is", () => {
+    expect(importIssues("jsonresume", [])).toEqual([
+      { path: "", message: "must be a JSON Resume document (an object)" },
+    ]);
+    expect(importIssues("jsonresume", { work: {}, skills: [1], basics: "me" })).toEqual([
+      { path: "basics", message: "must be an object" },
+      { path: "work", message: "must be an array" },
+      { path: "skills[0]", message: "must be an object" },
+    ]);
+    expect(
+      importIssues("jsonresume", {
+        basics: {
+          name: "A",
+          profiles: [
+            { network: "gh", url: "https://a.example" },
+            { network: "gh", url: "https://b.example" },
+          ],
+        },
+      }),
+    ).toEqual([{ path: "basics.profiles[1].network", message: '"gh" appears twice' }]);
+  });
+
+  it("refuses a 201st entry at its path", () => {
+    const work = Array.from({ length: 201 }, () => ({ name: "A", position: "B", startDate: "2020" }));
+    expect(importIssues("jsonresume", { work })).toEqual([
+      { path: "work[200]", message: "at most 200 experience entries" },
+    ]);
+    const experience = Array.from({ length: 201 }, () => MINIMAL.experience);
+    expect(importIssues("json", { experience })).toEqual([
+      { path: "experience[200]", message: "at most 200 experience entries" },
+    ]);
+  });
+});
+
+describe("the service's own JSON", () => {
+  it("imports what GET /me/resume answers, server fields ignored", () => {
+    const resume = storedResume();
+    expect(readResumeImport("json", JSON.parse(JSON.stringify(resume)))).toEqual({
+      resume: fieldsOf(resume),
+      ignored: [],
+    });
+  });
+
+  it("treats missing collections as empty and refuses unknown fields at their paths", () => {
+    expect(readResumeImport("json", {}).resume).toEqual({
+      profile: null,
+      ...Object.fromEntries(COLLECTIONS.map((c) => [c.name, []])),
+    });
+    expect(
+      importIssues("json", {
+        extra: 1,
+        experience: [{ ...MINIMAL.experience, colour: "red", start_date: "2020" }],
+      }),
+    ).toEqual([
+      { path: "experience[0].start_date", message: "must be a real date, YYYY-MM-DD" },
+      { path: "experience[0].colour", message: "unknown field" },
+      { path: "extra", message: "unknown field" },
+    ]);
+  });
+});
