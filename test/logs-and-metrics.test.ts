@@ -172,6 +172,14 @@ describe("logs, request ids and metrics", () => {
     await resume.post("/me/hobbies", { name: secretText });
     await resume.post("/me/hobbies", { name: "x", unknown: secretText });
     await fetch(`${webUrl}/me/profile`, { headers: { authorization: `Bearer ${token}x` } });
+    // A personal access token: made, used, used with a typo, revoked, used again.
+    const made = await resume.post("/me/tokens", { name: "logs", scopes: ["resume:write"] });
+    const personalToken = String(made.body.token);
+    const personal = httpClient(webUrl, { authorization: `Bearer ${personalToken}` });
+    expect((await personal.post("/me/hobbies", { name: "via token" })).status).toBe(201);
+    await fetch(`${webUrl}/me/profile`, { headers: { authorization: `Bearer ${personalToken}x` } });
+    await resume.delete(`/me/tokens/${String(made.body.id)}`);
+    expect((await personal.get("/me/hobbies")).status).toBe(401);
     const ledger = ledgerClient(ledgerUrl);
     await ledger.post("/accounts", { name: secretText, type: "asset", currency: "USD" });
     // Let the asynchronous log writes reach the pipe.
@@ -179,6 +187,7 @@ describe("logs, request ids and metrics", () => {
     for (const [service, text] of Object.entries(output)) {
       expect(text.length, service).toBeGreaterThan(0);
       expect(text.includes(token), `${service} logs hold a bearer token`).toBe(false);
+      expect(text.includes(personalToken), `${service} logs hold a personal access token`).toBe(false);
       expect(text.includes(FULL_KEY.secretAccessKey), `${service} logs hold the secret key`).toBe(false);
       expect(text.includes(secretText), `${service} logs hold a request body`).toBe(false);
     }

@@ -5,7 +5,7 @@ import { createDatabase, isDatabaseReachable } from "@app/db";
 import { createLogger } from "@app/service";
 import { createAnswerCache } from "../apps/web/src/api/answer-cache.ts";
 import { createCors } from "../apps/web/src/api/cors.ts";
-import { createIdentify } from "../apps/web/src/api/identify.ts";
+import { accessTokenFinder, createIdentify } from "../apps/web/src/api/identify.ts";
 import { createResumeApi } from "../apps/web/src/api/resume-api.ts";
 import { createSharedRateLimit } from "../apps/web/src/api/shared-rate-limit.ts";
 import { createWebServer } from "../apps/web/src/api/web-server.ts";
@@ -37,7 +37,7 @@ export async function startResumeApi(options: ResumeApiOptions = {}): Promise<We
   const logger = createLogger("web", { destination: { write: () => {} } });
   const api = createResumeApi({
     db,
-    identify: createIdentify(createTokenVerifier(auth.verifier)),
+    identify: createIdentify(createTokenVerifier(auth.verifier), accessTokenFinder(db)),
     rateLimit: createSharedRateLimit(db, options.rateLimitPerMinute ?? 300),
     answerCache: createAnswerCache({ maxBytes: options.answerCacheBytes ?? 1 << 20 }),
     logger,

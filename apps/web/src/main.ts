@@ -17,7 +17,7 @@ import {
 } from "@app/service";
 import { createAnswerCache } from "./api/answer-cache";
 import { createCors } from "./api/cors";
-import { createIdentify } from "./api/identify";
+import { accessTokenFinder, createIdentify } from "./api/identify";
 import { createResumeApi } from "./api/resume-api";
 import { createSharedRateLimit } from "./api/shared-rate-limit";
 import { createWebServer } from "./api/web-server";
@@ -38,7 +38,7 @@ const db = createDatabase(databaseOptionsOf(env));
 const metrics = createServiceMetrics("web", () => poolStatsOf(db));
 const api = createResumeApi({
   db,
-  identify: createIdentify(await tokenVerifier()),
+  identify: createIdentify(await tokenVerifier(), accessTokenFinder(db)),
   rateLimit: createSharedRateLimit(db, env.RATE_LIMIT_PER_MINUTE),
   answerCache: createAnswerCache({ maxBytes: env.RESUME_ANSWER_CACHE_BYTES }),
   logger,

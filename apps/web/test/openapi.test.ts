@@ -45,6 +45,10 @@ describe("GET /openapi.json", () => {
       "put /me/profile",
       "get /me/resume",
       "put /me/resume",
+      "get /me/tokens",
+      "post /me/tokens",
+      "get /me/tokens/{id}",
+      "delete /me/tokens/{id}",
       ...COLLECTIONS.flatMap((c) => [
         `get ${c.path}`,
         `post ${c.path}`,

@@ -76,6 +76,8 @@ function expectedType(
       return { data_type: "double precision", udt_name: "float8" };
     case "Boolean":
       return { data_type: "boolean", udt_name: "bool" };
+    case "Bytes":
+      return { data_type: "bytea", udt_name: "bytea" };
     case "Json":
     case "JsonB":
       return { data_type: "jsonb", udt_name: "jsonb" };
@@ -118,6 +120,7 @@ beforeAll(async () => {
 describe("schema.prisma against the migrated database", () => {
   it("covers both services", () => {
     expect(models.map((m) => m.name).sort()).toEqual([
+      "AccessToken",
       "Account",
       "Certification",
       "Education",

@@ -10,4 +10,5 @@ export { purgeExpiredRows } from "./store/collection-store.ts";
 export type { WholeResume } from "./schemas/whole-resume.ts";
 export { leaseRequests } from "./store/rate-limits.ts";
 export { readResumeVersions } from "./store/resume-versions.ts";
-export type { ResumeContext } from "./trpc.ts";
+export type { ResumeContext, ResumeIdentity } from "./trpc.ts";
+export { ACCESS_TOKEN_PREFIX, findAccessTokens, type AccessTokenGrant } from "./store/access-tokens.ts";

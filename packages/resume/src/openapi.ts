@@ -9,7 +9,7 @@ export const resumeOpenApiDocument = buildOpenApiDocument(resumeAppRouter, {
   version: API_VERSION,
   description:
     "A person's resume under /me: profile, experience, education, skills, certifications, hobbies, goals, " +
-    "and the whole resume as JSON, JSON Resume or Markdown (and imported with PUT). Every route takes `Authorization: Bearer <JWT>`; " +
+    "and the whole resume as JSON, JSON Resume or Markdown (and imported with PUT). Every route takes `Authorization: Bearer <token>`: a JWT of the sign-in provider or a personal access token; " +
     "every response carries `API-Version`. Errors share one body: " +
     '`{"statusCode","error","message","issues"?}`.',
   license: { name: "Proprietary (private package; see README)", identifier: "LicenseRef-Proprietary" },
@@ -18,8 +18,8 @@ export const resumeOpenApiDocument = buildOpenApiDocument(resumeAppRouter, {
     bearerAuth: {
       type: "http",
       scheme: "bearer",
-      bearerFormat: "JWT",
-      description: "A session token of the identity provider.",
+      description:
+        "A session token (JWT) of the identity provider, or a personal access token (`rsm_...`, POST /me/tokens).",
     },
   },
   commonErrors: {

@@ -2,6 +2,7 @@ import { COLLECTIONS } from "./collections.ts";
 import { collectionRouter } from "./routers/collection-router.ts";
 import { profileRouter } from "./routers/profile-router.ts";
 import { resumeRouter } from "./routers/resume-router.ts";
+import { tokenRouter } from "./routers/token-router.ts";
 import { router } from "./trpc.ts";
 
 const [experience, education, skills, certifications, hobbies, goals] = COLLECTIONS;
@@ -15,6 +16,7 @@ export const resumeAppRouter = router({
   hobbies: collectionRouter(hobbies),
   goals: collectionRouter(goals),
   resume: resumeRouter,
+  tokens: tokenRouter,
 });
 
 export type ResumeAppRouter = typeof resumeAppRouter;

@@ -3,16 +3,30 @@
  * REST (trpc-to-openapi); both transports build the same context.
  */
 import { initTRPC, TRPCError } from "@trpc/server";
-import { AuthenticationError, type VerifiedIdentity } from "@app/auth";
+import { AuthenticationError } from "@app/auth";
 import { isDatabaseUnavailable, type Database } from "@app/db";
-import { databaseOutageAs503, formatTrpcError, type ResponseControl, type ServiceMeta } from "@app/rest";
+import {
+  databaseOutageAs503,
+  DomainError,
+  formatTrpcError,
+  type ResponseControl,
+  type ServiceMeta,
+} from "@app/rest";
+import type { TokenScope } from "./schemas/access-token.ts";
 
 // ---------------------------------------------------------------- context
+
+/** Who a request acts for, and with what. */
+export interface ResumeIdentity {
+  userId: string;
+  /** A personal access token's scopes; absent for the sign-in provider's token, which may do everything. */
+  scopes?: readonly TokenScope[];
+}
 
 export interface ResumeContext {
   db: Database;
   /** Who the bearer token names, or why there is no one. */
-  identity: VerifiedIdentity | AuthenticationError;
+  identity: ResumeIdentity | AuthenticationError;
   /** Counts one request of the user: 0 when it is within the rate limit, else the seconds until one would be. */
   takeRateLimit(userId: string): number | Promise<number>;
   /** The request's Idempotency-Key header as sent, if any (creates use it). */
@@ -34,10 +48,26 @@ const databaseErrors = t.middleware(async ({ next }) =>
 );
 
 /**
- * Every resume procedure: a verified caller (401 otherwise; the server adds
- * its WWW-Authenticate) within the per-user rate limit (429 with Retry-After).
+ * RFC 6750's answer to a token that may not do this: 403 INSUFFICIENT_SCOPE,
+ * with the scope it would need, if one would do, in WWW-Authenticate.
  */
-export const userProcedure = t.procedure.use(databaseErrors).use(async ({ ctx, next }) => {
+function insufficientScope(response: ResponseControl, message: string, scope?: TokenScope): DomainError {
+  const needed = scope ? `, scope="${scope}"` : "";
+  response.headers.set("WWW-Authenticate", `Bearer realm="resume", error="insufficient_scope"${needed}`);
+  return new DomainError("FORBIDDEN", "INSUFFICIENT_SCOPE", message);
+}
+
+/** What a route that a personal access token may not use answers it (README, "Personal access tokens"). */
+export const SCOPE_ERRORS: Record<number, string> = {
+  403: "INSUFFICIENT_SCOPE: a personal access token without the scope this route needs.",
+};
+
+/**
+ * Every resume procedure: a verified caller (401 otherwise; the server adds
+ * its WWW-Authenticate) within the per-user rate limit (429 with Retry-After);
+ * a personal access token writes only with `resume:write` (403).
+ */
+export const userProcedure = t.procedure.use(databaseErrors).use(async ({ ctx, type, next }) => {
   const { identity } = ctx;
   if (identity instanceof AuthenticationError) {
     throw new TRPCError({ code: "UNAUTHORIZED", message: identity.message });
@@ -50,5 +80,27 @@ export const userProcedure = t.procedure.use(databaseErrors).use(async ({ ctx, n
       message: `too many requests; retry in ${retryAfter} s`,
     });
   }
-  return next({ ctx: { ...ctx, userId: identity.userId } });
+  if (type === "mutation" && identity.scopes && !identity.scopes.includes("resume:write")) {
+    throw insufficientScope(
+      ctx.response,
+      "this token may only read; writing needs resume:write",
+      "resume:write",
+    );
+  }
+  return next({ ctx: { ...ctx, userId: identity.userId, personalToken: identity.scopes !== undefined } });
+});
+
+/**
+ * Routes that manage personal access tokens: only with the sign-in
+ * provider's token, so that a leaked personal token cannot make more of
+ * itself or outlive its revocation.
+ */
+export const signedInProcedure = userProcedure.use(({ ctx, next }) => {
+  if (ctx.personalToken) {
+    throw insufficientScope(
+      ctx.response,
+      "personal access tokens cannot manage tokens; sign in (the identity provider's token) to do that",
+    );
+  }
+  return next();
 });

@@ -1,7 +1,14 @@
-import { AuthenticationError, type TokenVerifier, type VerifiedIdentity } from "@app/auth";
+import { AuthenticationError, type TokenVerifier } from "@app/auth";
+import { batchCalls, withTimeout, type Database } from "@app/db";
+import {
+  ACCESS_TOKEN_PREFIX,
+  findAccessTokens,
+  type AccessTokenGrant,
+  type ResumeIdentity,
+} from "@app/resume";
 import { sessionToken } from "../server/session";
 
-export type Identity = VerifiedIdentity | AuthenticationError;
+export type Identity = ResumeIdentity | AuthenticationError;
 
 /** Who a request's bearer token names, or why it names no one. */
 export type Identify = (
@@ -9,14 +16,34 @@ export type Identify = (
   options?: { acceptSessionCookie?: boolean },
 ) => Promise<Identity>;
 
+/** What a personal access token grants (a database lookup). */
+export type FindAccessToken = (token: string) => Promise<AccessTokenGrant>;
+
+/** How long a request waits for its personal access token's row before the database counts as unavailable. */
+const ACCESS_TOKEN_TIMEOUT_MS = 1_000;
+
 /**
- * One verifier for REST and the editor; only the editor's tRPC transport may
- * carry its token in the session cookie instead of the Authorization header.
+ * Personal access tokens looked up in the database, never kept in memory (a
+ * revoked one is refused at once); the lookups of concurrent requests share
+ * one statement.
  */
-export function createIdentify(verify: TokenVerifier): Identify {
+export function accessTokenFinder(db: Database): FindAccessToken {
+  return batchCalls((tokens: string[]) => withTimeout(findAccessTokens(db, tokens), ACCESS_TOKEN_TIMEOUT_MS));
+}
+
+const PERSONAL_TOKEN = new RegExp(`^Bearer +(${ACCESS_TOKEN_PREFIX}[^ ]+) *$`, "i");
+
+/**
+ * One verifier for REST and the editor: a personal access token (`rsm_...`)
+ * or the sign-in provider's JWT. Only the editor's tRPC transport may carry
+ * its token in the session cookie instead of the Authorization header.
+ */
+export function createIdentify(verify: TokenVerifier, findAccessToken: FindAccessToken): Identify {
   return async (headers, { acceptSessionCookie = false } = {}) => {
     const cookieToken = acceptSessionCookie ? sessionToken(headers.get("cookie")) : undefined;
     const authorization = headers.get("authorization") ?? (cookieToken ? `Bearer ${cookieToken}` : null);
+    const personalToken = PERSONAL_TOKEN.exec(authorization ?? "")?.[1];
+    if (personalToken) return identityOf(await findAccessToken(personalToken));
     try {
       return await verify(authorization);
     } catch (error) {
@@ -24,6 +51,16 @@ export function createIdentify(verify: TokenVerifier): Identify {
       throw error;
     }
   };
+}
+
+function identityOf(grant: AccessTokenGrant): Identity {
+  if ("userId" in grant) return grant;
+  return new AuthenticationError(
+    "invalid_token",
+    grant.refused === "expired"
+      ? "the personal access token has expired"
+      : "the personal access token is not known (mistyped or revoked)",
+  );
 }
 
 /** RFC 6750's challenge for a 401: what was wrong with the token, when there was one. */

@@ -360,6 +360,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's personal access tokens
+         * @description Newest first, without the tokens themselves. Only with the sign-in provider's token: a personal access token gets 403.
+         */
+        get: operations["tokens-list"];
+        put?: never;
+        /**
+         * Make a personal access token
+         * @description The answer holds the token (`rsm_...`), shown this once: only its SHA-256 is kept. Send it as `Authorization: Bearer <token>` on /me/*. Only with the sign-in provider's token: a personal access token gets 403.
+         */
+        post: operations["tokens-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one personal access token
+         * @description Its name, scopes and times, not the token. Only with the sign-in provider's token: a personal access token gets 403.
+         */
+        get: operations["tokens-get"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a personal access token
+         * @description The next request with it is a 401. Only with the sign-in provider's token: a personal access token gets 403.
+         */
+        delete: operations["tokens-revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -403,7 +451,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** @description The entry is gone. */
+        /** @description It is gone. */
         Deleted: {
             /** @constant */
             statusCode: 200;
@@ -515,6 +563,30 @@ export interface components {
             resume: components["schemas"]["Resume"];
             /** @description Paths of what the document holds and the service does not store (`volunteer`, `basics.phone`). */
             ignored: string[];
+        };
+        AccessToken: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            scopes: ("resume:read" | "resume:write")[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            last_used_at: string | null;
+        };
+        CreatedAccessToken: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            scopes: ("resume:read" | "resume:write")[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            last_used_at: string | null;
+            /** @description The token (`rsm_...`): shown only in this answer. */
+            token: string;
         };
         Error: {
             /** @description The HTTP status, repeated. */
@@ -647,6 +719,15 @@ export interface operations {
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -814,6 +895,15 @@ export interface operations {
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1019,6 +1109,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No experience entry with this id belongs to the caller. */
             404: {
                 headers: {
@@ -1106,6 +1205,15 @@ export interface operations {
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1260,6 +1368,15 @@ export interface operations {
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1461,6 +1578,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No education entry with this id belongs to the caller. */
             404: {
                 headers: {
@@ -1548,6 +1674,15 @@ export interface operations {
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1701,6 +1836,15 @@ export interface operations {
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1901,6 +2045,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No skill entry with this id belongs to the caller. */
             404: {
                 headers: {
@@ -1988,6 +2141,15 @@ export interface operations {
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2144,6 +2306,15 @@ export interface operations {
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2347,6 +2518,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No certification entry with this id belongs to the caller. */
             404: {
                 headers: {
@@ -2434,6 +2614,15 @@ export interface operations {
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2580,6 +2769,15 @@ export interface operations {
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2773,6 +2971,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No hobby entry with this id belongs to the caller. */
             404: {
                 headers: {
@@ -2860,6 +3067,15 @@ export interface operations {
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3013,6 +3229,15 @@ export interface operations {
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3213,6 +3438,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No goal entry with this id belongs to the caller. */
             404: {
                 headers: {
@@ -3309,6 +3543,15 @@ export interface operations {
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3464,6 +3707,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is too large. */
             413: {
                 headers: {
@@ -3475,6 +3727,356 @@ export interface operations {
             };
             /** @description The body is not JSON. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-user rate limit (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the body never carries internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tokens-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["AccessToken"][];
+                    };
+                };
+            };
+            /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-user rate limit (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the body never carries internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tokens-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description `["resume:read"]`, or `["resume:write"]` (which includes reading). */
+                    scopes: ("resume:read" | "resume:write")[];
+                    /** @default 90 */
+                    expires_in_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description The new token's URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedAccessToken"];
+                };
+            };
+            /** @description The body is not valid JSON or fails validation (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller already has 50 tokens. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-user rate limit (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the body never carries internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tokens-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessToken"];
+                };
+            };
+            /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token with this id belongs to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-user rate limit (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the body never carries internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tokens-revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token with this id belongs to the caller. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,13 +9,10 @@ import {
   replaceEntry,
 } from "../store/collection-store.ts";
 import { idempotencyKeyHeader, idempotencyKeyOf } from "../idempotency-key.ts";
-import { router, userProcedure } from "../trpc.ts";
+import { deletedOutput } from "../schemas/fields.ts";
+import { router, SCOPE_ERRORS, userProcedure } from "../trpc.ts";
 
 const idInput = z.object({ id: z.uuid("must be a uuid") });
-
-const deleted = z
-  .object({ statusCode: z.literal(200), message: z.string() })
-  .meta({ id: "Deleted", description: "The entry is gone." });
 
 /** The five routes of one collection: list, create, get, replace, delete. */
 export function collectionRouter<C extends Collection>(collection: C) {
@@ -63,6 +60,7 @@ export function collectionRouter<C extends Collection>(collection: C) {
               "`true` when this is the first create's answer again, for a repeated Idempotency-Key.",
           },
           errors: {
+            ...SCOPE_ERRORS,
             409: `The caller already has the maximum number of ${name} entries.`,
             422: "IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or collection.",
           },
@@ -105,7 +103,7 @@ export function collectionRouter<C extends Collection>(collection: C) {
           summary: `Replace one entry of ${name}`,
           description: "The complete entry: optional fields left out are cleared.",
         },
-        rest: { errors: replaceErrors },
+        rest: { errors: { ...SCOPE_ERRORS, ...replaceErrors } },
       })
       .input(collection.replaceInput)
       .output(collection.output)
@@ -123,10 +121,10 @@ export function collectionRouter<C extends Collection>(collection: C) {
           summary: `Delete one entry of ${name}`,
           description: "Removes one of the caller's entries for good.",
         },
-        rest: { errors: notFound },
+        rest: { errors: { ...SCOPE_ERRORS, ...notFound } },
       })
       .input(idInput)
-      .output(deleted)
+      .output(deletedOutput)
       .mutation(async ({ ctx, input }) => {
         await deleteEntry(ctx.db, collection, ctx.userId, input.id);
         return { statusCode: 200 as const, message: `${entityType} entry ${input.id} deleted` };

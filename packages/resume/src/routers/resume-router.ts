@@ -6,7 +6,7 @@ import { IMPORT_FORMATS, readResumeImport } from "../read-resume-import.ts";
 import { wholeResumeOutput } from "../schemas/whole-resume.ts";
 import { replaceWholeResume } from "../store/replace-resume.ts";
 import { getWholeResume } from "../store/resume-store.ts";
-import { router, userProcedure } from "../trpc.ts";
+import { router, SCOPE_ERRORS, userProcedure } from "../trpc.ts";
 
 export const WHOLE_RESUME_PATH = "/me/resume";
 
@@ -65,7 +65,7 @@ export const resumeRouter = router({
           "or nothing; every rule and limit of the single routes applies, and issue paths use the document's " +
           `own names (\`work[3].startDate\`). Body limit ${LIMITS.importBodyBytes / 1024 / 1024} MiB.`,
       },
-      rest: { bodyInput: "document", maxBodyBytes: LIMITS.importBodyBytes },
+      rest: { bodyInput: "document", maxBodyBytes: LIMITS.importBodyBytes, errors: SCOPE_ERRORS },
     })
     .input(
       z.object({

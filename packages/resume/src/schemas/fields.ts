@@ -47,6 +47,11 @@ export const textList = () =>
     .optional()
     .transform((items) => (items ?? []).filter((item) => item !== ""));
 
+/** What a DELETE answers. */
+export const deletedOutput = z
+  .object({ statusCode: z.literal(200), message: z.string() })
+  .meta({ id: "Deleted", description: "It is gone." });
+
 /** The fields the service adds to every stored resource. */
 const SERVER_FIELDS = ["id", "entity_type", "pk", "sk", "created_at", "updated_at"] as const;
 
