@@ -1,10 +1,14 @@
 "use client";
-import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { COLLECTIONS, type WholeResume } from "@app/resume/client";
 import { CollectionSection } from "./collection-section.tsx";
 import { ProfileForm } from "./profile-form.tsx";
 import { ResumePreview } from "./resume-preview.tsx";
 import { api, describeFailure } from "./trpc.ts";
+
+// Loaded when first opened, so that the editor's first load stays small.
+const ImportResumePanel = lazy(() => import("./import-resume-panel.tsx"));
+const AccessTokensPanel = lazy(() => import("./access-tokens-panel.tsx"));
 
 /** Saves `text` as a file the browser downloads. */
 function download(filename: string, type: string, text: string) {
@@ -25,6 +29,9 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
   const [markdown, setMarkdown] = useState("");
   const [problem, setProblem] = useState("");
   const [signedOut, setSignedOut] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const [showTokens, setShowTokens] = useState(false);
+  const importButton = useRef<HTMLButtonElement>(null);
 
   const reload = useCallback(async () => {
     try {
@@ -50,6 +57,17 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
 
   const onSignedOut = useCallback(() => setSignedOut(true), []);
 
+  async function downloadJsonResume() {
+    try {
+      const document = await api.resume.get.query({ format: "jsonresume" });
+      download("jsonresume.json", "application/json", `${JSON.stringify(document, null, 2)}\n`);
+    } catch (error) {
+      const failure = describeFailure(error);
+      setProblem(failure.message);
+      if (failure.kind === "signed-out") setSignedOut(true);
+    }
+  }
+
   return (
     <>
       <header className="topbar">
@@ -73,6 +91,24 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
           >
             Download resume.json
           </button>
+          <button
+            type="button"
+            className="secondary"
+            disabled={!resume}
+            onClick={() => void downloadJsonResume()}
+          >
+            Download JSON Resume
+          </button>
+          <button
+            type="button"
+            className="secondary"
+            ref={importButton}
+            disabled={!resume}
+            aria-expanded={importing}
+            onClick={() => setImporting(true)}
+          >
+            Import…
+          </button>
           <button type="button" className="secondary" onClick={() => window.print()}>
             Print / Save as PDF
           </button>
@@ -92,6 +128,19 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
       <main className="layout">
         <div className="editing">
           <h1>Your resume</h1>
+          {importing && resume && (
+            <Suspense fallback={<p className="status">Loading…</p>}>
+              <ImportResumePanel
+                resume={resume}
+                onImported={() => void reload()}
+                onClose={() => {
+                  setImporting(false);
+                  importButton.current?.focus();
+                }}
+                onSignedOut={onSignedOut}
+              />
+            </Suspense>
+          )}
           {resume ? (
             <>
               <ProfileForm
@@ -110,6 +159,22 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
                   onSignedOut={onSignedOut}
                 />
               ))}
+              <section className="card no-print" aria-labelledby="tokens-heading">
+                <h2 id="tokens-heading">API tokens</h2>
+                <p className="status">
+                  Personal access tokens let your own scripts and apps read or change this resume through the
+                  REST API (<a href="/docs">/docs</a>).
+                </p>
+                {showTokens ? (
+                  <Suspense fallback={<p className="status">Loading…</p>}>
+                    <AccessTokensPanel onSignedOut={onSignedOut} />
+                  </Suspense>
+                ) : (
+                  <button type="button" className="secondary" onClick={() => setShowTokens(true)}>
+                    Manage API tokens
+                  </button>
+                )}
+              </section>
             </>
           ) : (
             <p className="status">Loading…</p>

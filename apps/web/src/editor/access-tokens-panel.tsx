@@ -1,0 +1,202 @@
+"use client";
+import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { api, describeFailure } from "./trpc.ts";
+
+interface AccessToken {
+  id: string;
+  name: string;
+  scopes: string[];
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+}
+
+const EXPIRY_DAYS = [7, 30, 90, 365];
+const day = (iso: string) => iso.slice(0, 10);
+
+/**
+ * Personal access tokens for scripts and REST clients (README, "Personal
+ * access tokens"): make one, see its secret once and copy it, list, revoke.
+ * Loaded only when opened.
+ */
+export default function AccessTokensPanel({ onSignedOut }: { onSignedOut(): void }) {
+  const [tokens, setTokens] = useState<AccessToken[] | null>(null);
+  const [name, setName] = useState("");
+  const [scope, setScope] = useState<"resume:read" | "resume:write">("resume:read");
+  const [days, setDays] = useState(90);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
+  const [status, setStatus] = useState("");
+  const secretRef = useRef<HTMLInputElement>(null);
+
+  const fail = useCallback(
+    (error: unknown) => {
+      const failure = describeFailure(error);
+      setFieldErrors(failure.fieldErrors);
+      setStatus(failure.message);
+      if (failure.kind === "signed-out") onSignedOut();
+    },
+    [onSignedOut],
+  );
+
+  const reload = useCallback(async () => {
+    try {
+      setTokens((await api.tokens.list.query()).items);
+    } catch (error) {
+      fail(error);
+    }
+  }, [fail]);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  useEffect(() => {
+    if (created) secretRef.current?.select();
+  }, [created]);
+
+  async function create(event: FormEvent) {
+    event.preventDefault();
+    setFieldErrors({});
+    try {
+      const made = await api.tokens.create.mutate({ name, scopes: [scope], expires_in_days: days });
+      setCreated({ name: made.name, token: made.token });
+      setName("");
+      setStatus(`Token “${made.name}” made. Copy it now: it is not shown again.`);
+      await reload();
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  async function revoke(token: AccessToken) {
+    if (!window.confirm(`Revoke “${token.name}”? Programs using it stop working at once.`)) return;
+    try {
+      await api.tokens.revoke.mutate({ id: token.id });
+      setStatus(`Token “${token.name}” revoked.`);
+      await reload();
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  async function copy(token: string) {
+    try {
+      await navigator.clipboard.writeText(token);
+      setStatus("Copied to the clipboard.");
+    } catch {
+      secretRef.current?.select();
+      setStatus("Copying was not allowed here: the token is selected, copy it with Ctrl+C.");
+    }
+  }
+
+  return (
+    <div data-testid="access-tokens">
+      <form aria-label="New API token" onSubmit={(event) => void create(event)} noValidate>
+        <div className="grid">
+          <div>
+            <label htmlFor="token-name" className="required">
+              Token name
+            </label>
+            <input
+              id="token-name"
+              value={name}
+              maxLength={100}
+              required
+              onChange={(event) => setName(event.target.value)}
+              aria-invalid={fieldErrors.name ? true : undefined}
+              aria-describedby={fieldErrors.name ? "token-name-error" : undefined}
+            />
+            {fieldErrors.name && (
+              <p id="token-name-error" className="field-error">
+                {fieldErrors.name}
+              </p>
+            )}
+          </div>
+          <div>
+            <label htmlFor="token-expiry">Expires after</label>
+            <select id="token-expiry" value={days} onChange={(event) => setDays(Number(event.target.value))}>
+              {EXPIRY_DAYS.map((d) => (
+                <option key={d} value={d}>
+                  {d} days
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <fieldset className="plain">
+          <legend>Access</legend>
+          <label className="inline">
+            <input
+              type="radio"
+              name="token-scope"
+              checked={scope === "resume:read"}
+              onChange={() => setScope("resume:read")}
+            />
+            Read my resume
+          </label>
+          <label className="inline">
+            <input
+              type="radio"
+              name="token-scope"
+              checked={scope === "resume:write"}
+              onChange={() => setScope("resume:write")}
+            />
+            Read and change my resume
+          </label>
+        </fieldset>
+        <div className="actions">
+          <button type="submit">Create token</button>
+        </div>
+      </form>
+
+      {created && (
+        <div className="notice" style={{ marginTop: "1rem" }}>
+          <label htmlFor="token-secret">Token “{created.name}”: shown only now</label>
+          <div className="row">
+            <input id="token-secret" ref={secretRef} readOnly value={created.token} spellCheck={false} />
+            <button type="button" onClick={() => void copy(created.token)}>
+              Copy
+            </button>
+            <button type="button" className="secondary" onClick={() => setCreated(null)}>
+              Done
+            </button>
+          </div>
+          <p className="status">
+            Send it as <code>Authorization: Bearer &lt;token&gt;</code> to <code>/me/*</code>.
+          </p>
+        </div>
+      )}
+
+      <p className="status" role="status" aria-live="polite">
+        {status}
+      </p>
+
+      {tokens && tokens.length === 0 && <p className="status">No tokens yet.</p>}
+      {tokens && tokens.length > 0 && (
+        <ul className="entries" aria-label="Your API tokens">
+          {tokens.map((token) => (
+            <li key={token.id} data-testid="access-token">
+              <span className="entry-title">
+                {token.name}
+                <span className="entry-meta">
+                  {token.scopes.includes("resume:write") ? "read and change" : "read only"} · made{" "}
+                  {day(token.created_at)} · expires {day(token.expires_at)} ·{" "}
+                  {token.last_used_at ? `last used ${day(token.last_used_at)}` : "never used"}
+                </span>
+              </span>
+              <button
+                type="button"
+                className="danger"
+                aria-label={`Revoke ${token.name}`}
+                onClick={() => void revoke(token)}
+              >
+                Revoke
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

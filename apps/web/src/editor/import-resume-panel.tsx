@@ -1,0 +1,198 @@
+"use client";
+import { useEffect, useRef, useState, type ChangeEvent } from "react";
+import { COLLECTIONS, type WholeResume } from "@app/resume/client";
+import { SECTIONS } from "./field-specs.ts";
+import { api, describeFailure } from "./trpc.ts";
+
+type ImportFormat = "jsonresume" | "json";
+type Document = Record<string, unknown>;
+
+/** Where each collection's entries are in a JSON Resume document (README, "JSON Resume"). */
+const JSON_RESUME_SECTIONS: Record<string, (document: Document) => unknown> = {
+  experience: (d) => d.work,
+  education: (d) => d.education,
+  skills: (d) => d.skills,
+  certifications: (d) => d.certificates,
+  hobbies: (d) => d.interests,
+  goals: (d) => ((d.meta as Document | undefined)?.["x-resume"] as Document | undefined)?.goals,
+};
+
+/** The service's own whole-resume JSON has these; a JSON Resume document has none of them. */
+const NATIVE_ONLY_KEYS = ["profile", "experience", "certifications", "hobbies", "goals"];
+
+const isObject = (value: unknown): value is Document =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const countOf = (list: unknown) => (Array.isArray(list) ? list.length : 0);
+
+/** How many entries of each section `document` holds, read as `format`. */
+function countsOf(document: Document, format: ImportFormat): Record<string, number> {
+  const profile =
+    format === "json" ? (isObject(document.profile) ? 1 : 0) : isObject(document.basics) ? 1 : 0;
+  return {
+    profile,
+    ...Object.fromEntries(
+      COLLECTIONS.map((c) => [
+        c.name,
+        countOf(format === "json" ? document[c.name] : JSON_RESUME_SECTIONS[c.name]!(document)),
+      ]),
+    ),
+  };
+}
+
+/**
+ * Import of a whole resume from a file: what will be replaced, section by
+ * section, then the replacement on confirmation (one request, all or
+ * nothing). A refused file changes nothing and its errors are listed at their
+ * paths. Loaded only when opened.
+ */
+export default function ImportResumePanel({
+  resume,
+  onImported,
+  onClose,
+  onSignedOut,
+}: {
+  resume: WholeResume;
+  onImported(): void;
+  onClose(): void;
+  onSignedOut(): void;
+}) {
+  const [document, setDocument] = useState<Document | null>(null);
+  const [format, setFormat] = useState<ImportFormat>("jsonresume");
+  const [problem, setProblem] = useState("");
+  const [issues, setIssues] = useState<[string, string][]>([]);
+  const [status, setStatus] = useState("");
+  const [busy, setBusy] = useState(false);
+  const fileRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => fileRef.current?.focus(), []);
+
+  async function choose(event: ChangeEvent<HTMLInputElement>) {
+    setProblem("");
+    setIssues([]);
+    setStatus("");
+    setDocument(null);
+    const file = event.target.files?.[0];
+    if (!file) return;
+    try {
+      const parsed: unknown = JSON.parse(await file.text());
+      if (!isObject(parsed)) throw new Error("not an object");
+      setFormat(
+        NATIVE_ONLY_KEYS.some((key) => key in parsed) && !("basics" in parsed) ? "json" : "jsonresume",
+      );
+      setDocument(parsed);
+    } catch {
+      setProblem(
+        `${file.name} is not a JSON document: choose a JSON Resume file or a resume.json from here.`,
+      );
+    }
+  }
+
+  async function replace() {
+    if (!document) return;
+    setBusy(true);
+    setIssues([]);
+    try {
+      const { ignored } = await api.resume.replace.mutate({ format, document });
+      setDocument(null);
+      if (fileRef.current) fileRef.current.value = "";
+      setStatus(
+        ignored.length > 0
+          ? `Imported. Not stored, as the editor has no place for them: ${ignored.join(", ")}.`
+          : "Imported.",
+      );
+      onImported();
+    } catch (error) {
+      const failure = describeFailure(error);
+      setIssues(Object.entries(failure.fieldErrors));
+      setProblem(
+        failure.kind === "invalid"
+          ? "The file was refused; nothing was changed. Fix these and try again:"
+          : failure.message,
+      );
+      if (failure.kind === "signed-out") onSignedOut();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const current: Record<string, number> = {
+    profile: resume.profile ? 1 : 0,
+    ...Object.fromEntries(COLLECTIONS.map((c) => [c.name, resume[c.name].length])),
+  };
+  const incoming = document ? countsOf(document, format) : null;
+  const rows = [["profile", "Profile"], ...COLLECTIONS.map((c) => [c.name, SECTIONS[c.name].title])] as const;
+
+  return (
+    <section className="card no-print" aria-labelledby="import-heading">
+      <h2 id="import-heading">Import a resume</h2>
+      <p className="status">
+        A JSON Resume file (jsonresume.org) or a resume.json downloaded here. It replaces everything below.
+      </p>
+      <label htmlFor="import-file">Resume file</label>
+      <input
+        id="import-file"
+        ref={fileRef}
+        type="file"
+        accept="application/json,.json"
+        onChange={(e) => void choose(e)}
+      />
+      {document && incoming && (
+        <>
+          <label htmlFor="import-format">Format</label>
+          <select
+            id="import-format"
+            value={format}
+            onChange={(e) => setFormat(e.target.value as ImportFormat)}
+          >
+            <option value="jsonresume">JSON Resume</option>
+            <option value="json">This editor&apos;s resume.json</option>
+          </select>
+          <table className="import-summary">
+            <caption>What will be replaced</caption>
+            <thead>
+              <tr>
+                <th scope="col">Section</th>
+                <th scope="col">Now</th>
+                <th scope="col">After the import</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(([key, title]) => (
+                <tr key={key}>
+                  <th scope="row">{title}</th>
+                  <td>{current[key]}</td>
+                  <td>{incoming[key]}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      {problem && (
+        <div role="alert">
+          <p className="form-error">{problem}</p>
+          {issues.length > 0 && (
+            <ul className="field-error">
+              {issues.map(([path, message]) => (
+                <li key={path}>
+                  <code>{path || "(the file)"}</code>: {message}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      <div className="actions">
+        <button type="button" disabled={!document || busy} onClick={() => void replace()}>
+          Replace my resume
+        </button>
+        <button type="button" className="secondary" onClick={onClose}>
+          {status ? "Close" : "Cancel"}
+        </button>
+      </div>
+      <p className="status" role="status" aria-live="polite">
+        {status}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,142 @@
+import { readFile } from "node:fs/promises";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { section, signIn, uniqueUser } from "./helpers.ts";
+
+const WORK_RESUME = {
+  basics: { name: "Ada Lovelace", label: "Analyst", phone: "555" },
+  work: [
+    { name: "Analytical Engines", position: "Programmer", startDate: "1842-01" },
+    { name: "Babbage & Co", position: "Translator", startDate: "1840", endDate: "1842" },
+  ],
+  skills: [{ name: "Mathematics", level: "Master" }],
+  volunteer: [{ organization: "Society" }],
+};
+
+async function chooseFile(page: Page, name: string, content: unknown) {
+  await page
+    .getByLabel("Resume file")
+    .setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(JSON.stringify(content)) });
+}
+
+/** Axe's serious and critical findings inside `selector`. */
+async function severeViolations(page: Page, selector: string) {
+  const results = await new AxeBuilder({ page }).include(selector).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+/** A REST call with a bearer token, from outside the page. */
+async function restGet(page: Page, path: string, token: string) {
+  return page.request.get(path, { headers: { authorization: `Bearer ${token}` } });
+}
+
+test("import shows what it replaces, changes nothing on cancel or on a refused file, and replaces on confirm", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("import"));
+  await page.getByLabel("Name", { exact: true }).fill("Someone Before");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByText("Profile saved.")).toBeVisible();
+
+  const importButton = page.getByRole("button", { name: "Import…" });
+  await importButton.click();
+  const panel = page.getByRole("region", { name: "Import a resume" });
+  await expect(page.getByLabel("Resume file")).toBeFocused();
+  await chooseFile(page, "ada.json", WORK_RESUME);
+  const summary = panel.getByRole("table", { name: "What will be replaced" });
+  await expect(summary.getByRole("row", { name: /Profile/ })).toHaveText(/Profile\s*1\s*1/);
+  await expect(summary.getByRole("row", { name: /Experience/ })).toHaveText(/Experience\s*0\s*2/);
+  await expect(summary.getByRole("row", { name: /Skills/ })).toHaveText(/Skills\s*0\s*1/);
+  expect(await severeViolations(page, "section[aria-labelledby='import-heading']")).toEqual([]);
+
+  await panel.getByRole("button", { name: "Cancel" }).click();
+  await expect(panel).toBeHidden();
+  await expect(importButton).toBeFocused();
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Someone Before");
+
+  await importButton.click();
+  await chooseFile(page, "broken.json", { work: [{ name: "X", position: "Y", startDate: "June 1840" }] });
+  await panel.getByRole("button", { name: "Replace my resume" }).click();
+  await expect(panel.getByRole("alert")).toContainText("nothing was changed");
+  await expect(panel.getByRole("alert")).toContainText("work[0].startDate");
+  await expect(section(page, "Experience").getByTestId("experience-entry")).toHaveCount(0);
+
+  await chooseFile(page, "ada.json", WORK_RESUME);
+  await panel.getByRole("button", { name: "Replace my resume" }).click();
+  await expect(panel.getByRole("status")).toContainText("Imported. Not stored");
+  await expect(panel.getByRole("status")).toContainText("basics.phone");
+  await expect(section(page, "Experience").getByTestId("experience-entry")).toHaveCount(2);
+  await expect(page.getByTestId("preview")).toContainText("Ada Lovelace");
+
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Download JSON Resume" }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe("jsonresume.json");
+  const exported = JSON.parse(await readFile((await download.path())!, "utf8"));
+  expect(exported.basics.name).toBe("Ada Lovelace");
+  expect(exported.work.map((w: { name: string }) => w.name)).toEqual(["Analytical Engines", "Babbage & Co"]);
+  expect(exported.skills).toEqual([{ name: "Mathematics", "x-category": "tool", level: "expert" }]);
+});
+
+test("API tokens: made with a name, scope and expiry, shown once, copied, listed, used and revoked", async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await signIn(page, uniqueUser("tokens"));
+  const panel = page.getByRole("region", { name: "API tokens" });
+  await panel.getByRole("button", { name: "Manage API tokens" }).click();
+  await expect(panel.getByText("No tokens yet.")).toBeVisible();
+
+  await panel.getByRole("button", { name: "Create token" }).click();
+  await expect(panel.getByText("must not be empty")).toBeVisible();
+
+  await panel.getByLabel("Token name").fill("laptop script");
+  await panel.getByLabel("Read and change my resume").check();
+  await panel.getByLabel("Expires after").selectOption("30");
+  await panel.getByRole("button", { name: "Create token" }).click();
+  const secret = panel.getByLabel(/shown only now/);
+  await expect(secret).toHaveValue(/^rsm_/);
+  const token = await secret.inputValue();
+  await panel.getByRole("button", { name: "Copy" }).click();
+  await expect(panel.getByRole("status")).toHaveText("Copied to the clipboard.");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+  expect(await severeViolations(page, "[data-testid='access-tokens']")).toEqual([]);
+
+  const listed = panel.getByTestId("access-token");
+  await expect(listed).toHaveCount(1);
+  await expect(listed).toContainText("laptop script");
+  await expect(listed).toContainText("read and change");
+  await expect(listed).toContainText("never used");
+
+  expect((await restGet(page, "/me/resume", token)).status()).toBe(200);
+  await panel.getByRole("button", { name: "Done" }).click();
+  await expect(panel.getByLabel(/shown only now/)).toHaveCount(0);
+  await expect(page.getByText(token)).toHaveCount(0);
+
+  page.once("dialog", (dialog) => void dialog.accept());
+  await panel.getByRole("button", { name: "Revoke laptop script" }).click();
+  await expect(panel.getByRole("status")).toHaveText("Token “laptop script” revoked.");
+  await expect(panel.getByText("No tokens yet.")).toBeVisible();
+  expect((await restGet(page, "/me/resume", token)).status()).toBe(401);
+});
+
+test.describe("at 375 px wide", () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  test("the import and token panels fit a phone-sized screen", async ({ page }) => {
+    await signIn(page, uniqueUser("narrow"));
+    await page.getByRole("button", { name: "Import…" }).click();
+    await chooseFile(page, "ada.json", WORK_RESUME);
+    await expect(page.getByRole("table", { name: "What will be replaced" })).toBeVisible();
+    await page.getByRole("button", { name: "Manage API tokens" }).click();
+    await page.getByLabel("Token name").fill("phone");
+    await page.getByRole("button", { name: "Create token" }).click();
+    await expect(page.getByLabel(/shown only now/)).toHaveValue(/^rsm_/);
+    const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth");
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+});
