@@ -156,7 +156,7 @@ test("validation shows messages at the fields, saves nothing, and keeps what was
 
   await expect(form.getByLabel("Title", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await expect(form.getByText("must not be empty")).toBeVisible();
-  await expect(form.getByText("must not be before start_date")).toBeVisible();
+  await expect(form.getByText("must not be before Start date")).toBeVisible();
   await expect(form.getByLabel("Organization")).toHaveValue("Typed Org");
   await expect(form.getByLabel("Start date")).toHaveValue("2022-05-10");
 

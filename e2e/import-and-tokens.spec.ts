@@ -103,7 +103,7 @@ test("API tokens: made with a name, scope and expiry, shown once, copied, listed
   const token = await secret.inputValue();
   await panel.getByRole("button", { name: "Copy" }).click();
   await expect(panel.getByRole("status")).toHaveText("Copied to the clipboard.");
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+  expect(await page.evaluate<string>("navigator.clipboard.readText()")).toBe(token);
   expect(await severeViolations(page, "[data-testid='access-tokens']")).toEqual([]);
 
   const listed = panel.getByTestId("access-token");

@@ -10,4 +10,6 @@ export { PROFICIENCIES, SKILL_CATEGORIES } from "./schemas/skill.ts";
 export { CERTIFICATION_TYPES } from "./schemas/certification.ts";
 export { profileFields, type Profile } from "./schemas/profile.ts";
 export type { WholeResume } from "./schemas/whole-resume.ts";
+export { THEME_NAMES, type ThemeName } from "./themes/theme-names.ts";
 export type { ResumeAppRouter } from "./router.ts";
+export { dateRange, monthYear } from "./resume-dates.ts";

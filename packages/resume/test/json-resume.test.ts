@@ -214,7 +214,7 @@ describe("JSON Resume import", () => {
       importIssues("jsonresume", {
         work: [{ name: "A", position: "B", startDate: "2020", endDate: "2019" }],
       }),
-    ).toEqual([{ path: "work[0].endDate", message: "must not be before start_date" }]);
+    ).toEqual([{ path: "work[0].endDate", message: "must not be before startDate" }]);
   });
 
   it("refuses a document whose shape is wrong, at the place that is", () => {

@@ -1,9 +1,10 @@
 "use client";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { CollectionName, EntryOf } from "@app/resume/client";
 import { EntryForm } from "./entry-form.tsx";
 import { SECTIONS, type SectionSpec } from "./field-specs.ts";
 import { api, describeFailure } from "./trpc.ts";
+import { useFleetingMessage } from "./use-fleeting-message.ts";
 import { hasDraft } from "./use-session-draft.ts";
 
 interface Props<Name extends CollectionName> {
@@ -29,18 +30,36 @@ export function CollectionSection<Name extends CollectionName>({
   const [editing, setEditing] = useState<string | null>(
     () => ["new", ...entries.map((e) => e.id)].find((id) => hasDraft(draftKey(id))) ?? null,
   );
-  const [message, setMessage] = useState("");
+  const [confirmation, announce] = useFleetingMessage();
+  const [problem, setProblem] = useState("");
+  const sectionRef = useRef<HTMLElement>(null);
+  /** Where focus goes when a form closes: the button that opened it. */
+  const returnFocusTo = useRef<string | null>(null);
+
+  useEffect(() => {
+    const opener = returnFocusTo.current;
+    if (editing !== null || opener === null) return;
+    returnFocusTo.current = null;
+    sectionRef.current?.querySelector<HTMLElement>(`[data-opens="${opener}"]`)?.focus();
+  }, [editing]);
+
+  function open(id: string) {
+    returnFocusTo.current = id;
+    setProblem("");
+    setEditing(id);
+  }
 
   async function remove(entry: EntryOf<Name>) {
     const { title } = section.summary(entry);
     if (!window.confirm(`Delete “${title}”? This cannot be undone.`)) return;
     try {
       await api[collection].delete.mutate({ id: entry.id });
-      setMessage(`Deleted “${title}”.`);
+      setProblem("");
+      announce(`Deleted “${title}”.`);
       onChanged();
     } catch (error) {
       const failure = describeFailure(error);
-      setMessage(failure.message);
+      setProblem(failure.message);
       if (failure.kind === "signed-out") onSignedOut();
     }
   }
@@ -53,7 +72,7 @@ export function CollectionSection<Name extends CollectionName>({
       {...(entry ? { entry } : {})}
       onSaved={() => {
         setEditing(null);
-        setMessage(entry ? "Saved." : "Added.");
+        announce(entry ? "Saved." : "Added.");
         onChanged();
       }}
       onCancel={() => setEditing(null)}
@@ -62,7 +81,7 @@ export function CollectionSection<Name extends CollectionName>({
   );
 
   return (
-    <section className="card" aria-labelledby={headingId}>
+    <section className="card" aria-labelledby={headingId} ref={sectionRef}>
       <h2 id={headingId}>{section.title}</h2>
       <ul className="entries">
         {entries.map((entry) => {
@@ -83,7 +102,8 @@ export function CollectionSection<Name extends CollectionName>({
                       type="button"
                       className="secondary"
                       aria-label={`Edit ${title}`}
-                      onClick={() => setEditing(id)}
+                      data-opens={id}
+                      onClick={() => open(id)}
                     >
                       Edit
                     </button>
@@ -106,12 +126,17 @@ export function CollectionSection<Name extends CollectionName>({
       {editing === "new" ? (
         form()
       ) : (
-        <button type="button" onClick={() => setEditing("new")}>
+        <button type="button" data-opens="new" onClick={() => open("new")}>
           Add {section.noun}
         </button>
       )}
+      {problem && (
+        <p className="form-error" role="alert">
+          {problem}
+        </p>
+      )}
       <p className="status" role="status">
-        {message}
+        {confirmation}
       </p>
     </section>
   );

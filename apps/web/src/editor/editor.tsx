@@ -1,9 +1,10 @@
 "use client";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
-import { COLLECTIONS, type WholeResume } from "@app/resume/client";
+import { COLLECTIONS, THEME_NAMES, type ThemeName, type WholeResume } from "@app/resume/client";
 import { CollectionSection } from "./collection-section.tsx";
 import { ProfileForm } from "./profile-form.tsx";
 import { ResumePreview } from "./resume-preview.tsx";
+import { ThemePreview } from "./theme-preview.tsx";
 import { api, describeFailure } from "./trpc.ts";
 
 // Loaded when first opened, so that the editor's first load stays small.
@@ -32,6 +33,9 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
   const [importing, setImporting] = useState(false);
   const [showTokens, setShowTokens] = useState(false);
   const importButton = useRef<HTMLButtonElement>(null);
+  const [previewStyle, setPreviewStyle] = useState<"markdown" | ThemeName>("markdown");
+  const [themedHtml, setThemedHtml] = useState("");
+  const themeFrame = useRef<HTMLIFrameElement>(null);
 
   const reload = useCallback(async () => {
     try {
@@ -57,6 +61,31 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
 
   const onSignedOut = useCallback(() => setSignedOut(true), []);
 
+  // The themed page follows the resume: fetched again after every change, as the Markdown is.
+  useEffect(() => {
+    if (previewStyle === "markdown" || !resume) return;
+    let current = true;
+    api.resume.get
+      .query({ format: "html", theme: previewStyle })
+      .then((html) => {
+        if (current && typeof html === "string") setThemedHtml(html);
+      })
+      .catch((error: unknown) => {
+        const failure = describeFailure(error);
+        setProblem(failure.message);
+        if (failure.kind === "signed-out") setSignedOut(true);
+      });
+    return () => {
+      current = false;
+    };
+  }, [previewStyle, resume]);
+
+  function print() {
+    const frame = themeFrame.current?.contentWindow;
+    if (previewStyle !== "markdown" && frame) frame.print();
+    else window.print();
+  }
+
   async function downloadJsonResume() {
     try {
       const document = await api.resume.get.query({ format: "jsonresume" });
@@ -71,7 +100,7 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
   return (
     <>
       <header className="topbar">
-        {account}
+        {signedOut ? <p>Session expired</p> : account}
         <div className="row">
           <button
             type="button"
@@ -109,15 +138,16 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
           >
             Import…
           </button>
-          <button type="button" className="secondary" onClick={() => window.print()}>
+          <button type="button" className="secondary" onClick={print}>
             Print / Save as PDF
           </button>
         </div>
       </header>
       {signedOut && (
         <p className="notice no-print" role="alert" style={{ maxWidth: "78rem", margin: "1rem auto" }}>
-          Your session has expired. <a href="/sign-in?next=/editor">Sign in again</a>: what you typed is kept
-          and will be here.
+          Your session has expired.{" "}
+          <a href={`/sign-in?next=/editor&user=${encodeURIComponent(userId)}`}>Sign in again</a>: what you
+          typed is kept and will be here.
         </p>
       )}
       {problem && !signedOut && (
@@ -181,8 +211,32 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
           )}
         </div>
         <div>
-          <h2 className="no-print">Preview</h2>
-          <ResumePreview markdown={markdown} />
+          <div className="row no-print preview-heading">
+            <h2>Preview</h2>
+            <label htmlFor="preview-style" className="inline-label">
+              Style
+            </label>
+            <select
+              id="preview-style"
+              value={previewStyle}
+              onChange={(event) => {
+                setThemedHtml("");
+                setPreviewStyle(event.target.value as "markdown" | ThemeName);
+              }}
+            >
+              <option value="markdown">Markdown</option>
+              {THEME_NAMES.map((name) => (
+                <option key={name} value={name}>
+                  Theme: {name}
+                </option>
+              ))}
+            </select>
+          </div>
+          {previewStyle === "markdown" ? (
+            <ResumePreview markdown={markdown} />
+          ) : (
+            <ThemePreview theme={previewStyle} html={themedHtml} ref={themeFrame} />
+          )}
         </div>
       </main>
     </>

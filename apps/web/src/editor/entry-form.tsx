@@ -1,7 +1,7 @@
 "use client";
-import type { FormEvent } from "react";
+import { useEffect, useRef, type FormEvent } from "react";
 import { COLLECTIONS, GOAL_MOVES, type CollectionName, type EntryOf } from "@app/resume/client";
-import { SECTIONS, type FieldSpec } from "./field-specs.ts";
+import { SECTIONS, withLabels, type FieldSpec } from "./field-specs.ts";
 import { formValuesOf, inputOf, openFlag, type FormValues } from "./form-values.ts";
 import { TextListEditor } from "./text-list-editor.tsx";
 import { api, forgetIdempotencyKey, idempotencyKeyFor } from "./trpc.ts";
@@ -34,7 +34,17 @@ export function EntryForm<Name extends CollectionName>({
   const [values, setValues, clearDraft] = useSessionDraft<FormValues>(draftKey, () =>
     formValuesOf(section.fields, entry),
   );
-  const { errors, failure, saving, save } = useValidatedSave(onSignedOut);
+  const { errors: apiErrors, failure, saving, save } = useValidatedSave(onSignedOut);
+  // Messages name other fields by their labels ("must not be before Start date"), not their API names.
+  const errors = Object.fromEntries(
+    Object.entries(apiErrors).map(([path, message]) => [path, withLabels(message, section.fields)]),
+  );
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // An opened form takes the focus, so that keyboard and screen reader users land in it.
+  useEffect(() => {
+    formRef.current?.querySelector<HTMLElement>("input, select, textarea")?.focus();
+  }, []);
 
   const set = (name: string, value: FormValues[string]) => setValues({ ...values, [name]: value });
 
@@ -64,6 +74,7 @@ export function EntryForm<Name extends CollectionName>({
 
   return (
     <form
+      ref={formRef}
       className="card"
       onSubmit={submit}
       noValidate
@@ -179,8 +190,13 @@ function Field({ formId, field, values, errors, entry, set }: FieldProps) {
         {field.label}
       </label>
       {control}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
       {field.openEndedLabel && (
-        <label className="row" style={{ fontWeight: 400 }}>
+        <label className="inline">
           <input
             type="checkbox"
             checked={open}
@@ -188,11 +204,6 @@ function Field({ formId, field, values, errors, entry, set }: FieldProps) {
           />
           {field.openEndedLabel}
         </label>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
       )}
     </div>
   );

@@ -5,6 +5,8 @@ import {
   GOAL_STATUSES,
   PROFICIENCIES,
   SKILL_CATEGORIES,
+  dateRange,
+  monthYear,
   type CollectionName,
   type EntryOf,
 } from "@app/resume/client";
@@ -30,7 +32,13 @@ export interface SectionSpec<Entry> {
   summary(entry: Entry): { title: string; meta: string };
 }
 
-const range = (start: string, end: string | null, open = "present") => `${start} – ${end ?? open}`;
+/** `message` with every field's API name (`start_date`) replaced by its label (`Start date`). */
+export function withLabels(message: string, fields: readonly FieldSpec[]): string {
+  return fields.reduce(
+    (text, field) => text.replace(new RegExp(`\\b${field.name}\\b`, "g"), field.label),
+    message,
+  );
+}
 
 export const SECTIONS: { [Name in CollectionName]: SectionSpec<EntryOf<Name>> } = {
   experience: {
@@ -46,7 +54,7 @@ export const SECTIONS: { [Name in CollectionName]: SectionSpec<EntryOf<Name>> } 
       { name: "responsibilities", label: "Responsibilities", kind: "list" },
       { name: "accomplishments", label: "Accomplishments", kind: "list" },
     ],
-    summary: (e) => ({ title: `${e.title} — ${e.organization}`, meta: range(e.start_date, e.end_date) }),
+    summary: (e) => ({ title: `${e.title} — ${e.organization}`, meta: dateRange(e.start_date, e.end_date) }),
   },
   education: {
     title: "Education",
@@ -64,7 +72,7 @@ export const SECTIONS: { [Name in CollectionName]: SectionSpec<EntryOf<Name>> } 
     ],
     summary: (e) => ({
       title: `${e.degree} — ${e.institution}`,
-      meta: range(e.start_date, e.end_date, "ongoing"),
+      meta: dateRange(e.start_date, e.end_date),
     }),
   },
   skills: {
@@ -90,7 +98,12 @@ export const SECTIONS: { [Name in CollectionName]: SectionSpec<EntryOf<Name>> } 
       { name: "credential_url", label: "Credential URL", kind: "url" },
       { name: "type", label: "Type", kind: "select", options: CERTIFICATION_TYPES },
     ],
-    summary: (e) => ({ title: `${e.name} — ${e.issuing_organization}`, meta: e.issue_date }),
+    summary: (e) => ({
+      title: `${e.name} — ${e.issuing_organization}`,
+      meta: e.expiration_date
+        ? dateRange(e.issue_date, e.expiration_date)
+        : `issued ${monthYear(e.issue_date)}`,
+    }),
   },
   hobbies: {
     title: "Hobbies",
@@ -110,6 +123,11 @@ export const SECTIONS: { [Name in CollectionName]: SectionSpec<EntryOf<Name>> } 
       { name: "target_date", label: "Target date", kind: "date" },
       { name: "status", label: "Status", kind: "select", options: GOAL_STATUSES },
     ],
-    summary: (e) => ({ title: e.description, meta: `${e.category} · ${e.status}` }),
+    summary: (e) => ({
+      title: e.description,
+      meta: [e.category, e.target_date && `by ${monthYear(e.target_date)}`, e.status]
+        .filter(Boolean)
+        .join(" · "),
+    }),
   },
 };

@@ -1,8 +1,9 @@
 "use client";
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { profileFields, type Profile } from "@app/resume/client";
 import { api } from "./trpc.ts";
 import { useSessionDraft } from "./use-session-draft.ts";
+import { useFleetingMessage } from "./use-fleeting-message.ts";
 import { useValidatedSave } from "./use-validated-save.ts";
 
 interface ProfileValues {
@@ -53,7 +54,7 @@ interface Props {
 export function ProfileForm({ userId, profile, onSaved, onSignedOut }: Props) {
   const [values, setValues, clearDraft] = useSessionDraft(`draft:${userId}:profile`, () => valuesOf(profile));
   const { errors, failure, save } = useValidatedSave(onSignedOut);
-  const [status, setStatus] = useState("");
+  const [status, setStatus] = useFleetingMessage();
 
   async function submit(event: FormEvent) {
     event.preventDefault();

@@ -344,8 +344,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The whole resume, as JSON, JSON Resume or a Markdown document
-         * @description `format=json` (default): the profile (null until the first PUT) and every collection in its order. `format=jsonresume`: a JSON Resume 1.0.0 document (README, "JSON Resume"). `format=markdown`: a conventional resume, user text escaped.
+         * The whole resume, as JSON, JSON Resume, Markdown or a themed HTML page
+         * @description `format=json` (default): the profile (null until the first PUT) and every collection in its order. `format=jsonresume`: a JSON Resume 1.0.0 document (README, "JSON Resume"). `format=markdown`: a conventional resume, user text escaped. `format=html`: a complete page in the JSON Resume theme `theme` (even, stackoverflow; default even) that loads nothing and runs nothing (Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:).
          */
         get: operations["resume-get"];
         /**
@@ -3600,7 +3600,8 @@ export interface operations {
     "resume-get": {
         parameters: {
             query?: {
-                format?: "json" | "jsonresume" | "markdown";
+                format?: "json" | "jsonresume" | "markdown" | "html";
+                theme?: "even" | "stackoverflow";
             };
             header?: never;
             path?: never;
@@ -3616,6 +3617,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Resume"] | components["schemas"]["JsonResume"] | string;
                     "text/markdown": string;
+                    "text/html": string;
                 };
             };
             /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */

@@ -178,9 +178,13 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
     issues,
     describeIssue(path, message, code) {
       const field = path[0] === "profile" ? undefined : path[2];
-      const isDate =
-        typeof field === "string" && DATE_FIELDS.has(field) && message.startsWith("must be a real date");
-      return { path: formatPath(documentPathOf(path, code)), message: isDate ? DATE_MESSAGE : message };
+      if (typeof field === "string" && DATE_FIELDS.has(field) && message.startsWith("must be a real date"))
+        message = DATE_MESSAGE;
+      // A message that names another field ("must not be before start_date") names it as the document does.
+      const keys = SECTIONS.find((s) => s.collection === path[0])?.fields ?? {};
+      for (const [name, key] of Object.entries(keys))
+        message = message.replace(new RegExp(`\\b${name}\\b`, "g"), key);
+      return { path: formatPath(documentPathOf(path, code)), message };
     },
   };
 }

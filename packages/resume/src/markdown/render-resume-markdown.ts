@@ -1,21 +1,9 @@
 import type { WholeResume } from "../schemas/whole-resume.ts";
+import { dateRange, monthYear } from "../resume-dates.ts";
 import { escapeInline, escapeParagraphs, linkDestination } from "./escape-markdown.ts";
 
 type Entries<Name extends keyof WholeResume> = NonNullable<WholeResume[Name]>;
 type Entry<Name extends Exclude<keyof WholeResume, "profile">> = Entries<Name>[number];
-
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** `2020-01-15` as `Jan 2020`. */
-function monthYear(date: string): string {
-  const [year, month] = date.split("-");
-  return `${MONTHS[Number(month) - 1]} ${year}`;
-}
-
-/** `Jan 2020 – Present`, `Jan 2018 – Dec 2019`. */
-function dateRange(start: string, end: string | null, open = "Present"): string {
-  return `${monthYear(start)} – ${end ? monthYear(end) : open}`;
-}
 
 /** Escaped user text, or null for none. */
 const inline = (value: string | null) => (value ? escapeInline(value) : null);

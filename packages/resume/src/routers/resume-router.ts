@@ -6,6 +6,8 @@ import { IMPORT_FORMATS, readResumeImport } from "../read-resume-import.ts";
 import { wholeResumeOutput } from "../schemas/whole-resume.ts";
 import { replaceWholeResume } from "../store/replace-resume.ts";
 import { getWholeResume } from "../store/resume-store.ts";
+import { renderResumeHtml, THEMED_PAGE_POLICY } from "../themes/render-resume-html.ts";
+import { THEME_NAMES } from "../themes/theme-names.ts";
 import { router, SCOPE_ERRORS, userProcedure } from "../trpc.ts";
 
 export const WHOLE_RESUME_PATH = "/me/resume";
@@ -33,23 +35,47 @@ export const resumeRouter = router({
         method: "GET",
         path: WHOLE_RESUME_PATH,
         tags,
-        summary: "The whole resume, as JSON, JSON Resume or a Markdown document",
+        summary: "The whole resume, as JSON, JSON Resume, Markdown or a themed HTML page",
         description:
           "`format=json` (default): the profile (null until the first PUT) and every collection in its order. " +
           '`format=jsonresume`: a JSON Resume 1.0.0 document (README, "JSON Resume"). ' +
-          "`format=markdown`: a conventional resume, user text escaped.",
+          "`format=markdown`: a conventional resume, user text escaped. " +
+          `\`format=html\`: a complete page in the JSON Resume theme \`theme\` (${THEME_NAMES.join(", ")}; ` +
+          `default ${THEME_NAMES[0]}) that loads nothing and runs nothing (Content-Security-Policy: ${THEMED_PAGE_POLICY}).`,
       },
-      rest: { alternateContent: { "text/markdown": { type: "string", description: "A rendered resume." } } },
+      rest: {
+        alternateContent: {
+          "text/markdown": { type: "string", description: "A rendered resume." },
+          "text/html": { type: "string", description: "A resume page in a JSON Resume theme." },
+        },
+      },
     })
     // Not strict: unknown query parameters (cache busters) are ignored.
-    .input(z.object({ format: z.enum(["json", "jsonresume", "markdown"]).default("json") }))
+    .input(
+      z.object({
+        format: z.enum(["json", "jsonresume", "markdown", "html"]).default("json"),
+        theme: z
+          .enum(THEME_NAMES, `must be one of the installed themes: ${THEME_NAMES.join(", ")}`)
+          .default(THEME_NAMES[0])
+          .meta({ description: "With `format=html`: the JSON Resume theme." }),
+      }),
+    )
     .output(z.union([wholeResumeOutput, jsonResumeOutput, z.string()]))
     .query(async ({ ctx, input }) => {
       const resume = await getWholeResume(ctx.db, ctx.userId);
-      if (input.format === "json") return resume;
-      if (input.format === "jsonresume") return toJsonResume(resume);
-      ctx.response.headers.set("Content-Type", "text/markdown; charset=utf-8");
-      return renderResumeMarkdown(resume);
+      switch (input.format) {
+        case "json":
+          return resume;
+        case "jsonresume":
+          return toJsonResume(resume);
+        case "markdown":
+          ctx.response.headers.set("Content-Type", "text/markdown; charset=utf-8");
+          return renderResumeMarkdown(resume);
+        case "html":
+          ctx.response.headers.set("Content-Type", "text/html; charset=utf-8");
+          ctx.response.headers.set("Content-Security-Policy", THEMED_PAGE_POLICY);
+          return renderResumeHtml(resume, input.theme);
+      }
     }),
 
   replace: userProcedure

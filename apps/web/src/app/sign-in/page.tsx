@@ -41,6 +41,7 @@ export default async function SignInPage({
             name="user"
             required
             autoComplete="username"
+            defaultValue={params.user ?? ""}
             pattern="[A-Za-z0-9._@\-]{1,100}"
             aria-describedby={params.error ? "user-error" : undefined}
           />

@@ -1,0 +1,20 @@
+"use client";
+import { useEffect, useState } from "react";
+
+/** How long a confirmation ("Saved.") stays on screen after it was announced. */
+const SHOWN_MS = 5_000;
+
+/**
+ * A confirmation for a live region (role="status"): screen readers announce
+ * it when it appears, and it goes away by itself instead of staying under the
+ * form. Saying the same thing again shows it again.
+ */
+export function useFleetingMessage(): [string, (text: string) => void] {
+  const [message, setMessage] = useState({ text: "", said: 0 });
+  useEffect(() => {
+    if (!message.text) return;
+    const timer = setTimeout(() => setMessage({ text: "", said: 0 }), SHOWN_MS);
+    return () => clearTimeout(timer);
+  }, [message]);
+  return [message.text, (text) => setMessage({ text, said: Date.now() })];
+}

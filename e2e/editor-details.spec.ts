@@ -1,0 +1,127 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { openAddForm, section, signIn, uniqueUser } from "./helpers.ts";
+
+async function box(locator: Locator) {
+  const found = await locator.boundingBox();
+  expect(found).not.toBeNull();
+  return found!;
+}
+
+/** The "Current role" checkbox beside its words, left-aligned with the field, and the End date error under the field. */
+async function expectCurrentRoleLayout(page: Page) {
+  const form = await openAddForm(page, "Experience", "experience");
+  await form.getByLabel("Title", { exact: true }).fill("Engineer");
+  await form.getByLabel("Organization").fill("Acme");
+  await form.getByLabel("Start date").fill("2020-05-01");
+  await form.getByLabel("End date").fill("2019-01-01");
+  await form.getByRole("button", { name: "Add experience", exact: true }).click();
+
+  const endDate = await box(form.getByLabel("End date"));
+  const error = await box(form.locator('[id$="end_date-error"]'));
+  const checkbox = await box(form.getByRole("checkbox", { name: "Current role" }));
+  // The label holds the checkbox and its words: one line high when they sit side by side.
+  const label = await box(form.locator("label", { hasText: "Current role" }));
+  expect(error.y).toBeGreaterThanOrEqual(endDate.y + endDate.height - 1);
+  expect(checkbox.y).toBeGreaterThanOrEqual(error.y + error.height - 1);
+  expect(Math.abs(checkbox.x - endDate.x)).toBeLessThanOrEqual(4);
+  expect(label.height).toBeLessThan(2 * Math.max(checkbox.height, 16));
+  expect(Math.abs(checkbox.y + checkbox.height / 2 - (label.y + label.height / 2))).toBeLessThanOrEqual(4);
+}
+
+test("the Current role checkbox sits beside its words, and the End date error under its field (1280 px)", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, uniqueUser("layout"));
+  await expectCurrentRoleLayout(page);
+});
+
+test.describe("at 375 px wide", () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+  test("the Current role checkbox sits beside its words, and the End date error under its field", async ({
+    page,
+  }) => {
+    await signIn(page, uniqueUser("layout-phone"));
+    await expectCurrentRoleLayout(page);
+  });
+});
+
+test("entry lists say dates as the preview does, and a confirmation is announced and then goes", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("dates"));
+  const experience = await openAddForm(page, "Experience", "experience");
+  await experience.getByLabel("Title", { exact: true }).fill("Engineer");
+  await experience.getByLabel("Organization").fill("Acme");
+  await experience.getByLabel("Start date").fill("2020-01-15");
+  await experience.getByRole("checkbox", { name: "Current role" }).check();
+  await experience.getByRole("button", { name: "Add experience", exact: true }).click();
+  const status = section(page, "Experience").getByRole("status");
+  await expect(status).toHaveText("Added.");
+  await expect(section(page, "Experience").getByTestId("experience-entry")).toContainText(
+    "Jan 2020 – Present",
+  );
+
+  const education = await openAddForm(page, "Education", "education");
+  await education.getByLabel("Degree").fill("BSc");
+  await education.getByLabel("Institution").fill("TU");
+  await education.getByLabel("Start date").fill("2010-10-01");
+  await education.getByLabel("End date").fill("2014-06-30");
+  await education.getByRole("button", { name: "Add education", exact: true }).click();
+  await expect(section(page, "Education").getByTestId("education-entry")).toContainText(
+    "Oct 2010 – Jun 2014",
+  );
+  await expect(page.getByTestId("preview")).toContainText("Oct 2010 – Jun 2014");
+
+  await expect(status).toHaveText("", { timeout: 10_000 });
+});
+
+test("opening a form moves focus into it, and closing it returns focus to the button that opened it", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("focus"));
+  const hobbies = section(page, "Hobbies");
+  const add = hobbies.getByRole("button", { name: "Add hobby", exact: true });
+  await add.click();
+  const form = hobbies.getByRole("form", { name: "Add hobby" });
+  await expect(form.getByLabel("Hobby", { exact: true })).toBeFocused();
+  await form.getByRole("button", { name: "Cancel" }).click();
+  await expect(add).toBeFocused();
+
+  await add.click();
+  await form.getByLabel("Hobby", { exact: true }).fill("Chess");
+  await form.getByRole("button", { name: "Add hobby", exact: true }).click();
+  await expect(add).toBeFocused();
+
+  const edit = hobbies.getByRole("button", { name: "Edit Chess" });
+  await edit.click();
+  await expect(
+    hobbies.getByRole("form", { name: "Edit hobby" }).getByLabel("Hobby", { exact: true }),
+  ).toBeFocused();
+  await hobbies.getByRole("button", { name: "Save hobby" }).click();
+  await expect(edit).toBeFocused();
+});
+
+test("after the session expires the header says so, and Sign in again keeps the user id", async ({
+  page,
+  context,
+}) => {
+  const user = uniqueUser("expiry");
+  await signIn(page, user);
+  await expect(page.locator("header")).toContainText(`Signed in as ${user}`);
+  const form = await openAddForm(page, "Hobbies", "hobby");
+  await form.getByLabel("Hobby", { exact: true }).fill("Kept");
+  await context.clearCookies();
+  await form.getByRole("button", { name: "Add hobby", exact: true }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "session has expired" }).first()).toBeVisible();
+  await expect(page.locator("header")).not.toContainText("Signed in as");
+  await expect(page.locator("header")).toContainText("Session expired");
+
+  await page.getByRole("link", { name: "Sign in again" }).click();
+  await expect(page.getByLabel("User id")).toHaveValue(user);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/editor$/);
+  await expect(
+    section(page, "Hobbies").getByRole("form", { name: "Add hobby" }).getByLabel("Hobby", { exact: true }),
+  ).toHaveValue("Kept");
+});

@@ -1,0 +1,49 @@
+import type { WholeResume } from "../schemas/whole-resume.ts";
+import { toJsonResume, type JsonResume } from "../json-resume/to-json-resume.ts";
+import { offlinePage } from "./offline-page.ts";
+import { THEMES, type ThemeName } from "./theme-names.ts";
+
+/** What a theme sends with its page: nothing may load, nothing may run. */
+export const THEMED_PAGE_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:";
+
+interface Theme {
+  render(resume: JsonResume): string | Promise<string>;
+}
+
+const loaded = new Map<ThemeName, Promise<Theme>>();
+
+/** A theme's module, loaded on first use (some are ES modules, some CommonJS). */
+function themeOf(name: ThemeName): Promise<Theme> {
+  let theme = loaded.get(name);
+  if (!theme) {
+    const specifier: string = THEMES[name];
+    theme = import(/* webpackIgnore: true */ specifier).then(
+      (module: Partial<Theme> & { default?: Partial<Theme> }) => {
+        const render = module.render ?? module.default?.render;
+        if (!render) throw new Error(`${specifier} has no render function`);
+        return { render };
+      },
+    );
+    loaded.set(name, theme);
+  }
+  return theme;
+}
+
+/**
+ * The resume as a complete HTML page in a JSON Resume theme, self-contained
+ * (offline-page.ts). Themes show a job's `highlights` and not the service's
+ * `x-responsibilities`, so on this page a job's highlights are its
+ * responsibilities followed by its accomplishments.
+ */
+export async function renderResumeHtml(resume: WholeResume, name: ThemeName): Promise<string> {
+  const document = toJsonResume(resume);
+  const work = (document.work as Record<string, unknown>[]).map(
+    ({ "x-responsibilities": responsibilities, highlights, ...job }) => ({
+      ...job,
+      highlights: [...(responsibilities as string[]), ...(highlights as string[])],
+    }),
+  );
+  const html = await (await themeOf(name)).render({ ...document, work });
+  return offlinePage(html);
+}
