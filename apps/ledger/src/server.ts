@@ -25,9 +25,6 @@ import {
 } from "@app/service";
 import { normalizeSigV4Path, SigV4Error, verifySigV4Request, type CredentialStore } from "@app/sigv4";
 
-/** The one route whose body may be larger than LIMITS.bodyBytes. */
-const BATCH_ROUTE = "/transactions/batch";
-
 /** Answered without a signature. */
 const OPEN_PATHS = new Set(["/healthz", "/livez", "/openapi.json"]);
 
@@ -77,7 +74,8 @@ export function createLedgerServer({
     if (pathname === "/openapi.json" && (method === "GET" || method === "HEAD"))
       return jsonAnswer(200, ledgerOpenApiDocument);
 
-    const maxBodyBytes = record.route === BATCH_ROUTE ? LIMITS.batchBodyBytes : LIMITS.bodyBytes;
+    // Read before the signature check, which covers it: the route's own limit (batches) or the service's.
+    const maxBodyBytes = rest.maxBodyBytesOf(method, pathname);
     const body = await readBody(req, maxBodyBytes);
     if (!body) return errorAnswer(413, `the body is larger than ${maxBodyBytes} bytes`);
     try {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { AccessToken } from "@app/resume/client";
 import { httpClient, type HttpClient } from "../../../test/http-client.ts";
 import { startResumeApi } from "../../../test/resume-api.ts";
 import { MINIMAL } from "../../../test/resume-fixtures.ts";
@@ -23,15 +24,7 @@ afterAll(async () => {
   await Promise.all([first?.stop(), second?.stop()]);
 });
 
-interface Created {
-  id: string;
-  name: string;
-  scopes: string[];
-  created_at: string;
-  expires_at: string;
-  last_used_at: string | null;
-  token: string;
-}
+type Created = AccessToken & { token: string };
 
 /** A person signed in with the provider's JWT, and a personal token of theirs with `scopes`. */
 async function personWithToken(scopes: string[], server: WebServer = first) {

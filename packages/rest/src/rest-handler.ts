@@ -33,6 +33,8 @@ export interface RestHandler {
   handle(request: RestRequest, call: RestCall): Promise<RestResponse>;
   /** The template of the route `pathname` matches (`/me/{collection}/{id}`), for logs and metrics. */
   routeOf(pathname: string): string | undefined;
+  /** The body limit of a request: its route's (RestMeta.maxBodyBytes) or the service's. */
+  maxBodyBytesOf(method: string, pathname: string): number;
 }
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
@@ -69,7 +71,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
         return errorAnswer(415, "the body must be JSON (Content-Type: application/json)");
       }
       if (call.readBody) {
-        const limit = meta?.maxBodyBytes ?? options.maxBodyBytes;
+        const limit = maxBodyBytesOf(method, pathname);
         const body = await call.readBody(limit);
         if (body === null) return errorAnswer(413, `the body is larger than ${limit} bytes`);
         request = { ...received, body };
@@ -80,7 +82,12 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     return finish(await callProcedure(request, hasBody, call.context, meta?.bodyInput));
   }
 
-  return { handle, routeOf: (pathname) => matchRoute(pathname)?.template };
+  function maxBodyBytesOf(method: string, pathname: string): number {
+    const template = matchRoute(pathname)?.template;
+    return restMetaOf.get(`${method} ${template}`)?.maxBodyBytes ?? options.maxBodyBytes;
+  }
+
+  return { handle, routeOf: (pathname) => matchRoute(pathname)?.template, maxBodyBytesOf };
 }
 
 /** Each route's REST meta by `METHOD /template`. */

@@ -11,5 +11,6 @@ export { CERTIFICATION_TYPES } from "./schemas/certification.ts";
 export { profileFields, type Profile } from "./schemas/profile.ts";
 export type { WholeResume } from "./schemas/whole-resume.ts";
 export { THEME_NAMES, type ThemeName } from "./themes/theme-names.ts";
+export type { AccessToken } from "./schemas/access-token.ts";
 export type { ResumeAppRouter } from "./router.ts";
 export { dateRange, monthYear } from "./resume-dates.ts";

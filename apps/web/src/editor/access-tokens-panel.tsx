@@ -1,15 +1,7 @@
 "use client";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import type { AccessToken } from "@app/resume/client";
 import { api, describeFailure } from "./trpc.ts";
-
-interface AccessToken {
-  id: string;
-  name: string;
-  scopes: string[];
-  created_at: string;
-  expires_at: string;
-  last_used_at: string | null;
-}
 
 const EXPIRY_DAYS = [7, 30, 90, 365];
 const day = (iso: string) => iso.slice(0, 10);

@@ -230,6 +230,7 @@ export const ledgerRouter = router({
       rest: {
         errors: { 422: "BATCH_REJECTED: an atomic batch with a refused item; nothing was written." },
         errorBodies: { 422: BATCH_REJECTED_BODY },
+        maxBodyBytes: LIMITS.batchBodyBytes,
       },
     })
     .input(postTransactionBatchInput)
