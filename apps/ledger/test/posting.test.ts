@@ -267,6 +267,14 @@ describe("posting", () => {
     }
   });
 
+  it("answers a value of the wrong type with its type error alone", async () => {
+    const result = await client.post("/transactions", { idempotency_key: key(), entries: "x" });
+    expect(result.status).toBe(400);
+    expect(result.body.issues).toEqual([
+      { path: "entries", message: "Invalid input: expected array, received string" },
+    ]);
+  });
+
   it("answers 415 to a body that is not JSON, 413 past 64 KiB, 405 with Allow to a wrong method", async () => {
     const before = await transactionCount(cash);
     const notJson = await client.send("POST", "/transactions", '{"idempotency_key":"x"}', "text/plain");

@@ -238,6 +238,11 @@ describe("lists and limits", () => {
     const long = await api.post("/me/experience", { ...body, accomplishments: ["ok", "y".repeat(1001)] });
     expectError(long, 400, "BAD_REQUEST");
     expect(issuePaths(long.body)).toEqual(["accomplishments.1"]);
+    // A string where a list belongs is one issue, the type, not also a count the string does not have.
+    const notAList = await api.post("/me/experience", { ...body, responsibilities: "r".repeat(60) });
+    expect(notAList.body.issues).toEqual([
+      { path: "responsibilities", message: "Invalid input: expected array, received string" },
+    ]);
     expect(
       (
         await api.post("/me/experience", {

@@ -46,9 +46,23 @@ interface RawIssue {
   keys?: string[];
 }
 
+/**
+ * The issues that say something: zod also runs a list's length checks on a
+ * value that is not a list at all (a string has a length), so `"abc"` sent for
+ * a list would read "expected array" and then "must have at most 50 items".
+ * Only the type error stays where a value has the wrong type.
+ */
+export function withoutIssuesBesideTypeErrors<T extends { code?: string; path?: readonly PropertyKey[] }>(
+  issues: readonly T[],
+): T[] {
+  const key = (issue: T) => JSON.stringify((issue.path ?? []).map(String));
+  const mistyped = new Set(issues.filter((issue) => issue.code === "invalid_type").map(key));
+  return issues.filter((issue) => issue.code === "invalid_type" || !mistyped.has(key(issue)));
+}
+
 /** A validation failure's issues as the API shows them; an unknown key becomes one issue at that key. */
 export function apiIssuesOf(error: { issues: readonly z.core.$ZodIssue[] }): ApiIssue[] {
-  return (error.issues as readonly RawIssue[]).flatMap((issue) => {
+  return withoutIssuesBesideTypeErrors(error.issues as readonly RawIssue[]).flatMap((issue) => {
     const path = (issue.path ?? []).map(String).join(".");
     if (issue.code === "unrecognized_keys" && issue.keys) {
       return issue.keys.map((key) => ({ path: path ? `${path}.${key}` : key, message: "unknown field" }));

@@ -4,6 +4,7 @@ export {
   DomainError,
   formatTrpcError,
   invalidRequestMessage,
+  withoutIssuesBesideTypeErrors,
   type ApiErrorBody,
   type ApiIssue,
 } from "./api-error.ts";

@@ -1,4 +1,4 @@
-import { DomainError, invalidRequestMessage, type ApiIssue } from "@app/rest";
+import { DomainError, invalidRequestMessage, withoutIssuesBesideTypeErrors, type ApiIssue } from "@app/rest";
 import { COLLECTIONS } from "./collections.ts";
 import { fromJsonResume } from "./json-resume/from-json-resume.ts";
 import { formatPath } from "./json-resume/json-resume-mapping.ts";
@@ -45,7 +45,7 @@ export function readResumeImport(
   if (issues.length === 0) {
     const parsed = resumeImportFields.safeParse(candidate);
     if (parsed.success) return { resume: parsed.data as ResumeImport, ignored: converted?.ignored ?? [] };
-    for (const issue of parsed.error.issues as RawIssue[]) {
+    for (const issue of withoutIssuesBesideTypeErrors(parsed.error.issues as RawIssue[])) {
       if (issue.code === "unrecognized_keys" && issue.keys)
         issues.push(...issue.keys.map((key) => describe([...issue.path, key], "unknown field")));
       else issues.push(describe(issue.path, issue.message, issue.code));

@@ -9,8 +9,7 @@ export const accessTokenFields = z.strictObject({
   name: requiredString(100),
   scopes: z
     .array(z.enum(TOKEN_SCOPES))
-    // Not .length(1): zod applies length checks to a string sent instead of an array, a second issue.
-    .refine((scopes) => scopes.length === 1, 'must be ["resume:read"] or ["resume:write"]')
+    .length(1, 'must be ["resume:read"] or ["resume:write"]')
     .meta({ description: '`["resume:read"]`, or `["resume:write"]` (which includes reading).' }),
   expires_in_days: z
     .number("must be a whole number of days from 1 to 365")
