@@ -21,11 +21,16 @@ afterAll(async () => {
 describe("PostgreSQL stops and comes back", () => {
   it("answers 503 with the error body within 2 s while it is down, and serves again within 5 s of its return", async () => {
     const resume = httpClient(services.webUrl, { authorization: (await newUser()).authorization });
+    const made = await resume.post("/me/tokens", { name: "outage", scopes: ["resume:write"] });
+    // A personal access token is looked up in the database on every request.
+    const personal = httpClient(services.webUrl, { authorization: `Bearer ${String(made.body.token)}` });
     const ledger = ledgerClient(services.ledgerUrl);
     const account = await ledger.account();
     const calls = {
       "GET /me/resume": () => resume.get("/me/resume"),
       "POST /me/hobbies": () => resume.post("/me/hobbies", { name: "outage" }),
+      "GET /me/skills with a personal token": () => personal.get("/me/skills"),
+      "GET /me/resume with a personal token": () => personal.get("/me/resume"),
       "GET /accounts/{id}/balance": () => ledger.get(`/accounts/${account}/balance`),
       "POST /accounts": () => ledger.post("/accounts", { name: "outage", type: "asset", currency: "USD" }),
     };

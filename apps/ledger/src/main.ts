@@ -20,7 +20,7 @@ const db = createDatabase(databaseOptionsOf(env));
 const metrics = createServiceMetrics("ledger", () => poolStatsOf(db));
 const groupSizes = metrics.histogram(
   "ledger_group_commit_posts",
-  "Posts written by one group-commit statement.",
+  "Posts in one group-commit statement: new ones, and replays and refusals that came with them.",
   [1, 2, 4, 8, 16, 32, 64, 100],
 );
 observeGroupCommits((posts) => groupSizes.observe(posts));

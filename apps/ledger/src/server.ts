@@ -23,7 +23,13 @@ import {
   type ServiceMetrics,
   type ServiceServer,
 } from "@app/service";
-import { normalizeSigV4Path, SigV4Error, verifySigV4Request, type CredentialStore } from "@app/sigv4";
+import {
+  normalizeSigV4Path,
+  SigV4Error,
+  splitTarget,
+  verifySigV4Request,
+  type CredentialStore,
+} from "@app/sigv4";
 
 /** Answered without a signature. */
 const OPEN_PATHS = new Set(["/healthz", "/livez", "/openapi.json"]);
@@ -60,7 +66,7 @@ export function createLedgerServer({
 
   async function answer(req: http.IncomingMessage, record: RequestRecord): Promise<Answer> {
     const target = req.url ?? "/";
-    const [sentPath = "/", query] = target.split("?", 2);
+    const [sentPath, query] = splitTarget(target);
     // Routed by the path as SigV4 signers normalise it: `//accounts` is /accounts, `/accounts//balance` no account.
     const pathname = normalizeSigV4Path(sentPath);
     const method = req.method ?? "GET";
@@ -75,7 +81,7 @@ export function createLedgerServer({
       return jsonAnswer(200, ledgerOpenApiDocument);
 
     // Read before the signature check, which covers it: the route's own limit (batches) or the service's.
-    const maxBodyBytes = rest.maxBodyBytesOf(method, pathname);
+    const maxBodyBytes = rest.maxBodyBytesOf(method, record.route);
     const body = await readBody(req, maxBodyBytes);
     if (!body) return errorAnswer(413, `the body is larger than ${maxBodyBytes} bytes`);
     try {
@@ -84,7 +90,7 @@ export function createLedgerServer({
         { credentials, region, service: "execute-api" },
       );
       record.user = caller.principal;
-      const routed = query === undefined ? pathname : `${pathname}?${query}`;
+      const routed = query === "" ? pathname : `${pathname}?${query}`;
       return await rest.handle(restRequestOf(req, body.toString("utf8"), routed), {
         context: async () => ({ db, caller, response: createResponseControl(), warn }),
       });

@@ -48,6 +48,9 @@ describe("an account's entries", () => {
       items: { effective_date: string }[];
     };
     expect(second.items.map((e) => e.effective_date)).toEqual(["2026-01-03", "2026-01-02"]);
+    // A "?" inside the query is part of the query: what follows it still counts.
+    const afterMark = (await client.get(`/accounts/${cash}/entries?note=why?&limit=2&offset=2`)).body;
+    expect(afterMark).toMatchObject({ limit: 2, offset: 2 });
     expect((await client.get(`/accounts/${cash}/entries?limit=10&offset=5`)).body).toMatchObject({
       items: [],
       offset: 5,

@@ -90,6 +90,8 @@ describe("profile", () => {
       [{ name: "A", links: { site: "ftp://example.org" } }, "links.site"],
       [{ name: "A", links: { site: "javascript:alert(1)" } }, "links.site"],
       [{ name: "A", links: "https://example.org" }, "links"],
+      // As JSON text: in a JavaScript literal `__proto__` would set the prototype, not a key.
+      ['{"name":"A","links":{"__proto__":"https://e.org"}}', "links.__proto__"],
       [
         {
           name: "A",
@@ -186,7 +188,8 @@ describe.each(COLLECTIONS.map((c) => [c.name, c.path] as [CollectionName, string
       for (const bad of ["2021-02-30", "2021-13-01", "20210101", "yesterday", "0000-01-01"]) {
         const result = await api.post(path, { ...COMPLETE[name], [field]: bad });
         expectError(result, 400, "BAD_REQUEST");
-        expect(issuePaths(result.body)).toContain(field);
+        // The one issue: a date that is no date is not also compared with the other end of its range.
+        expect(issuePaths(result.body), `${field}: ${bad}`).toEqual([field]);
       }
     }
     if (dates?.range) {

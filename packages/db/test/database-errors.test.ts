@@ -67,7 +67,8 @@ describe("isDatabaseUnavailable, on real failures", () => {
     const hung = open({ connectionString: `postgresql://postgres:x@127.0.0.1:${port}/app` });
     const started = Date.now();
     const error = await failure(hung.$queryRaw`SELECT 1`);
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // The connect timeout and the hang watch answer in about 2 s; the rest is room for a busy machine.
+    expect(Date.now() - started).toBeLessThan(4_000);
     expect(isDatabaseUnavailable(error), describeError(error)).toBe(true);
     for (const socket of accepted) socket.destroy();
     await new Promise((resolve) => silent.close(resolve));
@@ -81,7 +82,7 @@ describe("isDatabaseUnavailable, on real failures", () => {
     proxy.freeze();
     const started = Date.now();
     const error = await failure(through.$queryRaw`SELECT 1`);
-    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(Date.now() - started).toBeLessThan(4_000);
     expect(isDatabaseUnavailable(error), describeError(error)).toBe(true);
     await proxy.close();
   });
@@ -109,7 +110,8 @@ describe("isDatabaseUnavailable, on real failures", () => {
     const waiting = failure(
       open({ connectionString: inject("databaseUrl") }).$queryRawUnsafe(`SELECT pg_sleep(5), '${marker}'`),
     );
-    for (let tries = 0; tries < 50; tries += 1) {
+    // Until the new pool's connection shows up running the statement (at most 4 s).
+    for (const deadline = Date.now() + 4_000; Date.now() < deadline;) {
       const { rowCount } = await admin.query(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE $1 AND pid <> pg_backend_pid()",
         [`%${marker}%`],

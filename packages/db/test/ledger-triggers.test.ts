@@ -254,9 +254,12 @@ describe("immutability triggers", () => {
   });
 
   it("allows renaming an account", async () => {
-    await client.query("UPDATE ledger.accounts SET name = name || ' (renamed)' WHERE id = $1", [
-      accounts.usdB,
-    ]);
+    const renamed = await client.query(
+      "UPDATE ledger.accounts SET name = name || ' (renamed)' WHERE id = $1 RETURNING name",
+      [accounts.usdB],
+    );
+    expect(renamed.rowCount).toBe(1);
+    expect(renamed.rows[0].name).toMatch(/ \(renamed\)$/);
   });
 
   it.each([

@@ -52,7 +52,7 @@ interface RawIssue {
  * a list would read "expected array" and then "must have at most 50 items".
  * Only the type error stays where a value has the wrong type.
  */
-export function withoutIssuesBesideTypeErrors<T extends { code?: string; path?: readonly PropertyKey[] }>(
+function withoutIssuesBesideTypeErrors<T extends { code?: string; path?: readonly PropertyKey[] }>(
   issues: readonly T[],
 ): T[] {
   const key = (issue: T) => JSON.stringify((issue.path ?? []).map(String));
@@ -60,14 +60,27 @@ export function withoutIssuesBesideTypeErrors<T extends { code?: string; path?: 
   return issues.filter((issue) => issue.code === "invalid_type" || !mistyped.has(key(issue)));
 }
 
-/** A validation failure's issues as the API shows them; an unknown key becomes one issue at that key. */
-export function apiIssuesOf(error: { issues: readonly z.core.$ZodIssue[] }): ApiIssue[] {
+/** Where an issue is, and what it says, as the API shows it. */
+export type DescribeIssue = (path: PropertyKey[], message: string, code?: string) => ApiIssue;
+
+/** The body's own field names, dotted: `entries.1.amount`. */
+const dottedPath: DescribeIssue = (path, message) => ({ path: path.map(String).join("."), message });
+
+/**
+ * A validation failure's issues as the API shows them; an unknown key becomes
+ * one issue at that key. `describe` names the place (an import names it in its
+ * document's vocabulary).
+ */
+export function apiIssuesOf(
+  error: { issues: readonly z.core.$ZodIssue[] },
+  describe: DescribeIssue = dottedPath,
+): ApiIssue[] {
   return withoutIssuesBesideTypeErrors(error.issues as readonly RawIssue[]).flatMap((issue) => {
-    const path = (issue.path ?? []).map(String).join(".");
+    const path = issue.path ?? [];
     if (issue.code === "unrecognized_keys" && issue.keys) {
-      return issue.keys.map((key) => ({ path: path ? `${path}.${key}` : key, message: "unknown field" }));
+      return issue.keys.map((key) => describe([...path, key], "unknown field", issue.code));
     }
-    return [{ path, message: issue.message }];
+    return [describe(path, issue.message, issue.code)];
   });
 }
 

@@ -1,12 +1,13 @@
 export {
   apiIssuesOf,
+  DATABASE_UNAVAILABLE,
   databaseOutageAs503,
   DomainError,
   formatTrpcError,
   invalidRequestMessage,
-  withoutIssuesBesideTypeErrors,
   type ApiErrorBody,
   type ApiIssue,
+  type DescribeIssue,
 } from "./api-error.ts";
 export {
   errorAnswer,

@@ -41,6 +41,8 @@ export interface DocumentOptions {
   securitySchemes: Record<string, SecuritySchemeObject>;
   /** Errors every protected route can answer (401 for a bearer token, 403 for SigV4, 429...). */
   commonErrors: Record<number, string>;
+  /** Errors every protected write (POST, PUT, PATCH, DELETE) can answer besides those. */
+  writeErrors?: Record<number, string>;
 }
 
 const ERROR_SCHEMA: NonNullable<NonNullable<OpenAPIObject["components"]>["schemas"]>[string] = {
@@ -177,6 +179,7 @@ function responsesFor(
     ...(hasParameters ? PARAMETER_ERRORS : {}),
     ...(["post", "put", "patch"].includes(method) ? BODY_ERRORS : {}),
     ...(meta.openapi?.protect === false ? {} : options.commonErrors),
+    ...(meta.openapi?.protect === false || method === "get" ? {} : options.writeErrors),
     ...rest.errors,
     500: "An unexpected error; the body never carries internals.",
   };

@@ -33,8 +33,8 @@ export interface RestHandler {
   handle(request: RestRequest, call: RestCall): Promise<RestResponse>;
   /** The template of the route `pathname` matches (`/me/{collection}/{id}`), for logs and metrics. */
   routeOf(pathname: string): string | undefined;
-  /** The body limit of a request: its route's (RestMeta.maxBodyBytes) or the service's. */
-  maxBodyBytesOf(method: string, pathname: string): number;
+  /** The body limit of a request to `route` (a template, as routeOf answers): the route's own (RestMeta.maxBodyBytes) or the service's. */
+  maxBodyBytesOf(method: string, route: string | undefined): number;
 }
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
@@ -71,7 +71,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
         return errorAnswer(415, "the body must be JSON (Content-Type: application/json)");
       }
       if (call.readBody) {
-        const limit = maxBodyBytesOf(method, pathname);
+        const limit = meta?.maxBodyBytes ?? options.maxBodyBytes;
         const body = await call.readBody(limit);
         if (body === null) return errorAnswer(413, `the body is larger than ${limit} bytes`);
         request = { ...received, body };
@@ -82,12 +82,12 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     return finish(await callProcedure(request, hasBody, call.context, meta?.bodyInput));
   }
 
-  function maxBodyBytesOf(method: string, pathname: string): number {
-    const template = matchRoute(pathname)?.template;
-    return restMetaOf.get(`${method} ${template}`)?.maxBodyBytes ?? options.maxBodyBytes;
-  }
-
-  return { handle, routeOf: (pathname) => matchRoute(pathname)?.template, maxBodyBytesOf };
+  return {
+    handle,
+    routeOf: (pathname) => matchRoute(pathname)?.template,
+    maxBodyBytesOf: (method, route) =>
+      restMetaOf.get(`${method} ${route}`)?.maxBodyBytes ?? options.maxBodyBytes,
+  };
 }
 
 /** Each route's REST meta by `METHOD /template`. */

@@ -27,4 +27,5 @@ export const resumeOpenApiDocument = buildOpenApiDocument(resumeAppRouter, {
     429: "Over the per-user rate limit (see Retry-After).",
     503: "The database is unavailable.",
   },
+  writeErrors: { 403: "INSUFFICIENT_SCOPE: a personal access token without resume:write." },
 });

@@ -1,4 +1,10 @@
-import { DomainError, invalidRequestMessage, withoutIssuesBesideTypeErrors, type ApiIssue } from "@app/rest";
+import {
+  apiIssuesOf,
+  DomainError,
+  invalidRequestMessage,
+  type ApiIssue,
+  type DescribeIssue,
+} from "@app/rest";
 import { COLLECTIONS } from "./collections.ts";
 import { fromJsonResume } from "./json-resume/from-json-resume.ts";
 import { formatPath } from "./json-resume/json-resume-mapping.ts";
@@ -7,13 +13,6 @@ import { resumeImportFields, type ResumeImport } from "./schemas/resume-import.t
 
 export const IMPORT_FORMATS = ["json", "jsonresume"] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
-
-interface RawIssue {
-  code?: string;
-  path: PropertyKey[];
-  message: string;
-  keys?: string[];
-}
 
 /**
  * An import document checked by every rule of the single routes, in the
@@ -27,7 +26,7 @@ export function readResumeImport(
 ): { resume: ResumeImport; ignored: string[] } {
   const converted = format === "jsonresume" ? fromJsonResume(document) : undefined;
   const candidate = converted ? converted.resume : document;
-  const describe = (path: PropertyKey[], message: string, code?: string): ApiIssue =>
+  const describe: DescribeIssue = (path, message, code) =>
     converted?.describeIssue(path, message, code) ?? {
       path: formatPath(path as (string | number)[]),
       message,
@@ -45,11 +44,7 @@ export function readResumeImport(
   if (issues.length === 0) {
     const parsed = resumeImportFields.safeParse(candidate);
     if (parsed.success) return { resume: parsed.data as ResumeImport, ignored: converted?.ignored ?? [] };
-    for (const issue of withoutIssuesBesideTypeErrors(parsed.error.issues as RawIssue[])) {
-      if (issue.code === "unrecognized_keys" && issue.keys)
-        issues.push(...issue.keys.map((key) => describe([...issue.path, key], "unknown field")));
-      else issues.push(describe(issue.path, issue.message, issue.code));
-    }
+    issues.push(...apiIssuesOf(parsed.error, describe));
   }
   throw new DomainError("BAD_REQUEST", "BAD_REQUEST", invalidRequestMessage(issues), { issues });
 }

@@ -57,11 +57,6 @@ function insufficientScope(response: ResponseControl, message: string, scope?: T
   return new DomainError("FORBIDDEN", "INSUFFICIENT_SCOPE", message);
 }
 
-/** What a route that a personal access token may not use answers it (README, "Personal access tokens"). */
-export const SCOPE_ERRORS: Record<number, string> = {
-  403: "INSUFFICIENT_SCOPE: a personal access token without the scope this route needs.",
-};
-
 /**
  * Every resume procedure: a verified caller (401 otherwise; the server adds
  * its WWW-Authenticate) within the per-user rate limit (429 with Retry-After);

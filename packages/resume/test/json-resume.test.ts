@@ -197,16 +197,15 @@ describe("JSON Resume import", () => {
         certificates: [{ name: "CKA", date: "2020-01-01" }],
         meta: { "x-resume": { goals: [{ description: "x", category: "hobby" }] } },
       }).map((issue) => issue.path),
-    ).toEqual(
-      expect.arrayContaining([
-        "basics.name",
-        "basics.email",
-        "basics.profiles[0].url",
-        "work[1].startDate",
-        "certificates[0].issuer",
-        'meta["x-resume"].goals[0].category',
-      ]),
-    );
+    ).toEqual([
+      "basics.name",
+      "basics.email",
+      "basics.profiles[0].url",
+      // Only the date that is wrong: its end is not compared with a start that is no date.
+      "work[1].startDate",
+      "certificates[0].issuer",
+      'meta["x-resume"].goals[0].category',
+    ]);
     expect(
       importIssues("jsonresume", { work: [{ name: "A", position: "B", startDate: "2020-13" }] }),
     ).toEqual([{ path: "work[0].startDate", message: "must be a real date: YYYY-MM-DD, YYYY-MM or YYYY" }]);

@@ -8,6 +8,7 @@ export { SigV4Error, type SigV4ErrorName } from "./sigv4-error.ts";
 export { deriveSigningKey } from "./signing-key-cache.ts";
 export {
   normalizeSigV4Path,
+  splitTarget,
   verifySigV4Request,
   type ReceivedRequest,
   type VerifyOptions,

@@ -180,7 +180,8 @@ export function normalizeSigV4Path(path: string): string {
   return `/${segments.join("/")}${segments.length > 0 && path.endsWith("/") ? "/" : ""}`;
 }
 
-function splitTarget(target: string): [string, string] {
+/** A request target's path and query: the query is all after the first "?", more "?" included. */
+export function splitTarget(target: string): [string, string] {
   const question = target.indexOf("?");
   return question < 0 ? [target, ""] : [target.slice(0, question), target.slice(question + 1)];
 }

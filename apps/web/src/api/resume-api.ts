@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { TRPCError } from "@trpc/server";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import { AuthenticationError } from "@app/auth";
 import { batchCalls, databaseErrorClass, isDatabaseUnavailable, withTimeout, type Database } from "@app/db";
@@ -6,6 +7,7 @@ import {
   ClientAbortedError,
   createResponseControl,
   createRestHandler,
+  DATABASE_UNAVAILABLE,
   errorAnswer,
   failureAnswer,
   readBody,
@@ -110,7 +112,7 @@ export function createResumeApi({
         (request.method === "GET" || request.method === "HEAD") && record.route === WHOLE_RESUME_PATH
           ? await serveWholeResume(request, await identity())
           : await rest.handle(request, {
-              context: async () => contextOf(await identity(), request.headers),
+              context: async () => contextOf(await identityForProcedure(identity()), request.headers),
               readBody: async (limit) => (await readBody(req, limit))?.toString("utf8") ?? null,
             });
     } catch (error) {
@@ -129,15 +131,16 @@ export function createResumeApi({
   /**
    * GET /me/resume, answered from memory while the caller's resume version
    * (read after the request arrived) is the one the kept answer was built
-   * from: a write acknowledged by any server is never missed. Answers depend on the format and theme lists and
-   * nothing else in the query, so cache busters neither miss nor fill the cache.
+   * from: a write acknowledged by any server is never missed. Answers depend on the format list (and the theme
+   * list for HTML) and nothing else in the query, so cache busters neither miss nor fill the cache.
    */
   async function serveWholeResume(request: RestRequest, identity: Identity): Promise<Answer> {
     if (identity instanceof AuthenticationError)
       return rest.handle(request, { context: async () => contextOf(identity, request.headers) });
     const { userId } = identity;
     const query = new URLSearchParams(request.target.split("?")[1] ?? "");
-    const key = JSON.stringify([userId, query.getAll("format"), query.getAll("theme")]);
+    const formats = query.getAll("format");
+    const key = JSON.stringify([userId, formats, formats.includes("html") ? query.getAll("theme") : []]);
     const [retryAfter, version] = await Promise.all([rateLimit.take(userId), versionOf(userId)]);
     const kept = version === null ? undefined : answerCache.get(key, version);
     if (retryAfter === 0) cacheLookups?.inc({ result: kept ? "hit" : "miss" });
@@ -167,7 +170,7 @@ export function createResumeApi({
       // The editor may batch a few calls in one request, or import a whole resume.
       maxBodySize: Math.max(4 * LIMITS.bodyBytes, LIMITS.importBodyBytes),
       createContext: async () => {
-        const identity = await identify(headers, { acceptSessionCookie: true });
+        const identity = await identityForProcedure(identify(headers, { acceptSessionCookie: true }));
         if (!(identity instanceof AuthenticationError)) record.user = identity.userId;
         return contextOf(identity, headers);
       },
@@ -179,3 +182,18 @@ export function createResumeApi({
 }
 
 const pathOf = (target: string) => target.split("?", 1)[0]!;
+
+/**
+ * The caller, for a procedure's context. A personal access token is looked up
+ * in the database; when that cannot answer, the request is a 503 like any
+ * other the database cannot serve (tRPC makes anything else thrown while
+ * building a context a 500).
+ */
+async function identityForProcedure(identity: Promise<Identity>): Promise<Identity> {
+  try {
+    return await identity;
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: DATABASE_UNAVAILABLE, cause: error });
+  }
+}

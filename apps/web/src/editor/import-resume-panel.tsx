@@ -1,21 +1,11 @@
 "use client";
 import { useEffect, useRef, useState, type ChangeEvent } from "react";
-import { COLLECTIONS, type WholeResume } from "@app/resume/client";
+import { COLLECTIONS, JSON_RESUME_SECTIONS, type WholeResume } from "@app/resume/client";
 import { SECTIONS } from "./field-specs.ts";
 import { api, describeFailure } from "./trpc.ts";
 
 type ImportFormat = "jsonresume" | "json";
 type Document = Record<string, unknown>;
-
-/** Where each collection's entries are in a JSON Resume document (README, "JSON Resume"). */
-const JSON_RESUME_SECTIONS: Record<string, (document: Document) => unknown> = {
-  experience: (d) => d.work,
-  education: (d) => d.education,
-  skills: (d) => d.skills,
-  certifications: (d) => d.certificates,
-  hobbies: (d) => d.interests,
-  goals: (d) => ((d.meta as Document | undefined)?.["x-resume"] as Document | undefined)?.goals,
-};
 
 /** The service's own whole-resume JSON has these; a JSON Resume document has none of them. */
 const NATIVE_ONLY_KEYS = ["profile", "experience", "certifications", "hobbies", "goals"];
@@ -26,16 +16,17 @@ const countOf = (list: unknown) => (Array.isArray(list) ? list.length : 0);
 
 /** How many entries of each section `document` holds, read as `format`. */
 function countsOf(document: Document, format: ImportFormat): Record<string, number> {
-  const profile =
-    format === "json" ? (isObject(document.profile) ? 1 : 0) : isObject(document.basics) ? 1 : 0;
+  if (format === "json") {
+    return {
+      profile: isObject(document.profile) ? 1 : 0,
+      ...Object.fromEntries(COLLECTIONS.map((c) => [c.name, countOf(document[c.name])])),
+    };
+  }
+  const at = (path: readonly (string | number)[]) =>
+    path.reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), document);
   return {
-    profile,
-    ...Object.fromEntries(
-      COLLECTIONS.map((c) => [
-        c.name,
-        countOf(format === "json" ? document[c.name] : JSON_RESUME_SECTIONS[c.name]!(document)),
-      ]),
-    ),
+    profile: isObject(document.basics) ? 1 : 0,
+    ...Object.fromEntries(JSON_RESUME_SECTIONS.map((s) => [s.collection, countOf(at(s.section))])),
   };
 }
 

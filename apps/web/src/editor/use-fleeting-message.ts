@@ -10,11 +10,12 @@ const SHOWN_MS = 5_000;
  * form. Saying the same thing again shows it again.
  */
 export function useFleetingMessage(): [string, (text: string) => void] {
-  const [message, setMessage] = useState({ text: "", said: 0 });
+  // An object, not the string: saying the same text again is a new message and restarts the timer.
+  const [message, setMessage] = useState({ text: "" });
   useEffect(() => {
     if (!message.text) return;
-    const timer = setTimeout(() => setMessage({ text: "", said: 0 }), SHOWN_MS);
+    const timer = setTimeout(() => setMessage({ text: "" }), SHOWN_MS);
     return () => clearTimeout(timer);
   }, [message]);
-  return [message.text, (text) => setMessage({ text, said: Date.now() })];
+  return [message.text, (text) => setMessage({ text })];
 }

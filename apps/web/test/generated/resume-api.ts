@@ -726,7 +726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -902,7 +902,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1109,7 +1109,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1212,7 +1212,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1375,7 +1375,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1578,7 +1578,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1681,7 +1681,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1843,7 +1843,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2045,7 +2045,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2148,7 +2148,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2313,7 +2313,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2518,7 +2518,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2621,7 +2621,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2776,7 +2776,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2971,7 +2971,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3074,7 +3074,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3236,7 +3236,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3438,7 +3438,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3550,7 +3550,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3709,7 +3709,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3794,7 +3794,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token, whatever its scope. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3880,7 +3880,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token, whatever its scope. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3983,7 +3983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token, whatever its scope. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4068,7 +4068,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_SCOPE: a personal access token without the scope this route needs. */
+            /** @description INSUFFICIENT_SCOPE: a personal access token, whatever its scope. */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -13,27 +13,23 @@
  *   deadlock on each other's keys.
  * - At most BATCH_POSTS posts go in one statement; a chunk that fails fails its
  *   own posts only (the chunks before it are committed and answered).
- * - A statement that gets no answer within STATEMENT_TIMEOUT_MS fails its posts
- *   as a database outage (503): one stuck statement cannot hold the posts
+ * - A chunk whose statements get no answer within STATEMENT_TIMEOUT_MS fails its
+ *   posts as a database outage (503): one stuck chunk cannot hold the posts
  *   queued behind it for longer. A retry with the same key replays a post that
  *   was written after all.
  */
 import { batchCalls, databaseErrorCode, withTimeout, type Database } from "@app/db";
-import {
-  firstOfEachKey,
-  insertTransactions,
-  REFUSED_POST,
-  type NewTransaction,
-} from "./insert-transactions.ts";
-import { postChecked, type PostOutcome } from "./post-checked.ts";
+import { firstOfEachKey, REFUSED_POST, type NewTransaction } from "./insert-transactions.ts";
+import { postChecked, writeCheckedPosts, type PostOutcome } from "./post-checked.ts";
 
 const BATCH_POSTS = 100;
 const STATEMENT_TIMEOUT_MS = 10_000;
 
 /**
- * What became of a post: its outcome, null for a key known before or taken
- * by another post of its group (the caller answers the replay), or the error
- * its statement failed with.
+ * What became of a post: its outcome (a key known before, or taken by another
+ * post of its group, answers that transaction), null for a later post of a key
+ * whose statement was refused (the caller checks it alone), or the error its
+ * statement failed with.
  */
 export type GroupCommitOutcome = PostOutcome | null | { failed: unknown };
 
@@ -48,7 +44,7 @@ const writers = new WeakMap<Database, (tx: NewTransaction) => Promise<GroupCommi
 
 let observer: ((posts: number) => void) | undefined;
 
-/** Calls `observe` with the number of posts of every group written (for the metrics). */
+/** Calls `observe` with the number of posts of every group-commit statement (for the metrics). */
 export function observeGroupCommits(observe: (posts: number) => void): void {
   observer = observe;
 }
@@ -67,10 +63,10 @@ async function writeGroup(
   db: Database,
   txs: NewTransaction[],
 ): Promise<Map<NewTransaction, GroupCommitOutcome>> {
-  observer?.(txs.length);
   const outcomes = new Map<NewTransaction, GroupCommitOutcome>();
   for (let start = 0; start < txs.length; start += BATCH_POSTS) {
     const chunk = txs.slice(start, start + BATCH_POSTS);
+    observer?.(chunk.length);
     const written = await withTimeout(writeChunk(db, chunk), STATEMENT_TIMEOUT_MS).catch(
       (error: unknown) =>
         new Map<NewTransaction, GroupCommitOutcome>(chunk.map((tx) => [tx, { failed: error }])),
@@ -86,13 +82,7 @@ async function writeChunk(
   txs: NewTransaction[],
 ): Promise<Map<NewTransaction, GroupCommitOutcome>> {
   try {
-    const written = await insertTransactions(db, txs);
-    return new Map(
-      txs.map((tx) => {
-        const transaction = written.get(tx);
-        return [tx, transaction ? { status: 201, transaction, originalHash: tx.requestHash } : null];
-      }),
-    );
+    return await writeCheckedPosts(db, txs);
   } catch (error) {
     const code = databaseErrorCode(error) ?? "";
     const refused = REFUSED_POST.has(code) || (txs.length > 1 && POST_FAILURE.test(code));

@@ -60,8 +60,10 @@ export async function checkPosts(
 }
 
 /**
- * Writes posts that passed `checkPosts` in one statement. A key another
- * writer took in between answers that writer's transaction, as a replay.
+ * Writes posts in one statement; the database refuses the whole statement
+ * for a post it must not hold (insertTransactions). A post whose key was
+ * known, or taken meanwhile by another writer or by an earlier post of `txs`,
+ * answers that transaction, as a replay.
  */
 export async function writeCheckedPosts(
   db: Database,
@@ -96,7 +98,10 @@ const KNOWN_TRANSACTIONS_SQL = `SELECT json_object_agg(t.idempotency_key,
     json_build_object('request_hash', t.request_hash, 'transaction', ${transactionJson()}))
   FROM ledger.transactions t WHERE t.idempotency_key = ANY($1::text[])`;
 
-async function knownTransactions(db: Database, keys: string[]): Promise<Record<string, KnownTransaction>> {
+export async function knownTransactions(
+  db: Database,
+  keys: string[],
+): Promise<Record<string, KnownTransaction>> {
   const [row] = await db.$queryRawUnsafe<{ known: Record<string, KnownTransaction> | null }[]>(
     `SELECT (${KNOWN_TRANSACTIONS_SQL}) AS known`,
     keys,
@@ -104,7 +109,7 @@ async function knownTransactions(db: Database, keys: string[]): Promise<Record<s
   return row?.known ?? {};
 }
 
-function replayOf(original: KnownTransaction): PostOutcome {
+export function replayOf(original: KnownTransaction): PostOutcome {
   return { status: 200, transaction: original.transaction, originalHash: original.request_hash };
 }
 

@@ -4,8 +4,14 @@ import { isConstraintViolation, type Database } from "@app/db";
 import type { PostTransactionInput, Transaction } from "../schemas.ts";
 import { todayUtc } from "../today-utc.ts";
 import { writeWithGroupCommit } from "./group-commit.ts";
-import { insertTransactions, type NewTransaction } from "./insert-transactions.ts";
-import { postChecked } from "./post-checked.ts";
+import type { NewTransaction } from "./insert-transactions.ts";
+import {
+  knownTransactions,
+  postChecked,
+  replayOf,
+  writeCheckedPosts,
+  type PostOutcome,
+} from "./post-checked.ts";
 import { transactionJson } from "./sql.ts";
 
 export interface PostResult {
@@ -28,39 +34,6 @@ export async function getTransaction(db: Database, id: string): Promise<Transact
   );
   if (!row) throw new TRPCError({ code: "NOT_FOUND", message: "no transaction with that id" });
   return row.transaction;
-}
-
-async function findByKey(db: Database, key: string) {
-  const [row] = await db.$queryRawUnsafe<{ id: string; request_hash: string }[]>(
-    `SELECT id::text, request_hash FROM ledger.transactions WHERE idempotency_key = $1`,
-    key,
-  );
-  return row;
-}
-
-async function replay(
-  db: Database,
-  original: { id: string; request_hash: string },
-  hash: string,
-): Promise<PostResult> {
-  return {
-    transaction: await getTransaction(db, original.id),
-    replayed: true,
-    mismatch: original.request_hash !== hash,
-  };
-}
-
-/**
- * Writes a transaction, or answers the winner's as a replay when its key is
- * known: a concurrent post with the same key waits on the unique key and then
- * inserts nothing. So any number of simultaneous posts with one key make
- * exactly one transaction.
- */
-async function insertOrReplay(db: Database, tx: NewTransaction): Promise<PostResult> {
-  const written = (await insertTransactions(db, [tx])).get(tx);
-  if (written) return { transaction: written, replayed: false, mismatch: false };
-  const winner = await findByKey(db, tx.idempotencyKey);
-  return replay(db, winner!, tx.requestHash);
 }
 
 /** A post as the store writes it: hashed to tell a replay from a reused key, dated, ids in lower case. */
@@ -91,13 +64,27 @@ export async function postTransaction(db: Database, input: PostTransactionInput)
   const tx = newTransactionOf(input);
   const grouped = await writeWithGroupCommit(db, tx);
   if (grouped && "failed" in grouped) throw grouped.failed;
-  const outcome = grouped ?? (await postChecked(db, [tx])).get(tx)!;
+  return postResultOf(grouped ?? (await postChecked(db, [tx])).get(tx)!, tx.requestHash);
+}
+
+/** A post's outcome as its answer to a request with `requestHash`: the transaction, or the 422 it was refused with. */
+function postResultOf(outcome: PostOutcome, requestHash: string): PostResult {
   if (outcome.status === 422) throw outcome.error;
   return {
     transaction: outcome.transaction,
     replayed: outcome.status === 200,
-    mismatch: outcome.status === 200 && outcome.originalHash !== tx.requestHash,
+    mismatch: outcome.status === 200 && outcome.originalHash !== requestHash,
   };
+}
+
+/** The transaction of a known key, as a replay; undefined for an unknown key. */
+async function replayOfKnownKey(
+  db: Database,
+  key: string,
+  requestHash: string,
+): Promise<PostResult | undefined> {
+  const original = (await knownTransactions(db, [key]))[key];
+  return original && postResultOf(replayOf(original), requestHash);
 }
 
 /**
@@ -114,24 +101,26 @@ export async function reverseTransaction(
   },
 ): Promise<PostResult> {
   const hash = requestHash({ kind: "reversal", ...input, description: input.description ?? null });
-  const existing = await findByKey(db, input.idempotency_key);
-  if (existing) return replay(db, existing, hash);
+  const known = await replayOfKnownKey(db, input.idempotency_key, hash);
+  if (known) return known;
 
   const original = await getTransaction(db, input.id);
+  const tx: NewTransaction = {
+    idempotencyKey: input.idempotency_key,
+    requestHash: hash,
+    description: input.description ?? `Reversal of ${original.id}`,
+    effectiveDate: input.effective_date ?? todayUtc(),
+    reversesTransactionId: original.id,
+    entries: original.entries.map((e) => ({ account_id: e.account_id, amount: -e.amount })),
+  };
   try {
-    return await insertOrReplay(db, {
-      idempotencyKey: input.idempotency_key,
-      requestHash: hash,
-      description: input.description ?? `Reversal of ${original.id}`,
-      effectiveDate: input.effective_date ?? todayUtc(),
-      reversesTransactionId: original.id,
-      entries: original.entries.map((e) => ({ account_id: e.account_id, amount: -e.amount })),
-    });
+    // A concurrent post with the key waits on the unique key, then inserts nothing and replays.
+    return postResultOf((await writeCheckedPosts(db, [tx])).get(tx)!, hash);
   } catch (error) {
     if (isConstraintViolation(error, "transactions_reverses_transaction_id_key")) {
       // A concurrent reversal with the same key got there first: this one is its replay.
-      const winner = await findByKey(db, input.idempotency_key);
-      if (winner) return replay(db, winner, hash);
+      const replayed = await replayOfKnownKey(db, tx.idempotencyKey, hash);
+      if (replayed) return replayed;
       throw new TRPCError({
         code: "CONFLICT",
         message: `transaction ${original.id} has already been reversed`,

@@ -1,4 +1,4 @@
-import type { ApiIssue } from "@app/rest";
+import type { ApiIssue, DescribeIssue } from "@app/rest";
 import { PROFICIENCIES } from "../schemas/skill.ts";
 import { formatPath, PROFILE_FIELDS, SECTIONS, type DocumentPath } from "./json-resume-mapping.ts";
 
@@ -13,7 +13,7 @@ export interface ConvertedJsonResume {
   /** Problems with the document's shape itself (a section that is not an array). */
   issues: ApiIssue[];
   /** A validation issue of the converted resume, told at its place in the document. */
-  describeIssue(path: readonly PropertyKey[], message: string, code: string | undefined): ApiIssue;
+  describeIssue: DescribeIssue;
 }
 
 const DATE_FIELDS = new Set(["start_date", "end_date", "issue_date", "expiration_date", "target_date"]);

@@ -10,7 +10,7 @@ import {
 } from "../store/collection-store.ts";
 import { idempotencyKeyHeader, idempotencyKeyOf } from "../idempotency-key.ts";
 import { deletedOutput } from "../schemas/fields.ts";
-import { router, SCOPE_ERRORS, userProcedure } from "../trpc.ts";
+import { router, userProcedure } from "../trpc.ts";
 
 const idInput = z.object({ id: z.uuid("must be a uuid") });
 
@@ -60,7 +60,6 @@ export function collectionRouter<C extends Collection>(collection: C) {
               "`true` when this is the first create's answer again, for a repeated Idempotency-Key.",
           },
           errors: {
-            ...SCOPE_ERRORS,
             409: `The caller already has the maximum number of ${name} entries.`,
             422: "IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or collection.",
           },
@@ -103,7 +102,7 @@ export function collectionRouter<C extends Collection>(collection: C) {
           summary: `Replace one entry of ${name}`,
           description: "The complete entry: optional fields left out are cleared.",
         },
-        rest: { errors: { ...SCOPE_ERRORS, ...replaceErrors } },
+        rest: { errors: replaceErrors },
       })
       .input(collection.replaceInput)
       .output(collection.output)
@@ -121,7 +120,7 @@ export function collectionRouter<C extends Collection>(collection: C) {
           summary: `Delete one entry of ${name}`,
           description: "Removes one of the caller's entries for good.",
         },
-        rest: { errors: { ...SCOPE_ERRORS, ...notFound } },
+        rest: { errors: notFound },
       })
       .input(idInput)
       .output(deletedOutput)

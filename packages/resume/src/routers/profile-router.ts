@@ -1,6 +1,6 @@
 import { profileInput, profileOutput } from "../schemas/profile.ts";
 import { getProfile, putProfile } from "../store/profile-store.ts";
-import { router, SCOPE_ERRORS, userProcedure } from "../trpc.ts";
+import { router, userProcedure } from "../trpc.ts";
 
 const tags = ["profile"];
 
@@ -28,7 +28,6 @@ export const profileRouter = router({
         summary: "Create or replace the caller's profile",
         description: "An upsert: never 404. Optional fields left out are cleared.",
       },
-      rest: { errors: SCOPE_ERRORS },
     })
     .input(profileInput)
     .output(profileOutput)

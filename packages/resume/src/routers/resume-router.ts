@@ -8,7 +8,7 @@ import { replaceWholeResume } from "../store/replace-resume.ts";
 import { getWholeResume } from "../store/resume-store.ts";
 import { renderResumeHtml, THEMED_PAGE_POLICY } from "../themes/render-resume-html.ts";
 import { THEME_NAMES } from "../themes/theme-names.ts";
-import { router, SCOPE_ERRORS, userProcedure } from "../trpc.ts";
+import { router, userProcedure } from "../trpc.ts";
 
 export const WHOLE_RESUME_PATH = "/me/resume";
 
@@ -91,7 +91,7 @@ export const resumeRouter = router({
           "or nothing; every rule and limit of the single routes applies, and issue paths use the document's " +
           `own names (\`work[3].startDate\`). Body limit ${LIMITS.importBodyBytes / 1024 / 1024} MiB.`,
       },
-      rest: { bodyInput: "document", maxBodyBytes: LIMITS.importBodyBytes, errors: SCOPE_ERRORS },
+      rest: { bodyInput: "document", maxBodyBytes: LIMITS.importBodyBytes },
     })
     .input(
       z.object({

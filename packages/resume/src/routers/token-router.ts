@@ -8,13 +8,15 @@ import {
   getAccessToken,
   listAccessTokens,
 } from "../store/access-tokens.ts";
-import { router, SCOPE_ERRORS, signedInProcedure } from "../trpc.ts";
+import { router, signedInProcedure } from "../trpc.ts";
 
 const PATH = "/me/tokens";
 const tags = ["tokens"];
 const idInput = z.object({ id: z.uuid("must be a uuid") });
 const notFound = { 404: "No token with this id belongs to the caller." };
 const signedInOnly = "Only with the sign-in provider's token: a personal access token gets 403.";
+/** Every route here answers it, and tells why (not the writes' "without resume:write"). */
+const PERSONAL_TOKEN_REFUSED = { 403: "INSUFFICIENT_SCOPE: a personal access token, whatever its scope." };
 
 /** Personal access tokens (README, "Personal access tokens"). */
 export const tokenRouter = router({
@@ -27,7 +29,7 @@ export const tokenRouter = router({
         summary: "List the caller's personal access tokens",
         description: `Newest first, without the tokens themselves. ${signedInOnly}`,
       },
-      rest: { errors: SCOPE_ERRORS },
+      rest: { errors: PERSONAL_TOKEN_REFUSED },
     })
     .output(z.object({ items: z.array(accessTokenOutput) }))
     .query(async ({ ctx }) => ({ items: await listAccessTokens(ctx.db, ctx.userId) })),
@@ -46,7 +48,10 @@ export const tokenRouter = router({
       rest: {
         successStatus: 201,
         successHeaders: { Location: "The new token's URL." },
-        errors: { ...SCOPE_ERRORS, 409: `The caller already has ${ACCESS_TOKENS_PER_PERSON} tokens.` },
+        errors: {
+          ...PERSONAL_TOKEN_REFUSED,
+          409: `The caller already has ${ACCESS_TOKENS_PER_PERSON} tokens.`,
+        },
       },
     })
     .input(accessTokenInput)
@@ -67,7 +72,7 @@ export const tokenRouter = router({
         summary: "Get one personal access token",
         description: `Its name, scopes and times, not the token. ${signedInOnly}`,
       },
-      rest: { errors: { ...SCOPE_ERRORS, ...notFound } },
+      rest: { errors: { ...PERSONAL_TOKEN_REFUSED, ...notFound } },
     })
     .input(idInput)
     .output(accessTokenOutput)
@@ -82,7 +87,7 @@ export const tokenRouter = router({
         summary: "Revoke a personal access token",
         description: `The next request with it is a 401. ${signedInOnly}`,
       },
-      rest: { errors: { ...SCOPE_ERRORS, ...notFound } },
+      rest: { errors: { ...PERSONAL_TOKEN_REFUSED, ...notFound } },
     })
     .input(idInput)
     .output(deletedOutput)

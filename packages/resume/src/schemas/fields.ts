@@ -77,12 +77,18 @@ export function bodyIgnoringServerFields<T extends z.ZodType>(schema: T, keep: r
   }, schema);
 }
 
-/** Adds an issue at `end` when both dates are set and `end` is before `start`. */
+const isDate = (value: string) => calendarDate().safeParse(value).success;
+
+/**
+ * Adds an issue at `end` when both dates are set and `end` is before `start`.
+ * zod runs this even when a date failed its own check: one that is no date
+ * has its own issue and is not compared.
+ */
 export function endNotBeforeStart<S extends string, E extends string>(start: S, end: E) {
   return (value: Record<S | E, string | null>, ctx: z.RefinementCtx) => {
     const from = value[start];
     const to = value[end];
-    if (from && to && to < from) {
+    if (from && to && to < from && isDate(from) && isDate(to)) {
       ctx.addIssue({ code: "custom", path: [end], message: `must not be before ${start}` });
     }
   };

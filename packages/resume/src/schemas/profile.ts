@@ -14,6 +14,16 @@ const linkName = text()
   .min(1, "link names must not be empty")
   .max(50, "link names have at most 50 characters");
 
+/**
+ * zod's records skip a `__proto__` key without a word (an object cannot hold
+ * it as data), so such a link would vanish: it is refused, before the record.
+ */
+const refuseProtoLinkName = (links: unknown, ctx: z.core.$RefinementCtx) => {
+  if (typeof links === "object" && links !== null && Object.hasOwn(links, "__proto__"))
+    ctx.addIssue({ code: "custom", path: ["__proto__"], message: "__proto__ cannot be a link name" });
+  return links;
+};
+
 export const profileFields = z.strictObject({
   name: requiredString(),
   headline: optionalString(),
@@ -25,9 +35,13 @@ export const profileFields = z.strictObject({
     .nullish()
     .transform((v) => v ?? null),
   links: z
-    .record(linkName, httpUrl())
-    .refine((links) => Object.keys(links).length <= LIMITS.links, `at most ${LIMITS.links} links`)
-    .optional()
+    .preprocess(
+      refuseProtoLinkName,
+      z
+        .record(linkName, httpUrl())
+        .refine((links) => Object.keys(links).length <= LIMITS.links, `at most ${LIMITS.links} links`)
+        .optional(),
+    )
     .transform((v) => v ?? {})
     .meta({ description: "Named links, e.g. linkedin, github, site: absolute http(s) URLs." }),
   goals_summary: optionalString(LIMITS.textLength),

@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { isoTimestampSql, type Database } from "@app/db";
 import type { AccessToken, AccessTokenInput, TokenScope } from "../schemas/access-token.ts";
+import { advisoryXactLock } from "./sql.ts";
 
 /** Every personal access token starts so: a bearer token that does not is a JWT. */
 export const ACCESS_TOKEN_PREFIX = "rsm_";
@@ -29,10 +30,7 @@ export async function createAccessToken(
   const token = `${ACCESS_TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   // The lock makes the count and the insert one step, so concurrent creates cannot pass the cap.
   const [, inserted] = await db.$transaction([
-    db.$queryRawUnsafe(
-      `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))::text`,
-      `access_tokens:${userId}`,
-    ),
+    db.$queryRawUnsafe(...advisoryXactLock(`access_tokens:${userId}`)),
     db.$queryRawUnsafe<{ token: AccessToken }[]>(
       `INSERT INTO resume.access_tokens AS t (id, user_id, name, token_hash, scopes, expires_at)
        SELECT $1::uuid, $2, $3, decode($4, 'hex'), $5::text[], now() + make_interval(days => $6::int)

@@ -6,7 +6,7 @@ import { DomainError } from "@app/rest";
 import type { Collection } from "../collections.ts";
 import { LIMITS } from "../limits.ts";
 import { tableOf } from "./collection-tables.ts";
-import { castParameters, columnValues, entryJson, listJson } from "./sql.ts";
+import { advisoryXactLock, castParameters, columnValues, entryJson, listJson } from "./sql.ts";
 
 /** An entry of `C` as the API answers it (the JSON that entryJson builds). */
 type Entry<C extends Collection> = z.output<C["output"]>;
@@ -64,10 +64,8 @@ function insertEntry(
  * step, so concurrent creates cannot pass the cap. It is also the first write
  * lock of the transaction, as the resume version row needs (README).
  */
-export const lockCollection = (collection: Collection, userId: string): [string, string] => [
-  `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))::text`,
-  `${tableOf(collection).table}:${userId}`,
-];
+export const lockCollection = (collection: Collection, userId: string): [string, string] =>
+  advisoryXactLock(`${tableOf(collection).table}:${userId}`);
 
 function collectionFull(collection: Collection): TRPCError {
   return new TRPCError({

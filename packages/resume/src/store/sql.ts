@@ -2,6 +2,12 @@ import { isoTimestampSql, type Database } from "@app/db";
 import type { Collection } from "../collections.ts";
 import { tableOf } from "./collection-tables.ts";
 
+/** The statement that holds the transaction-scoped advisory lock named `key` (its arguments, for $queryRawUnsafe). */
+export const advisoryXactLock = (key: string): [string, string] => [
+  `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))::text`,
+  key,
+];
+
 /** The database or one of its transactions. */
 export type Queryable = Pick<Database, "$queryRawUnsafe">;
 

@@ -25,6 +25,8 @@ function themeOf(name: ThemeName): Promise<Theme> {
         return { render };
       },
     );
+    // A module that failed to load is tried again by the next request, not kept failed.
+    theme.catch(() => loaded.delete(name));
     loaded.set(name, theme);
   }
   return theme;
