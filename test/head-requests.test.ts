@@ -25,6 +25,9 @@ afterAll(async () => {
 const SAME_HEADERS = ["content-type", "content-length", "api-version", "allow"];
 
 function expectHeadLikeGet(path: string, get: HttpResult, head: HttpResult) {
+  expect(get.status, path).toBeLessThan(500);
+  // Content-Length included: the GET's body length, which HEAD announces without sending.
+  expect(get.headers.get("content-length"), path).toBe(String(Buffer.byteLength(get.text)));
   expect(head.status, path).toBe(get.status);
   for (const name of SAME_HEADERS)
     expect(head.headers.get(name), `${path} ${name}`).toBe(get.headers.get(name));
@@ -45,6 +48,9 @@ describe("HEAD", () => {
       "/me/hobbies/not-a-uuid",
       "/me/resume",
       "/me/resume?format=markdown",
+      "/me/resume?format=jsonresume",
+      "/me/resume?format=html&theme=stackoverflow",
+      "/me/tokens",
       "/healthz",
       "/livez",
     ]) {
