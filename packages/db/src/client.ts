@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { withTimeout } from "./database-errors.ts";
+import { DatabaseQueryError, withTimeout } from "./database-errors.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 import { watchForHang } from "./hang-watch.ts";
 
@@ -69,18 +69,40 @@ export function createDatabase({
     // A transaction waits for a connection as long as a query does, and lasts no longer than a statement may.
     transactionOptions: { maxWait: CONNECT_TIMEOUT_MS, timeout: statementTimeoutMs },
   });
-  pools.set(db, pool);
+  pools.set(db, { pool, preparedStatements });
   return db;
 }
 
-/** The pool under each client this module made, for poolStatsOf. */
-const pools = new WeakMap<Database, pg.Pool>();
+/** The pool under each client this module made (poolStatsOf, queryRows). */
+const pools = new WeakMap<Database, { pool: pg.Pool; preparedStatements: boolean }>();
 
 /** The pool's connections: in use, idle, and the requests waiting for one (for metrics). */
 export function poolStatsOf(db: Database): { inUse: number; idle: number; waiting: number } {
-  const pool = pools.get(db);
+  const pool = pools.get(db)?.pool;
   if (!pool) return { inUse: 0, idle: 0, waiting: 0 };
   return { inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount };
+}
+
+/**
+ * The rows of one statement, sent on `db`'s own pool (its connections, timeouts
+ * and hang watch) without passing through Prisma; a failure is a
+ * DatabaseQueryError, which the error classifier reads as it reads Prisma's.
+ * For the ledger's posting statements, which every post waits on: Prisma's
+ * raw-query path added about 0.5 ms to each (1.47 against 0.71 ms for a
+ * one-post group commit, measured one after the other on one connection),
+ * time that every post queued behind the statement waits too. Values map as
+ * node-postgres maps them (arrays to arrays, json columns parsed, bigint
+ * columns as strings).
+ */
+export async function queryRows<T>(db: Database, sql: string, ...values: unknown[]): Promise<T[]> {
+  const client = pools.get(db);
+  if (!client) throw new Error("queryRows needs a database made by createDatabase");
+  try {
+    const name = client.preparedStatements ? statementName(sql) : "";
+    return (await client.pool.query({ ...(name ? { name } : {}), text: sql, values })).rows as T[];
+  } catch (error) {
+    throw new DatabaseQueryError(error);
+  }
 }
 
 const statementNames = new Map<string, string>();

@@ -57,9 +57,27 @@ const BY_MESSAGE: [RegExp, Unavailability][] = [
 class DatabaseTimeoutError extends Error {}
 
 /**
+ * A statement sent without Prisma (queryRows) failed: node-postgres's error
+ * is its `cause`, and its SQLSTATE is `originalCode`, where Prisma's adapter
+ * puts it.
+ */
+export class DatabaseQueryError extends Error {
+  override name = "DatabaseQueryError";
+  readonly originalCode: string | undefined;
+  readonly constraint: string | undefined;
+
+  constructor(cause: unknown) {
+    super((cause as Error | undefined)?.message ?? String(cause), { cause });
+    const { code, constraint } = (cause ?? {}) as { code?: unknown; constraint?: unknown };
+    this.originalCode = typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+    this.constraint = typeof constraint === "string" ? constraint : undefined;
+  }
+}
+
+/**
  * What `error` says of the database: null when it did not come from a query
  * at all (every query error passes through Prisma, which marks it with its
- * `clientVersion`, or is a `withTimeout`), "other" for a query that failed on
+ * `clientVersion`, or is a DatabaseQueryError or a `withTimeout`), "other" for a query that failed on
  * its merits, else why the database could not serve it now. Node's socket
  * codes count only under a query: a client that drops its own connection is
  * no database outage.
@@ -67,7 +85,9 @@ class DatabaseTimeoutError extends Error {}
 export function databaseErrorClass(error: unknown): Unavailability | "other" | null {
   const links = [...errorChain(error)];
   if (links.some((link) => link instanceof DatabaseTimeoutError)) return "timeout";
-  if (!links.some((link) => typeof link.clientVersion === "string")) return null;
+  const fromQuery = (link: ErrorLink) =>
+    typeof link.clientVersion === "string" || link instanceof DatabaseQueryError;
+  if (!links.some(fromQuery)) return null;
   for (const link of links) {
     for (const code of [link.code, link.originalCode, link.kind]) {
       if (typeof code !== "string") continue;

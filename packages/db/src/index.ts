@@ -11,6 +11,7 @@ export {
   isDatabaseReachable,
   PLAN_EACH_CALL,
   poolStatsOf,
+  queryRows,
   statementName,
   type Database,
   type DatabaseOptions,

@@ -2,7 +2,9 @@
  * The classifier that decides 503 against 500, on the errors Prisma's pg
  * adapter and node-postgres really raise: each fault is caused for real
  * against this run's PostgreSQL (or a port nobody listens on, or a proxy that
- * stops passing bytes) and the error the client threw is classified.
+ * stops passing bytes) and the error the client threw is classified. Each
+ * fault a statement meets is caused twice: through Prisma and through
+ * queryRows (the ledger's posting statements).
  */
 import { randomUUID } from "node:crypto";
 import http from "node:http";
@@ -12,7 +14,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort } from "../../../test/free-port.ts";
 import { adminQuery } from "../../../test/postgres-admin.ts";
 import { startTcpProxy } from "../../../test/tcp-proxy.ts";
-import { createDatabase, isDatabaseUnavailable, type Database } from "../src/index.ts";
+import {
+  createDatabase,
+  databaseErrorCode,
+  isConstraintViolation,
+  isDatabaseUnavailable,
+  queryRows,
+  type Database,
+} from "../src/index.ts";
 
 const opened: Database[] = [];
 const open = (options: Parameters<typeof createDatabase>[0]) => {
@@ -52,10 +61,17 @@ afterAll(async () => {
   await Promise.all(opened.map((d) => d.$disconnect()));
 });
 
-describe("isDatabaseUnavailable, on real failures", () => {
+/** One statement, through Prisma or around it. */
+type Query = (db: Database, sql: string, ...values: unknown[]) => Promise<unknown>;
+const QUERY_PATHS: [string, Query][] = [
+  ["Prisma", (db, sql, ...values) => db.$queryRawUnsafe(sql, ...values)],
+  ["queryRows", (db, sql, ...values) => queryRows(db, sql, ...values)],
+];
+
+describe.each(QUERY_PATHS)("isDatabaseUnavailable, on real failures (%s)", (_, query) => {
   it("a server nobody listens on (ECONNREFUSED)", async () => {
     const nobody = open({ connectionString: `postgresql://postgres:x@127.0.0.1:${await freePort()}/app` });
-    const error = await failure(nobody.$queryRaw`SELECT 1`);
+    const error = await failure(query(nobody, "SELECT 1"));
     expect(isDatabaseUnavailable(error), describeError(error)).toBe(true);
   });
 
@@ -66,7 +82,7 @@ describe("isDatabaseUnavailable, on real failures", () => {
     const port = (silent.address() as net.AddressInfo).port;
     const hung = open({ connectionString: `postgresql://postgres:x@127.0.0.1:${port}/app` });
     const started = Date.now();
-    const error = await failure(hung.$queryRaw`SELECT 1`);
+    const error = await failure(query(hung, "SELECT 1"));
     // The connect timeout and the hang watch answer in about 2 s; the rest is room for a busy machine.
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(isDatabaseUnavailable(error), describeError(error)).toBe(true);
@@ -78,17 +94,17 @@ describe("isDatabaseUnavailable, on real failures", () => {
     const { hostname, port } = new URL(inject("databaseUrl"));
     const proxy = await startTcpProxy({ host: hostname, port: Number(port) });
     const through = open({ connectionString: proxy.via(inject("databaseUrl")), statementTimeoutMs: 60_000 });
-    await through.$queryRaw`SELECT 1`;
+    await query(through, "SELECT 1");
     proxy.freeze();
     const started = Date.now();
-    const error = await failure(through.$queryRaw`SELECT 1`);
+    const error = await failure(query(through, "SELECT 1"));
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(isDatabaseUnavailable(error), describeError(error)).toBe(true);
     await proxy.close();
   });
 
   it("a statement past the statement timeout (57014)", async () => {
-    const error = await failure(db.$queryRaw`SELECT pg_sleep(2)`);
+    const error = await failure(query(db, "SELECT pg_sleep(2)::text"));
     expect(describeError(error)).toMatch(/statement timeout/);
     expect(isDatabaseUnavailable(error), describeError(error)).toBe(true);
   });
@@ -97,7 +113,7 @@ describe("isDatabaseUnavailable, on real failures", () => {
     const key = Math.floor(Math.random() * 1e9);
     await admin.query("SELECT pg_advisory_lock($1)", [key]);
     try {
-      const error = await failure(db.$queryRawUnsafe("SELECT pg_advisory_lock($1::bigint)::text", key));
+      const error = await failure(query(db, "SELECT pg_advisory_lock($1::bigint)::text", key));
       expect(describeError(error)).toMatch(/lock timeout/);
       expect(isDatabaseUnavailable(error), describeError(error)).toBe(true);
     } finally {
@@ -108,7 +124,7 @@ describe("isDatabaseUnavailable, on real failures", () => {
   it("a session ended by the administrator (57P01)", async () => {
     const marker = `terminate-me-${randomUUID()}`;
     const waiting = failure(
-      open({ connectionString: inject("databaseUrl") }).$queryRawUnsafe(`SELECT pg_sleep(5), '${marker}'`),
+      query(open({ connectionString: inject("databaseUrl") }), `SELECT pg_sleep(5)::text, '${marker}'`),
     );
     // Until the new pool's connection shows up running the statement (at most 4 s).
     for (const deadline = Date.now() + 4_000; Date.now() < deadline;) {
@@ -131,7 +147,7 @@ describe("isDatabaseUnavailable, on real failures", () => {
       const url = new URL(inject("databaseUrl"));
       url.username = role;
       url.password = "pw";
-      const error = await failure(open({ connectionString: url.toString() }).$queryRaw`SELECT 1`);
+      const error = await failure(query(open({ connectionString: url.toString() }), "SELECT 1"));
       expect(describeError(error)).toMatch(/TooManyConnections|too many connections/);
       expect(isDatabaseUnavailable(error), describeError(error)).toBe(true);
     } finally {
@@ -145,18 +161,45 @@ describe("isDatabaseUnavailable, on real failures", () => {
       timeout: 8_000,
     });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const [query, transaction] = await Promise.all([
-      failure(small.$queryRaw`SELECT 1`),
+    const [statement, transaction] = await Promise.all([
+      failure(query(small, "SELECT 1")),
       // A transaction that may wait less than the pool would: Prisma's own "unable to start" (P2028).
       // (A batch of one statement runs without a transaction: two.)
       failure(small.$transaction([small.$queryRaw`SELECT 1`, small.$queryRaw`SELECT 2`], { maxWait: 200 })),
     ]);
-    expect(isDatabaseUnavailable(query), describeError(query)).toBe(true);
+    expect(isDatabaseUnavailable(statement), describeError(statement)).toBe(true);
     expect((transaction as { code?: string }).code).toBe("P2028");
     expect(isDatabaseUnavailable(transaction), describeError(transaction)).toBe(true);
     await holding;
   });
 
+  it("is false for a query that fails on its merits: syntax, division by zero, bad value, unknown table", async () => {
+    const merits = await Promise.all([
+      failure(query(db, "SELEC 1")),
+      failure(query(db, "SELECT 1/0")),
+      failure(query(db, "SELECT 'x'::int")),
+      failure(query(db, "SELECT * FROM no_such_table")),
+    ]);
+    for (const error of merits) expect(isDatabaseUnavailable(error), describeError(error)).toBe(false);
+    expect(merits.map(databaseErrorCode)).toEqual(["42601", "22012", "22P02", "42P01"]);
+  });
+
+  it("names the constraint a write broke (the ledger's 422s and reversals read it)", async () => {
+    const table = `t_${randomUUID().replaceAll("-", "")}`;
+    await admin.query(`CREATE TABLE ${table} (id int CONSTRAINT ${table}_key UNIQUE)`);
+    try {
+      await query(db, `INSERT INTO ${table} VALUES (1)`);
+      const error = await failure(query(db, `INSERT INTO ${table} VALUES (1)`));
+      expect(databaseErrorCode(error)).toBe("23505");
+      expect(isConstraintViolation(error, `${table}_key`)).toBe(true);
+      expect(isDatabaseUnavailable(error)).toBe(false);
+    } finally {
+      await admin.query(`DROP TABLE ${table}`);
+    }
+  });
+});
+
+describe("isDatabaseUnavailable, beside any query", () => {
   it("is false for a client that dropped its own connection mid-body (ECONNRESET outside any query)", async () => {
     const aborted = new Promise<unknown>((resolve) => {
       const server = http.createServer(async (req) => {
@@ -178,15 +221,5 @@ describe("isDatabaseUnavailable, on real failures", () => {
     const error = await aborted;
     expect((error as { code?: string }).code).toBe("ECONNRESET");
     expect(isDatabaseUnavailable(error)).toBe(false);
-  });
-
-  it("is false for a query that fails on its merits: syntax, division by zero, bad value, unknown table", async () => {
-    const merits = await Promise.all([
-      failure(db.$queryRawUnsafe("SELEC 1")),
-      failure(db.$queryRawUnsafe("SELECT 1/0")),
-      failure(db.$queryRawUnsafe("SELECT 'x'::int")),
-      failure(db.$queryRawUnsafe("SELECT * FROM no_such_table")),
-    ]);
-    for (const error of merits) expect(isDatabaseUnavailable(error), describeError(error)).toBe(false);
   });
 });

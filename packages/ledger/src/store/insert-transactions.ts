@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Database } from "@app/db";
+import { queryRows, type Database } from "@app/db";
 import type { Transaction } from "../schemas.ts";
 import { ENTRIES_JSON, transactionJson } from "./sql.ts";
 
@@ -31,7 +31,8 @@ export async function insertTransactions(
   const written = new Map<NewTransaction, Transaction | null>(txs.map((tx) => [tx, null]));
   const unique = firstOfEachKey(txs).map((tx) => ({ tx, id: randomUUID() }));
   const entries = unique.flatMap(({ tx, id }) => tx.entries.map((e, position) => ({ ...e, id, position })));
-  const rows = await db.$queryRawUnsafe<{ id: string; transaction: Transaction }[]>(
+  const rows = await queryRows<{ id: string; transaction: Transaction }>(
+    db,
     `WITH t AS (
        INSERT INTO ledger.transactions (id, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::date[], $6::uuid[])

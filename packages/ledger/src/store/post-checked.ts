@@ -1,4 +1,4 @@
-import type { Database } from "@app/db";
+import { queryRows, type Database } from "@app/db";
 import { DomainError } from "@app/rest";
 import type { Transaction } from "../schemas.ts";
 import { insertTransactions, unbalancedCurrencies, type NewTransaction } from "./insert-transactions.ts";
@@ -39,9 +39,11 @@ export async function checkPosts(
   txs: NewTransaction[],
 ): Promise<Map<NewTransaction, PostOutcome | null>> {
   const accountIds = [...new Set(txs.flatMap((tx) => tx.entries.map((e) => e.account_id)))];
-  const [state] = await db.$queryRawUnsafe<
-    { known: Record<string, KnownTransaction> | null; currencies: Record<string, string> | null }[]
-  >(
+  const [state] = await queryRows<{
+    known: Record<string, KnownTransaction> | null;
+    currencies: Record<string, string> | null;
+  }>(
+    db,
     `SELECT (${KNOWN_TRANSACTIONS_SQL}) AS known,
             (SELECT json_object_agg(id, currency) FROM ledger.accounts WHERE id = ANY($2::uuid[])) AS currencies`,
     txs.map((tx) => tx.idempotencyKey),
@@ -102,7 +104,8 @@ export async function knownTransactions(
   db: Database,
   keys: string[],
 ): Promise<Record<string, KnownTransaction>> {
-  const [row] = await db.$queryRawUnsafe<{ known: Record<string, KnownTransaction> | null }[]>(
+  const [row] = await queryRows<{ known: Record<string, KnownTransaction> | null }>(
+    db,
     `SELECT (${KNOWN_TRANSACTIONS_SQL}) AS known`,
     keys,
   );
