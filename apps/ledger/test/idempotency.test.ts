@@ -79,6 +79,61 @@ describe("idempotency", () => {
     expect(unknownAccount.text).toBe(first.text);
   });
 
+  it("answers a new post as GET and every replay answer it later, byte for byte: posts, batch items, reversals", async () => {
+    // Accounts of its own: a balance past ±(2^53-1) would break other files' GET /balances.
+    const [dollars, dollarIncome] = [
+      await client.account("USD", "asset"),
+      await client.account("USD", "income"),
+    ];
+    const [euros, euroIncome] = [await client.account("EUR", "asset"), await client.account("EUR", "income")];
+    const post = {
+      idempotency_key: `fresh-${crypto.randomUUID()}`,
+      description: 'Zoë’s café ☕ "quoted" \\ \u0001',
+      effective_date: "2024-02-29",
+      entries: [
+        { account_id: dollars.toUpperCase(), amount: Number.MAX_SAFE_INTEGER },
+        { account_id: dollarIncome, amount: -Number.MAX_SAFE_INTEGER },
+        { account_id: euros, amount: -1 },
+        { account_id: euroIncome.toUpperCase(), amount: 1 },
+      ],
+    };
+    const plain = {
+      idempotency_key: `fresh-${crypto.randomUUID()}`,
+      entries: [
+        { account_id: cash, amount: 5 },
+        { account_id: revenue, amount: -5 },
+      ],
+    };
+    const item = { ...plain, idempotency_key: `fresh-${crypto.randomUUID()}` };
+    const firsts = [
+      (await client.post("/transactions", post)).text,
+      (await client.post("/transactions", plain)).text,
+    ];
+    const batch = await client.post<{ results: { status: number; transaction: { id: string } }[] }>(
+      "/transactions/batch",
+      { transactions: [item] },
+    );
+    expect(batch.body.results[0]!.status).toBe(201);
+    firsts.push(JSON.stringify(batch.body.results[0]!.transaction));
+    const reversal = await client.post(`/transactions/${JSON.parse(firsts[0]!).id}/reversal`, {
+      idempotency_key: `fresh-${crypto.randomUUID()}`,
+    });
+    expect(reversal.status).toBe(201);
+    firsts.push(reversal.text);
+
+    for (const first of firsts) {
+      const { id } = JSON.parse(first) as { id: string };
+      expect((await client.get(`/transactions/${id}`)).text).toBe(first);
+    }
+    expect((await client.post("/transactions", post)).text).toBe(firsts[0]);
+    expect((await client.post("/transactions", plain)).text).toBe(firsts[1]);
+    const replayedBatch = await client.post<{ results: { status: number; transaction: unknown }[] }>(
+      "/transactions/batch",
+      { transactions: [item] },
+    );
+    expect(JSON.stringify(replayedBatch.body.results[0]!.transaction)).toBe(firsts[2]);
+  });
+
   it("makes exactly one transaction of 50 simultaneous posts with one key, and all 50 answer it", async () => {
     const key = `concurrent-${crypto.randomUUID()}`;
     const before = (await entriesOf(cash)).length;

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { queryRows, type Database } from "@app/db";
+import { isoTimestampSql, queryRows, type Database } from "@app/db";
 import type { Transaction } from "../schemas.ts";
-import { ENTRIES_JSON, transactionJson } from "./sql.ts";
 
 /** A transaction ready to be written: checked in shape, not yet against the database. */
 export interface NewTransaction {
@@ -16,22 +15,35 @@ export interface NewTransaction {
 /**
  * Inserts transactions and their entries in one statement (one round trip, one
  * implicit database transaction: the balance triggers run at its commit) and
- * answers each one's JSON built from the rows written, by the expression a
- * replay reads through; null for a key that is known (or repeated in `txs`:
- * the first one is written). An unknown account has no currency, so its entry
- * breaks the NOT NULL (never silently dropped); unbalanced entries fail the
- * balance trigger; either refuses the whole statement. Keys are inserted in
+ * answers each one as written; null for a key that is known (or repeated in
+ * `txs`: the first one is written). An unknown account has no currency, so its
+ * entry breaks the NOT NULL (never silently dropped); unbalanced entries fail
+ * the balance trigger; either refuses the whole statement. Keys are inserted in
  * sorted order, so two statements waiting on each other's keys (from two
  * servers) cannot deadlock.
+ *
+ * The answer is built here from the values sent and what the database added
+ * (ids are made here; the time and each entry's currency come back), not by
+ * TRANSACTION_JSON as a replay reads it: building JSON in PostgreSQL cost every
+ * statement about 0.2 ms (8 posts: 1.38 against 1.18 ms), a wait for every
+ * post queued behind it. The values are the columns' own (ids in lower case,
+ * dates as PostgreSQL writes them, times by the same to_char), and a test
+ * compares both answers byte for byte.
  */
 export async function insertTransactions(
   db: Database,
   txs: NewTransaction[],
 ): Promise<Map<NewTransaction, Transaction | null>> {
   const written = new Map<NewTransaction, Transaction | null>(txs.map((tx) => [tx, null]));
-  const unique = firstOfEachKey(txs).map((tx) => ({ tx, id: randomUUID() }));
-  const entries = unique.flatMap(({ tx, id }) => tx.entries.map((e, position) => ({ ...e, id, position })));
-  const rows = await queryRows<{ id: string; transaction: Transaction }>(
+  const unique = firstOfEachKey(txs).map((tx) => ({
+    tx,
+    id: randomUUID(),
+    entryIds: tx.entries.map(() => randomUUID()),
+  }));
+  const entries = unique.flatMap(({ tx, id, entryIds }) =>
+    tx.entries.map((e, position) => ({ ...e, id: entryIds[position]!, transactionId: id, position })),
+  );
+  const rows = await queryRows<{ id: string; created_at: string; currencies: string[] }>(
     db,
     `WITH t AS (
        INSERT INTO ledger.transactions (id, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
@@ -39,16 +51,18 @@ export async function insertTransactions(
          AS i(id, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
         ORDER BY idempotency_key
        ON CONFLICT (idempotency_key) DO NOTHING
-       RETURNING *),
+       RETURNING id, effective_date, created_at),
      written_entries AS (
        INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
-       SELECT gen_random_uuid(), t.id, p.account_id, a.currency, p.amount, t.effective_date, p.position
-         FROM unnest($7::uuid[], $8::uuid[], $9::bigint[], $10::int[]) AS p(transaction_id, account_id, amount, position)
+       SELECT p.id, t.id, p.account_id, a.currency, p.amount, t.effective_date, p.position
+         FROM unnest($7::uuid[], $8::uuid[], $9::uuid[], $10::bigint[], $11::int[])
+           AS p(id, transaction_id, account_id, amount, position)
          JOIN t ON t.id = p.transaction_id
          LEFT JOIN ledger.accounts a ON a.id = p.account_id
-       RETURNING *)
-     SELECT t.id::text AS id, ${transactionJson("w.entries")} AS transaction
-       FROM t JOIN (SELECT e.transaction_id, ${ENTRIES_JSON} AS entries FROM written_entries e GROUP BY e.transaction_id) w
+       RETURNING transaction_id, currency, position)
+     SELECT t.id::text AS id, ${isoTimestampSql("t.created_at")} AS created_at, w.currencies
+       FROM t JOIN (SELECT e.transaction_id, array_agg(e.currency ORDER BY e.position) AS currencies
+                      FROM written_entries e GROUP BY e.transaction_id) w
          ON w.transaction_id = t.id`,
     unique.map(({ id }) => id),
     unique.map(({ tx }) => tx.idempotencyKey),
@@ -57,12 +71,32 @@ export async function insertTransactions(
     unique.map(({ tx }) => tx.effectiveDate),
     unique.map(({ tx }) => tx.reversesTransactionId),
     entries.map((e) => e.id),
+    entries.map((e) => e.transactionId),
     entries.map((e) => e.account_id),
     entries.map((e) => e.amount),
     entries.map((e) => e.position),
   );
-  const byId = new Map<string, NewTransaction>(unique.map(({ tx, id }) => [id, tx]));
-  for (const row of rows) written.set(byId.get(row.id)!, row.transaction);
+  const byId = new Map<string, (typeof unique)[number]>(unique.map((u) => [u.id, u]));
+  for (const row of rows) {
+    const { tx, id, entryIds } = byId.get(row.id)!;
+    written.set(tx, {
+      id,
+      idempotency_key: tx.idempotencyKey,
+      description: tx.description,
+      effective_date: tx.effectiveDate,
+      reverses_transaction_id: tx.reversesTransactionId,
+      created_at: row.created_at,
+      entries: tx.entries.map((e, position) => ({
+        id: entryIds[position]!,
+        transaction_id: id,
+        account_id: e.account_id,
+        currency: row.currencies[position]!,
+        amount: e.amount,
+        effective_date: tx.effectiveDate,
+        created_at: row.created_at,
+      })),
+    });
+  }
   return written;
 }
 

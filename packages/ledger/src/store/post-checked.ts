@@ -2,7 +2,7 @@ import { queryRows, type Database } from "@app/db";
 import { DomainError } from "@app/rest";
 import type { Transaction } from "../schemas.ts";
 import { insertTransactions, unbalancedCurrencies, type NewTransaction } from "./insert-transactions.ts";
-import { transactionJson } from "./sql.ts";
+import { TRANSACTION_JSON } from "./sql.ts";
 
 /** What became of a post: written (201), its key's original (200), or refused (422) with why. */
 export type PostOutcome =
@@ -97,7 +97,7 @@ interface KnownTransaction {
 
 /** The transactions of known keys among `$1`, by key, each as every answer shows it. */
 const KNOWN_TRANSACTIONS_SQL = `SELECT json_object_agg(t.idempotency_key,
-    json_build_object('request_hash', t.request_hash, 'transaction', ${transactionJson()}))
+    json_build_object('request_hash', t.request_hash, 'transaction', ${TRANSACTION_JSON}))
   FROM ledger.transactions t WHERE t.idempotency_key = ANY($1::text[])`;
 
 export async function knownTransactions(

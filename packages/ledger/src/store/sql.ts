@@ -12,20 +12,13 @@ export const ENTRY_JSON = `json_build_object(
   'id', e.id, 'transaction_id', e.transaction_id, 'account_id', e.account_id, 'currency', e.currency,
   'amount', e.amount, 'effective_date', e.effective_date, 'created_at', ${isoTimestampSql("e.created_at")})`;
 
-/** The JSON array of the entries of row `e` in posted order (an aggregate). */
-export const ENTRIES_JSON = `json_agg(${ENTRY_JSON} ORDER BY e.position)`;
-
 /**
- * The JSON of transaction row `t` with `entries`, the JSON array of its
- * entries: by default read from the table; a post's statement passes those it
- * has just written, aggregated by ENTRIES_JSON. The first answer and every
- * replay are built by these expressions over the same column types, so a
- * replay is byte for byte the first answer.
+ * The JSON of transaction row `t` with its entries in posted order, as GET
+ * and every replay answer it. A new post's answer is built from the values
+ * written instead (insert-transactions.ts), to the same bytes.
  */
-export const transactionJson = (
-  entries = `(SELECT ${ENTRIES_JSON} FROM ledger.entries e WHERE e.transaction_id = t.id)`,
-) => `json_build_object(
+export const TRANSACTION_JSON = `json_build_object(
   'id', t.id, 'idempotency_key', t.idempotency_key, 'description', t.description,
   'effective_date', t.effective_date, 'reverses_transaction_id', t.reverses_transaction_id,
   'created_at', ${isoTimestampSql("t.created_at")},
-  'entries', ${entries})`;
+  'entries', (SELECT json_agg(${ENTRY_JSON} ORDER BY e.position) FROM ledger.entries e WHERE e.transaction_id = t.id))`;

@@ -12,7 +12,7 @@ import {
   writeCheckedPosts,
   type PostOutcome,
 } from "./post-checked.ts";
-import { transactionJson } from "./sql.ts";
+import { TRANSACTION_JSON } from "./sql.ts";
 
 export interface PostResult {
   transaction: Transaction;
@@ -29,7 +29,7 @@ function requestHash(request: unknown): string {
 
 export async function getTransaction(db: Database, id: string): Promise<Transaction> {
   const [row] = await db.$queryRawUnsafe<{ transaction: Transaction }[]>(
-    `SELECT ${transactionJson()} AS transaction FROM ledger.transactions t WHERE t.id = $1::uuid`,
+    `SELECT ${TRANSACTION_JSON} AS transaction FROM ledger.transactions t WHERE t.id = $1::uuid`,
     id,
   );
   if (!row) throw new TRPCError({ code: "NOT_FOUND", message: "no transaction with that id" });
