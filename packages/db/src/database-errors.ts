@@ -76,11 +76,11 @@ export class DatabaseQueryError extends Error {
 
 /**
  * What `error` says of the database: null when it did not come from a query
- * at all (every query error passes through Prisma, which marks it with its
- * `clientVersion`, or is a DatabaseQueryError or a `withTimeout`), "other" for a query that failed on
- * its merits, else why the database could not serve it now. Node's socket
- * codes count only under a query: a client that drops its own connection is
- * no database outage.
+ * at all (a query error passed through Prisma, which marks it with its
+ * `clientVersion`, or is a DatabaseQueryError or a `withTimeout`), "other"
+ * for a query that failed on its merits, else why the database could not
+ * serve it now. Node's socket codes count only under a query: a client that
+ * drops its own connection is no database outage.
  */
 export function databaseErrorClass(error: unknown): Unavailability | "other" | null {
   const links = [...errorChain(error)];
@@ -122,7 +122,7 @@ export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /**
  * The PostgreSQL SQLSTATE of a failed query (`23502`, `23514`, ...), wherever
- * Prisma's driver adapter put it in the error, or undefined.
+ * Prisma's driver adapter (or DatabaseQueryError) put it in the error, or undefined.
  */
 export function databaseErrorCode(error: unknown): string | undefined {
   for (const candidate of errorChain(error)) {
