@@ -5,7 +5,7 @@ import {
   createServiceMetrics,
   routeConsoleToLogger,
   serveMetrics,
-  shutdownSignal,
+  runUntilShutdown,
 } from "@app/service";
 import { ensureDevelopmentCredentials, loadCredentials } from "@app/sigv4";
 import { readLedgerEnv } from "./env.ts";
@@ -36,11 +36,12 @@ const metricsServer = env.LEDGER_METRICS_PORT
   ? await serveMetrics(metrics.registry, env.LEDGER_METRICS_PORT, env.HOST)
   : null;
 
-const signal = await shutdownSignal();
-logger.info({ signal }, "shutting down");
-// Whatever hangs past the drain and the longest request does not keep the process alive.
-setTimeout(() => process.exit(1), env.SHUTDOWN_DRAIN_MS + 45_000).unref();
-await service.drain(env.SHUTDOWN_DRAIN_MS);
-metricsServer?.close();
-await db.$disconnect();
-logger.flush(() => process.exit(0));
+await runUntilShutdown({
+  service,
+  drainMs: env.SHUTDOWN_DRAIN_MS,
+  logger,
+  async close() {
+    metricsServer?.close();
+    await db.$disconnect();
+  },
+});

@@ -13,7 +13,7 @@ import {
   createServiceMetrics,
   routeConsoleToLogger,
   serveMetrics,
-  shutdownSignal,
+  runUntilShutdown,
 } from "@app/service";
 import { createAnswerCache } from "./api/answer-cache";
 import { createCors } from "./api/cors";
@@ -65,11 +65,12 @@ const purge = setInterval(() => {
 }, 60 * 60_000);
 purge.unref();
 
-const signal = await shutdownSignal();
-logger.info({ signal }, "shutting down");
-// Whatever hangs past the drain and the longest request does not keep the process alive.
-setTimeout(() => process.exit(1), env.SHUTDOWN_DRAIN_MS + 45_000).unref();
-await service.drain(env.SHUTDOWN_DRAIN_MS);
-metricsServer?.close();
-await Promise.allSettled([app.close(), db.$disconnect()]);
-logger.flush(() => process.exit(0));
+await runUntilShutdown({
+  service,
+  drainMs: env.SHUTDOWN_DRAIN_MS,
+  logger,
+  close() {
+    metricsServer?.close();
+    return Promise.allSettled([app.close(), db.$disconnect()]);
+  },
+});

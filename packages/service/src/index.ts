@@ -6,7 +6,7 @@ export {
   createServiceServer,
   HEADERS_TIMEOUT_MS,
   REQUEST_TIMEOUT_MS,
-  shutdownSignal,
+  runUntilShutdown,
   type ServiceServer,
   type ServiceServerOptions,
 } from "./service-server.ts";
