@@ -1,8 +1,5 @@
-import type { ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import { env } from "../scripts/env.ts";
-import { startWeb, stopProcess, waitForHealthy } from "../scripts/processes.ts";
-import { freePort } from "../test/free-port.ts";
+import { startProductionWeb, type WebServer } from "../test/production-web.ts";
 
 /**
  * The app with Clerk configured while Clerk cannot be reached: its Frontend
@@ -13,32 +10,21 @@ import { freePort } from "../test/free-port.ts";
  * Clerk's host for its script.
  */
 const FRONTEND_API = "clerk.resume.invalid";
-let baseUrl: string;
-let web: ChildProcess;
+let web: WebServer | undefined;
 
 test.beforeAll(async () => {
-  const port = await freePort();
-  web = startWeb(
-    {
-      DATABASE_URL: process.env.E2E_DATABASE_URL!,
-      DATA_DIR: env.DATA_DIR,
-      HOST: "127.0.0.1",
-      PORT: port,
-      LEDGER_PORT: 0,
-      SHUTDOWN_DRAIN_MS: 0,
-    },
-    "quiet",
+  web = await startProductionWeb(
+    process.env.E2E_DATABASE_URL!,
     {
       NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY: `pk_live_${Buffer.from(`${FRONTEND_API}$`).toString("base64")}`,
       AUTH_AUDIENCE: "resume-api",
     },
+    "/openapi.json",
   );
-  baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHealthy(`${baseUrl}/openapi.json`);
 });
 
 test.afterAll(async () => {
-  if (web) await stopProcess(web);
+  await web?.stop();
 });
 
 for (const path of ["/sign-in", "/editor"]) {
@@ -51,7 +37,7 @@ for (const path of ["/sign-in", "/editor"]) {
     page.on("request", (request) => {
       if (new URL(request.url()).host === FRONTEND_API) clerkRequests.push(request.url());
     });
-    await page.goto(`${baseUrl}${path}`);
+    await page.goto(`${web!.url}${path}`);
     // Clerk gives up on its script after 15 s.
     await expect(page.getByRole("alert").filter({ hasText: "Sign-in is unavailable" })).toBeVisible({
       timeout: 25_000,

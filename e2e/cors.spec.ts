@@ -1,10 +1,7 @@
-import type { ChildProcess } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
-import { env } from "../scripts/env.ts";
-import { startWeb, stopProcess, waitForHealthy } from "../scripts/processes.ts";
-import { freePort } from "../test/free-port.ts";
+import { startProductionWeb, type WebServer } from "../test/production-web.ts";
 import { tokenFor } from "../test/tokens.ts";
 
 /**
@@ -16,8 +13,7 @@ import { tokenFor } from "../test/tokens.ts";
  */
 let client: http.Server;
 let clientUrl: string;
-let allowing: ChildProcess;
-let allowingUrl: string;
+let allowing: WebServer | undefined;
 
 test.beforeAll(async () => {
   client = http.createServer((_req, res) => {
@@ -26,25 +22,11 @@ test.beforeAll(async () => {
   await new Promise<void>((resolve) => client.listen(0, "127.0.0.1", resolve));
   clientUrl = `http://127.0.0.1:${(client.address() as AddressInfo).port}`;
 
-  const port = await freePort();
-  allowing = startWeb(
-    {
-      DATABASE_URL: process.env.E2E_DATABASE_URL!,
-      DATA_DIR: env.DATA_DIR,
-      HOST: "127.0.0.1",
-      PORT: port,
-      LEDGER_PORT: 0,
-      SHUTDOWN_DRAIN_MS: 0,
-    },
-    "quiet",
-    { CORS_ALLOWED_ORIGINS: clientUrl },
-  );
-  allowingUrl = `http://127.0.0.1:${port}`;
-  await waitForHealthy(`${allowingUrl}/healthz`);
+  allowing = await startProductionWeb(process.env.E2E_DATABASE_URL!, { CORS_ALLOWED_ORIGINS: clientUrl });
 });
 
 test.afterAll(async () => {
-  if (allowing) await stopProcess(allowing);
+  await allowing?.stop();
   client?.close();
 });
 
@@ -74,7 +56,7 @@ async function postFromClientPage(page: Page, apiUrl: string, token: string) {
 
 test("a page of an allowed origin calls /me/* across origins, preflight and all", async ({ page }) => {
   // Authorization and a JSON body make this a non-simple request: Chromium answers it only after a preflight succeeds.
-  const result = await postFromClientPage(page, allowingUrl, await tokenFor(`cors-${Date.now()}`));
+  const result = await postFromClientPage(page, allowing!.url, await tokenFor(`cors-${Date.now()}`));
   expect(result).toMatchObject({ status: 201, failed: null });
   expect(result.location).toMatch(/^\/me\/hobbies\/[0-9a-f-]{36}$/);
 });
