@@ -155,6 +155,7 @@ describe("logs, request ids and metrics", () => {
     expect(web).toMatch(/^# TYPE db_errors_total counter/m);
     expect(web).toMatch(/^resume_answer_cache_lookups_total\{result="hit",service="web"\} [1-9]\d*/m);
     expect(web).toMatch(/^resume_answer_cache_lookups_total\{result="miss",service="web"\} [1-9]\d*/m);
+    expect(web).toMatch(/^resume_rate_limit_windows\{service="web"\} [1-9]\d*/m);
 
     const led = await (await fetch(ledgerMetrics)).text();
     expect(led).toMatch(

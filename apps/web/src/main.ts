@@ -36,10 +36,16 @@ await app.prepare();
 
 const db = createDatabase(databaseOptionsOf(env));
 const metrics = createServiceMetrics("web", () => poolStatsOf(db));
+const rateLimit = createSharedRateLimit(db, env.RATE_LIMIT_PER_MINUTE);
+metrics.gauge(
+  "resume_rate_limit_windows",
+  "Users whose rate-limit window this instance holds in memory.",
+  rateLimit.heldWindows,
+);
 const api = createResumeApi({
   db,
   identify: createIdentify(await tokenVerifier(), accessTokenFinder(db)),
-  rateLimit: createSharedRateLimit(db, env.RATE_LIMIT_PER_MINUTE),
+  rateLimit,
   answerCache: createAnswerCache({ maxBytes: env.RESUME_ANSWER_CACHE_BYTES }),
   logger,
   metrics,

@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { createDatabase } from "@app/db";
+import { createSharedRateLimit } from "../src/api/shared-rate-limit.ts";
 import { httpClient } from "../../../test/http-client.ts";
 import { newUser } from "../../../test/tokens.ts";
 import { startResumeApi } from "../../../test/resume-api.ts";
@@ -52,5 +55,40 @@ describe("per-user rate limit", () => {
     expect(limited.body).toMatchObject({ statusCode: 429, error: "TOO_MANY_REQUESTS" });
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(limited.headers.get("api-version")).toBe("1.0.0");
+  });
+
+  it("forgets the windows that ended once it holds more than 10,000, looking at most once a second", async () => {
+    const db = createDatabase({ connectionString: inject("databaseUrl"), poolSize: 2 });
+    const limit = createSharedRateLimit(db, 300);
+    const takeForNewUsers = async (count: number) => {
+      const users = Array.from({ length: count }, () => `memory-${randomUUID()}`);
+      expect(new Set(await Promise.all(users.map((user) => limit.take(user))))).toEqual(new Set([0]));
+    };
+    // Only Date is fake: windows end by Date.now(), and each lease's window is a minute from it.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const at = (ms: number) => vi.setSystemTime(ms);
+    try {
+      const first = Date.now();
+      await takeForNewUsers(10_000);
+      expect(limit.heldWindows()).toBe(10_000);
+      at(first + 61_000);
+      await takeForNewUsers(1);
+      expect(limit.heldWindows()).toBe(1);
+
+      const second = Date.now();
+      await takeForNewUsers(10_000);
+      at(second + 59_500); // a sweep: nothing has ended yet
+      await takeForNewUsers(1);
+      expect(limit.heldWindows()).toBe(10_002);
+      at(second + 60_200); // all but the last one ended, but a sweep was 0.7 s ago
+      await takeForNewUsers(1);
+      expect(limit.heldWindows()).toBe(10_003);
+      at(second + 60_500); // a second after the last sweep
+      await takeForNewUsers(1);
+      expect(limit.heldWindows()).toBe(3);
+    } finally {
+      vi.useRealTimers();
+      await db.$disconnect();
+    }
   });
 });

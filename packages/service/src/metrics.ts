@@ -14,13 +14,15 @@ export interface ServiceMetrics {
   countDatabaseError(errorClass: string): void;
   counter(name: string, help: string, labelNames?: string[]): client.Counter;
   histogram(name: string, help: string, buckets: number[]): client.Histogram;
+  /** A value read when the metrics are scraped. */
+  gauge(name: string, help: string, read: () => number): void;
 }
 
 /**
  * One service's Prometheus metrics: requests by route and status, their
  * latency, the database pool (in use, idle, waiting) and database errors by
  * class, besides Node's process metrics. Services add their own (counter,
- * histogram), in the same registry.
+ * histogram, gauge), in the same registry.
  */
 export function createServiceMetrics(service: string, poolStats: () => PoolStats): ServiceMetrics {
   const registry = new client.Registry();
@@ -71,6 +73,16 @@ export function createServiceMetrics(service: string, poolStats: () => PoolStats
     },
     counter: (name, help, labelNames = []) => new client.Counter({ name, help, labelNames, registers }),
     histogram: (name, help, buckets) => new client.Histogram({ name, help, buckets, registers }),
+    gauge(name, help, read) {
+      new client.Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(read());
+        },
+      });
+    },
   };
 }
 

@@ -4,7 +4,14 @@ import { leaseRequests } from "@app/resume";
 export interface SharedRateLimit {
   /** Counts one request of `userId`: 0 when it is within the limit, else the seconds until it would be. */
   take(userId: string): Promise<number>;
+  /** The users whose window this instance still holds in memory (a metric). */
+  heldWindows(): number;
 }
+
+/** Past this many held windows, the ended ones are looked for, at most once per SWEEP_EVERY_MS. */
+const SWEEP_ABOVE = 10_000;
+/** A sweep visits every held window: once a second, not on every request. */
+const SWEEP_EVERY_MS = 1_000;
 
 /** What this instance holds of one user's current window. */
 interface Allowance {
@@ -61,8 +68,10 @@ export function createSharedRateLimit(db: Database, limitPerMinute: number): Sha
     return undefined;
   }
 
+  let nextSweepAt = 0;
   function forgetEndedWindows() {
-    if (allowances.size < 10_000) return;
+    if (allowances.size < SWEEP_ABOVE || Date.now() < nextSweepAt) return;
+    nextSweepAt = Date.now() + SWEEP_EVERY_MS;
     for (const userId of allowances.keys()) live(userId);
   }
 
@@ -79,5 +88,6 @@ export function createSharedRateLimit(db: Database, limitPerMinute: number): Sha
         await lease(userId);
       }
     },
+    heldWindows: () => allowances.size,
   };
 }
