@@ -255,6 +255,8 @@ describe("posting", () => {
       [{ idempotency_key: key(), effective_date: "0000-01-01", entries }, "effective_date"],
       // A lone surrogate would be stored as U+FFFD, one transaction for two keys.
       [{ idempotency_key: `key-${key()}-\ud800`, entries }, "idempotency_key"],
+      // Stored as U+FFFD, the description would not be what the 201 answered.
+      [{ idempotency_key: key(), description: "lone \udc00 half", entries }, "description"],
       [
         { idempotency_key: key(), entries: [{ account_id: "nope", amount: 1 }, entries[1]] },
         "entries.0.account_id",

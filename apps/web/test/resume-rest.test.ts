@@ -203,6 +203,21 @@ describe.each(COLLECTIONS.map((c) => [c.name, c.path] as [CollectionName, string
     }
   });
 
+  it("rejects text with a lone UTF-16 surrogate, which PostgreSQL would store as U+FFFD, and stores nothing", async () => {
+    const { api } = await signedIn();
+    const firstText = REQUIRED[name][0]!;
+    for (const bad of ["\ud800", "ends in half \udfff"]) {
+      const result = await api.post(path, { ...MINIMAL[name], [firstText]: bad });
+      expectError(result, 400, "BAD_REQUEST");
+      expect(result.body.issues, JSON.stringify(bad)).toEqual([
+        { path: firstText, message: "must be well-formed Unicode" },
+      ]);
+    }
+    // A surrogate pair (one character) is fine.
+    expect((await api.post(path, { ...MINIMAL[name], [firstText]: "ok \ud83d\ude42" })).status).toBe(201);
+    expect(((await api.get(path)).body.items as unknown[]).length).toBe(1);
+  });
+
   it("answers 400 for an id that is not a uuid and 404 for an unknown one, on get, replace and delete", async () => {
     const { api } = await signedIn();
     for (const id of ["not-a-uuid", "123", "6b0c3c4e-4d5e-4f60-8a1b-2c3d4e5f6a7"]) {

@@ -47,10 +47,7 @@ const description = text()
   .nullish()
   .transform((v) => (v ? v : null));
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const idempotencyKey = text()
-  // A lone UTF-16 surrogate would reach PostgreSQL as U+FFFD, so two keys could name one transaction.
-  .refine((key) => !LONE_SURROGATE.test(key), "must be well-formed Unicode")
   .min(1, "must not be empty")
   .max(LIMITS.idempotencyKeyLength, `must be at most ${LIMITS.idempotencyKeyLength} characters`);
 

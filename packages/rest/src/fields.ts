@@ -4,9 +4,19 @@
  */
 import { z } from "zod";
 
-/** PostgreSQL text cannot hold NUL, so no string may carry one. */
+/** A UTF-16 surrogate without its other half: not a character, so not UTF-8 either. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * A string PostgreSQL stores as sent. It cannot hold NUL, and a lone
+ * surrogate would reach it as U+FFFD: the stored text (and every later read)
+ * would differ from what was accepted, and two idempotency keys could be one.
+ */
 export const text = () =>
-  z.string().refine((value) => !value.includes("\u0000"), "must not contain NUL characters");
+  z
+    .string()
+    .refine((value) => !value.includes("\u0000"), "must not contain NUL characters")
+    .refine((value) => !LONE_SURROGATE.test(value), "must be well-formed Unicode");
 
 /** A real calendar date, `YYYY-MM-DD`. */
 export const calendarDate = () =>
