@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import pg from "pg";
 import { inject } from "vitest";
 import { createTokenVerifier, resolveAuthSetup } from "@app/auth";
 import { createDatabase, isDatabaseReachable } from "@app/db";
@@ -58,6 +59,31 @@ export async function startResumeApi(options: ResumeApiOptions = {}): Promise<We
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await db.$disconnect();
+    },
+  };
+}
+
+/**
+ * Two APIs on this run's database, each with its own caches (what one
+ * instance writes or revokes, the other must see at once), and a SQL client
+ * beside them to check what was stored.
+ */
+export async function startTwoResumeApis(): Promise<{
+  first: WebServer;
+  second: WebServer;
+  sql: pg.Client;
+  stop(): Promise<void>;
+}> {
+  const [first, second] = await Promise.all([startResumeApi(), startResumeApi()]);
+  const sql = new pg.Client({ connectionString: inject("databaseUrl") });
+  await sql.connect();
+  return {
+    first,
+    second,
+    sql,
+    stop: async () => {
+      await sql.end();
+      await Promise.all([first.stop(), second.stop()]);
     },
   };
 }

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AccessToken } from "@app/resume/client";
 import { httpClient, type HttpClient } from "../../../test/http-client.ts";
-import { startResumeApi } from "../../../test/resume-api.ts";
+import { startTwoResumeApis } from "../../../test/resume-api.ts";
 import { MINIMAL } from "../../../test/resume-fixtures.ts";
 import { newUser } from "../../../test/tokens.ts";
 import type { WebServer } from "../../../test/web-server.ts";
@@ -12,17 +12,13 @@ import type { WebServer } from "../../../test/web-server.ts";
 let first: WebServer;
 let second: WebServer;
 let client: pg.Client;
+let stop: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  [first, second] = await Promise.all([startResumeApi(), startResumeApi()]);
-  client = new pg.Client({ connectionString: inject("databaseUrl") });
-  await client.connect();
+  ({ first, second, sql: client, stop } = await startTwoResumeApis());
 });
 
-afterAll(async () => {
-  await client?.end();
-  await Promise.all([first?.stop(), second?.stop()]);
-});
+afterAll(() => stop?.());
 
 type Created = AccessToken & { token: string };
 

@@ -11,7 +11,7 @@ export { CERTIFICATION_TYPES } from "./schemas/certification.ts";
 export { profileFields, type Profile } from "./schemas/profile.ts";
 export type { WholeResume } from "./schemas/whole-resume.ts";
 export { THEME_NAMES, type ThemeName } from "./themes/theme-names.ts";
-export type { AccessToken } from "./schemas/access-token.ts";
+export type { AccessToken, TokenScope } from "./schemas/access-token.ts";
 export { SECTIONS as JSON_RESUME_SECTIONS } from "./json-resume/json-resume-mapping.ts";
 export type { ResumeAppRouter } from "./router.ts";
 export { dateRange, monthYear } from "./resume-dates.ts";

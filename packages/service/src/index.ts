@@ -6,8 +6,8 @@ export {
   createServiceServer,
   HEADERS_TIMEOUT_MS,
   REQUEST_TIMEOUT_MS,
-  runUntilShutdown,
   type ServiceServer,
   type ServiceServerOptions,
 } from "./service-server.ts";
+export { runUntilShutdown } from "./run-until-shutdown.ts";
 export { serviceSettings } from "./service-settings.ts";

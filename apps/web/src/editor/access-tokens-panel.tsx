@@ -1,9 +1,13 @@
 "use client";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
-import type { AccessToken } from "@app/resume/client";
+import type { AccessToken, TokenScope } from "@app/resume/client";
 import { api, describeFailure } from "./trpc.ts";
 
 const EXPIRY_DAYS = [7, 30, 90, 365];
+const SCOPE_CHOICES: { scope: TokenScope; label: string }[] = [
+  { scope: "resume:read", label: "Read my resume" },
+  { scope: "resume:write", label: "Read and change my resume" },
+];
 const day = (iso: string) => iso.slice(0, 10);
 
 /**
@@ -14,7 +18,7 @@ const day = (iso: string) => iso.slice(0, 10);
 export default function AccessTokensPanel({ onSignedOut }: { onSignedOut(): void }) {
   const [tokens, setTokens] = useState<AccessToken[] | null>(null);
   const [name, setName] = useState("");
-  const [scope, setScope] = useState<"resume:read" | "resume:write">("resume:read");
+  const [scope, setScope] = useState<TokenScope>("resume:read");
   const [days, setDays] = useState(90);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
@@ -118,24 +122,17 @@ export default function AccessTokensPanel({ onSignedOut }: { onSignedOut(): void
         </div>
         <fieldset className="plain">
           <legend>Access</legend>
-          <label className="inline">
-            <input
-              type="radio"
-              name="token-scope"
-              checked={scope === "resume:read"}
-              onChange={() => setScope("resume:read")}
-            />
-            Read my resume
-          </label>
-          <label className="inline">
-            <input
-              type="radio"
-              name="token-scope"
-              checked={scope === "resume:write"}
-              onChange={() => setScope("resume:write")}
-            />
-            Read and change my resume
-          </label>
+          {SCOPE_CHOICES.map((choice) => (
+            <label key={choice.scope} className="inline">
+              <input
+                type="radio"
+                name="token-scope"
+                checked={scope === choice.scope}
+                onChange={() => setScope(choice.scope)}
+              />
+              {choice.label}
+            </label>
+          ))}
         </fieldset>
         <div className="actions">
           <button type="submit">Create token</button>

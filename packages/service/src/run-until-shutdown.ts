@@ -1,0 +1,33 @@
+import type { Logger } from "./logger.ts";
+import type { ServiceServer } from "./service-server.ts";
+
+/** Past the drain, the longest a request may still take (REQUEST_TIMEOUT_MS) and some room. */
+const SHUTDOWN_GRACE_MS = 45_000;
+
+/**
+ * A service process's life after it has started: at the first SIGINT or
+ * SIGTERM (later ones are ignored: a shutdown under way is not cut short), a
+ * drained shutdown of `service` over `drainMs`, then `close()` (listeners,
+ * pools), then exit 0 once the log is written. Whatever still hangs
+ * SHUTDOWN_GRACE_MS after the drain does not keep the process alive (exit 1).
+ */
+export async function runUntilShutdown({
+  service,
+  drainMs,
+  logger,
+  close,
+}: {
+  service: ServiceServer;
+  drainMs: number;
+  logger: Logger;
+  close(): Promise<unknown>;
+}): Promise<void> {
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    for (const name of ["SIGINT", "SIGTERM"] as const) process.on(name, () => resolve(name));
+  });
+  logger.info({ signal }, "shutting down");
+  setTimeout(() => process.exit(1), drainMs + SHUTDOWN_GRACE_MS).unref();
+  await service.drain(drainMs);
+  await close();
+  logger.flush(() => process.exit(0));
+}
