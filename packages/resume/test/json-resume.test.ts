@@ -248,6 +248,24 @@ describe("JSON Resume import", () => {
       { path: "experience[200]", message: "at most 200 experience entries" },
     ]);
   });
+
+  it("answers a long list of things that are no entries with one issue, not one per item", () => {
+    expect(importIssues("jsonresume", { work: Array(300_000).fill(0) })).toEqual([
+      { path: "work[200]", message: "at most 200 experience entries" },
+    ]);
+    const profiles = Array(21).fill(0);
+    expect(importIssues("jsonresume", { basics: { name: "A", profiles } })).toEqual([
+      { path: "basics.profiles[20]", message: "at most 20 links" },
+    ]);
+  });
+
+  it("refuses a profile whose network is __proto__, as the service's own JSON does", () => {
+    for (const url of ["https://a.example", { x: 1 }]) {
+      expect(
+        importIssues("jsonresume", { basics: { name: "A", profiles: [{ network: "__proto__", url }] } }),
+      ).toEqual([{ path: "basics.profiles[0].network", message: expect.any(String) }]);
+    }
+  });
 });
 
 describe("the service's own JSON", () => {

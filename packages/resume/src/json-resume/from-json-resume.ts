@@ -1,4 +1,5 @@
 import type { ApiIssue, DescribeIssue } from "@app/rest";
+import { LIMITS } from "../limits.ts";
 import { PROFICIENCIES } from "../schemas/skill.ts";
 import { formatPath, PROFILE_FIELDS, SECTIONS, type DocumentPath } from "./json-resume-mapping.ts";
 
@@ -39,10 +40,15 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
     issues.push({ path: formatPath(path), message: "must be an object" });
     return undefined;
   };
-  const objectsAt = (value: unknown, path: DocumentPath): JsonObject[] => {
+  /** The objects of the array at `path`; past `most` items, one issue and none (not one issue per item). */
+  const objectsAt = (value: unknown, path: DocumentPath, most: number, tooMany: string): JsonObject[] => {
     if (value === undefined || value === null) return [];
     if (!Array.isArray(value)) {
       issues.push({ path: formatPath(path), message: "must be an array" });
+      return [];
+    }
+    if (value.length > most) {
+      issues.push({ path: formatPath([...path, most]), message: tooMany });
       return [];
     }
     value.forEach((item, i) => {
@@ -78,8 +84,15 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
   const basics = objectAt(document.basics, ["basics"]);
   if (basics) {
     ignoreOtherKeys(basics, ["basics"], ["name", "label", "summary", "email", "location", "profiles", "url"]);
-    const links: JsonObject = {};
-    objectsAt(basics.profiles, ["basics", "profiles"]).forEach((profile, i) => {
+    // No prototype: a network named "__proto__" is a key like any other, which validation then refuses.
+    const links: JsonObject = Object.create(null) as JsonObject;
+    const profiles = objectsAt(
+      basics.profiles,
+      ["basics", "profiles"],
+      LIMITS.links,
+      `at most ${LIMITS.links} links`,
+    );
+    profiles.forEach((profile, i) => {
       const path = ["basics", "profiles", i];
       if (profile.url === undefined || profile.url === null || profile.url === "") {
         ignored.push(formatPath(path));
@@ -130,7 +143,13 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
   const summaryAsResponsibility = new Set<number>();
   for (const { collection, section, fields } of SECTIONS) {
     const container = section.length === 1 ? document : extension;
-    const items = objectsAt(container?.[section.at(-1)!], section);
+    const most = LIMITS.entriesPerCollection;
+    const items = objectsAt(
+      container?.[section.at(-1)!],
+      section,
+      most,
+      `at most ${most} ${collection} entries`,
+    );
     resume[collection] = items.map((item, i) => {
       const entry: JsonObject = {};
       for (const [field, key] of Object.entries(fields)) {
@@ -157,8 +176,11 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
     if (root === "profile") {
       const [field, key] = rest;
       if (field === undefined) return ["basics"];
-      if (field === "links" && typeof key === "string" && linkIndex.has(key))
-        return ["basics", "profiles", linkIndex.get(key)!, code === "invalid_key" ? "network" : "url"];
+      if (field === "links" && typeof key === "string" && linkIndex.has(key)) {
+        // A link name refused (by its record key rule, or as __proto__) is the profile's network.
+        const about = code === "invalid_key" || key === "__proto__" ? "network" : "url";
+        return ["basics", "profiles", linkIndex.get(key)!, about];
+      }
       if (field === "links" && key === WEBSITE) return ["basics", "url"];
       if (field === "location") return locationPath;
       return PROFILE_FIELDS[field as string] ?? ["basics"];
