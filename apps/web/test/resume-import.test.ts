@@ -142,6 +142,10 @@ describe("PUT /me/resume", () => {
     expect(imported.body.ignored).toEqual([]);
     expect(imported.body.resume).toEqual((await api.get("/me/resume")).body);
     expect((await api.get("/me/resume?format=jsonresume")).body).toEqual(exported.body);
+    // The query starts at the first "?": a second one belongs to a value.
+    const again = await api.put("/me/resume?note=why?&format=jsonresume", exported.body);
+    expect(again.status).toBe(200);
+    expect(again.body.ignored).toEqual([]);
   });
 
   it("imports the service's own JSON as GET answers it: the same resume, new ids", async () => {

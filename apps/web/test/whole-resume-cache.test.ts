@@ -71,6 +71,9 @@ describe("GET /me/resume kept in memory", () => {
     const invalid = await alice.api.get("/me/resume?format=pdf");
     expect(invalid.status).toBe(400);
     expect(invalid.body).toMatchObject({ statusCode: 400, error: "BAD_REQUEST" });
+    // A theme that does not exist is refused with any format, kept answer or not.
+    for (let i = 0; i < 2; i += 1)
+      expect((await alice.api.get("/me/resume?format=json&theme=nope")).status).toBe(400);
 
     const bobs = await bob.api.get("/me/resume");
     expect(bobs.status).toBe(200);

@@ -10,6 +10,12 @@ export interface RestRequest {
   body: string;
 }
 
+/** The query of a request target: all after its first "?" (a later "?" belongs to a value). */
+export function queryParamsOf(target: string): URLSearchParams {
+  const question = target.indexOf("?");
+  return new URLSearchParams(question < 0 ? "" : target.slice(question + 1));
+}
+
 /** An HTTP answer, before it is sent. */
 export interface RestResponse {
   status: number;

@@ -13,6 +13,7 @@ export {
   errorAnswer,
   failureAnswer,
   jsonAnswer,
+  queryParamsOf,
   type Answer,
   type RestRequest,
   type RestResponse,

@@ -7,7 +7,7 @@
 import { TRPCError } from "@trpc/server";
 import { createOpenApiNodeHttpHandler, type OpenApiRouter } from "trpc-to-openapi";
 import type { ResponseControl } from "./response-control.ts";
-import type { RestRequest, RestResponse } from "./answer.ts";
+import { queryParamsOf, type RestRequest, type RestResponse } from "./answer.ts";
 
 /** What every REST context carries: where a procedure puts its status and headers. */
 export interface RestContext {
@@ -129,5 +129,5 @@ function adapterRequestOf(
 
 /** The query parameters of a request target, the last value of each. */
 function queryOf(target: string): Record<string, string> {
-  return Object.fromEntries(new URLSearchParams(target.split("?")[1] ?? ""));
+  return Object.fromEntries(queryParamsOf(target));
 }

@@ -10,6 +10,7 @@ import {
   DATABASE_UNAVAILABLE,
   errorAnswer,
   failureAnswer,
+  queryParamsOf,
   readBody,
   restRequestOf,
   type Answer,
@@ -131,16 +132,16 @@ export function createResumeApi({
   /**
    * GET /me/resume, answered from memory while the caller's resume version
    * (read after the request arrived) is the one the kept answer was built
-   * from: a write acknowledged by any server is never missed. Answers depend on the format list (and the theme
-   * list for HTML) and nothing else in the query, so cache busters neither miss nor fill the cache.
+   * from: a write acknowledged by any server is never missed. Answers depend on the format and theme
+   * lists and nothing else in the query, so cache busters neither miss nor fill the cache.
    */
   async function serveWholeResume(request: RestRequest, identity: Identity): Promise<Answer> {
     if (identity instanceof AuthenticationError)
       return rest.handle(request, { context: async () => contextOf(identity, request.headers) });
     const { userId } = identity;
-    const query = new URLSearchParams(request.target.split("?")[1] ?? "");
-    const formats = query.getAll("format");
-    const key = JSON.stringify([userId, formats, formats.includes("html") ? query.getAll("theme") : []]);
+    const query = queryParamsOf(request.target);
+    // Every theme is checked, whatever the format: a kept answer must not skip the check.
+    const key = JSON.stringify([userId, query.getAll("format"), query.getAll("theme")]);
     const [retryAfter, version] = await Promise.all([rateLimit.take(userId), versionOf(userId)]);
     const kept = version === null ? undefined : answerCache.get(key, version);
     if (retryAfter === 0) cacheLookups?.inc({ result: kept ? "hit" : "miss" });
