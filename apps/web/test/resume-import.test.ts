@@ -271,6 +271,20 @@ describe("PUT /me/resume", () => {
     expect(await storedRows(userId)).toEqual(before);
   });
 
+  it("takes a 1 MiB body over the editor's tRPC endpoint for the import only", async () => {
+    const { authorization } = await newUser();
+    const post = (procedure: string, input: unknown) =>
+      fetch(`${first.url}/api/trpc/${procedure}`, {
+        method: "POST",
+        headers: { authorization, "content-type": "application/json" },
+        body: JSON.stringify(input),
+      });
+    const half = "x".repeat(LIMITS.importBodyBytes / 2);
+    // Past the other procedures' limit (four single bodies), within the import's: refused on its merits (400).
+    expect((await post("resume.replace", { document: { profile: { name: half } } })).status).toBe(400);
+    expect((await post("skills.create", { name: half, category: "tool" })).status).toBe(413);
+  });
+
   it("is read at once by another instance that kept the old resume in memory", async () => {
     const { authorization, api } = await signedIn(first);
     await fillResume(api);

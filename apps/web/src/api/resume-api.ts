@@ -15,6 +15,7 @@ import {
   restRequestOf,
   type Answer,
   type RestRequest,
+  type ServiceMeta,
 } from "@app/rest";
 import {
   LIMITS,
@@ -168,8 +169,7 @@ export function createResumeApi({
       res,
       path: procedurePath,
       router: resumeAppRouter,
-      // The editor may batch a few calls in one request, or import a whole resume.
-      maxBodySize: Math.max(4 * LIMITS.bodyBytes, LIMITS.importBodyBytes),
+      maxBodySize: trpcBodyLimitOf(procedurePath),
       createContext: async () => {
         const identity = await identityForProcedure(identify(headers, { acceptSessionCookie: true }));
         if (!(identity instanceof AuthenticationError)) record.user = identity.userId;
@@ -183,6 +183,26 @@ export function createResumeApi({
 }
 
 const pathOf = (target: string) => target.split("?", 1)[0]!;
+
+/** Each procedure's own body limit, as its REST route declares it (RestMeta.maxBodyBytes): the import's. */
+const OWN_BODY_LIMITS = new Map(
+  Object.entries(
+    resumeAppRouter._def.procedures as unknown as Record<string, { _def: { meta?: ServiceMeta } }>,
+  ).flatMap(([path, procedure]) => {
+    const limit = procedure._def.meta?.rest?.maxBodyBytes;
+    return limit ? [[path, limit] as const] : [];
+  }),
+);
+
+/**
+ * The body limit of a tRPC request to `procedurePath` (a batch names several,
+ * comma-separated): room for a few calls of the service's limit, or the
+ * largest limit of its own that one of them declares.
+ */
+function trpcBodyLimitOf(procedurePath: string): number {
+  const own = procedurePath.split(",").map((path) => OWN_BODY_LIMITS.get(path) ?? 0);
+  return Math.max(4 * LIMITS.bodyBytes, ...own);
+}
 
 /**
  * The caller, for a procedure's context. A personal access token is looked up
