@@ -58,7 +58,9 @@ export function newTransactionOf(input: PostTransactionInput): NewTransaction {
  * with the posts that arrived alongside it (group-commit.ts): the database
  * itself refuses unknown accounts and unbalanced entries (see
  * insertTransactions), and a refused statement writes nothing. A known key
- * takes the checked path (post-checked.ts), which answers the replay.
+ * (or one taken by another post meanwhile) is answered in the same group as
+ * a replay; only the posts of a refused statement take the checked path
+ * (post-checked.ts), which tells the good from the refused.
  */
 export async function postTransaction(db: Database, input: PostTransactionInput): Promise<PostResult> {
   const tx = newTransactionOf(input);

@@ -9,10 +9,8 @@ import {
   replaceEntry,
 } from "../store/collection-store.ts";
 import { idempotencyKeyHeader, idempotencyKeyOf } from "../idempotency-key.ts";
-import { deletedOutput } from "../schemas/fields.ts";
+import { deletedOutput, idInput } from "../schemas/fields.ts";
 import { router, userProcedure } from "../trpc.ts";
-
-const idInput = z.object({ id: z.uuid("must be a uuid") });
 
 /** The five routes of one collection: list, create, get, replace, delete. */
 export function collectionRouter<C extends Collection>(collection: C) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { deletedOutput } from "../schemas/fields.ts";
+import { deletedOutput, idInput } from "../schemas/fields.ts";
 import { accessTokenInput, accessTokenOutput, createdAccessTokenOutput } from "../schemas/access-token.ts";
 import {
   ACCESS_TOKENS_PER_PERSON,
@@ -12,7 +12,6 @@ import { router, signedInProcedure } from "../trpc.ts";
 
 const PATH = "/me/tokens";
 const tags = ["tokens"];
-const idInput = z.object({ id: z.uuid("must be a uuid") });
 const notFound = { 404: "No token with this id belongs to the caller." };
 const signedInOnly = "Only with the sign-in provider's token: a personal access token gets 403.";
 /** Every route here answers it, and tells why (not the writes' "without resume:write"). */

@@ -48,6 +48,9 @@ export const textList = () =>
     .transform((items) => (items ?? []).filter((item) => item !== ""));
 
 /** What a DELETE answers. */
+/** A path's `{id}`: the uuid of an entry or a token of the caller's. */
+export const idInput = z.object({ id: z.uuid("must be a uuid") });
+
 export const deletedOutput = z
   .object({ statusCode: z.literal(200), message: z.string() })
   .meta({ id: "Deleted", description: "It is gone." });
