@@ -15,3 +15,4 @@ export type { AccessToken, TokenScope } from "./schemas/access-token.ts";
 export { SECTIONS as JSON_RESUME_SECTIONS } from "./json-resume/json-resume-mapping.ts";
 export type { ResumeAppRouter } from "./router.ts";
 export { dateRange, monthYear } from "./resume-dates.ts";
+export { renameFields } from "./rename-fields.ts";

@@ -7,6 +7,7 @@ import {
   SKILL_CATEGORIES,
   dateRange,
   monthYear,
+  renameFields,
   type CollectionName,
   type EntryOf,
 } from "@app/resume/client";
@@ -34,9 +35,9 @@ export interface SectionSpec<Entry> {
 
 /** `message` with every field's API name (`start_date`) replaced by its label (`Start date`). */
 export function withLabels(message: string, fields: readonly FieldSpec[]): string {
-  return fields.reduce(
-    (text, field) => text.replace(new RegExp(`\\b${field.name}\\b`, "g"), field.label),
+  return renameFields(
     message,
+    fields.map((field) => [field.name, field.label] as const),
   );
 }
 

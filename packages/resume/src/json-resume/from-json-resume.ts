@@ -1,5 +1,6 @@
 import type { ApiIssue, DescribeIssue } from "@app/rest";
 import { LIMITS } from "../limits.ts";
+import { renameFields } from "../rename-fields.ts";
 import { PROFICIENCIES } from "../schemas/skill.ts";
 import { formatPath, PROFILE_FIELDS, SECTIONS, type DocumentPath } from "./json-resume-mapping.ts";
 
@@ -204,9 +205,10 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
         message = DATE_MESSAGE;
       // A message that names another field ("must not be before start_date") names it as the document does.
       const keys = SECTIONS.find((s) => s.collection === path[0])?.fields ?? {};
-      for (const [name, key] of Object.entries(keys))
-        message = message.replace(new RegExp(`\\b${name}\\b`, "g"), key);
-      return { path: formatPath(documentPathOf(path, code)), message };
+      return {
+        path: formatPath(documentPathOf(path, code)),
+        message: renameFields(message, Object.entries(keys)),
+      };
     },
   };
 }
