@@ -7,8 +7,11 @@ import { api, describeFailure } from "./trpc.ts";
 type ImportFormat = "jsonresume" | "json";
 type Document = Record<string, unknown>;
 
-/** The service's own whole-resume JSON has these; a JSON Resume document has none of them. */
-const NATIVE_ONLY_KEYS = ["profile", "experience", "certifications", "hobbies", "goals"];
+/** The service's own whole-resume JSON has these; a JSON Resume document has none of them at its top. */
+const JSON_RESUME_ROOTS = new Set<string>(JSON_RESUME_SECTIONS.map((s) => s.section[0] as string));
+const NATIVE_ONLY_KEYS = ["profile", ...COLLECTIONS.map((c) => c.name)].filter(
+  (key) => !JSON_RESUME_ROOTS.has(key),
+);
 
 const isObject = (value: unknown): value is Document =>
   typeof value === "object" && value !== null && !Array.isArray(value);
