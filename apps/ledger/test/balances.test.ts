@@ -48,6 +48,7 @@ describe("balances", () => {
       as_of: "2026-02-09",
       currency: "USD",
       balance: 0,
+      balance_exact: "0",
     });
     expect((await balance(cash, "2026-02-10")).balance).toBe(1000);
     expect((await balance(cash, "2026-02-19")).balance).toBe(1000);
@@ -83,6 +84,55 @@ describe("balances", () => {
     for (const id of [a, b, untouched]) {
       expect(all.accounts.find((x) => x.id === id)!.balance).toBe((await balance(id, "2026-06-30")).balance);
     }
+  });
+
+  it("answers a sum beyond ±(2^53-1) exactly (balance null, balance_exact its digits), and every other account as before", async () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    const big = await client.account("USD", "asset");
+    const owed = await client.account("USD", "liability");
+    const ordinary = await client.account("USD", "asset");
+    const other = await client.account("USD", "income");
+    // Two posts, each legal on its own, take both accounts past the range.
+    for (let i = 0; i < 2; i++) {
+      expect(
+        (
+          await post("2026-03-01", [
+            [big, max],
+            [owed, -max],
+          ])
+        ).status,
+      ).toBe(201);
+    }
+    await post("2026-03-01", [
+      [ordinary, 1234],
+      [other, -1234],
+    ]);
+
+    const exact = (2n * BigInt(max)).toString();
+    expect(await balance(big, "2026-03-31")).toEqual({
+      account_id: big,
+      as_of: "2026-03-31",
+      currency: "USD",
+      balance: null,
+      balance_exact: exact,
+    });
+    expect((await balance(owed, "2026-03-31")).balance_exact).toBe(`-${exact}`);
+    expect(await balance(ordinary, "2026-03-31")).toMatchObject({ balance: 1234, balance_exact: "1234" });
+
+    const all = await client.get<{
+      accounts: { id: string; balance: number | null; balance_exact: string }[];
+    }>("/balances?as_of=2026-03-31");
+    expect(all.status).toBe(200);
+    const byId = new Map(all.body.accounts.map((a) => [a.id, a]));
+    expect(byId.get(big)).toMatchObject({ balance: null, balance_exact: exact });
+    expect(byId.get(owed)).toMatchObject({ balance: null, balance_exact: `-${exact}` });
+    expect(byId.get(ordinary)).toMatchObject({ balance: 1234, balance_exact: "1234" });
+    expect(byId.get(other)).toMatchObject({ balance: -1234, balance_exact: "-1234" });
+    for (const account of all.body.accounts) {
+      if (account.balance !== null) expect(account.balance_exact).toBe(String(account.balance));
+    }
+    // Before the second post the sum was within range: an as_of date before it answers a number.
+    expect(await balance(big, "2026-02-28")).toMatchObject({ balance: 0, balance_exact: "0" });
   });
 
   it("after random balanced postings, every balance is the sum of its entries and each currency sums to zero", async () => {

@@ -159,22 +159,61 @@ describe("posting", () => {
 
   it("sums exactly: amounts whose floating-point total is 0 but whose true total is 1 are 422", async () => {
     const max = Number.MAX_SAFE_INTEGER;
+    // Each account's own sum stays within range; only the currency's total passes it.
+    const [moreCash, moreRevenue] = [await client.account("USD"), await client.account("USD", "income")];
+    const [thirdCash, thirdRevenue] = [await client.account("USD"), await client.account("USD", "income")];
     await expectRejected(
       {
         idempotency_key: key(),
         entries: [
           { account_id: cash, amount: max },
-          { account_id: cash, amount: max },
-          { account_id: cash, amount: 2 },
+          { account_id: moreCash, amount: max },
+          { account_id: thirdCash, amount: 2 },
           { account_id: revenue, amount: -max },
-          { account_id: revenue, amount: -max },
-          { account_id: revenue, amount: -1 },
+          { account_id: moreRevenue, amount: -max },
+          { account_id: thirdRevenue, amount: -1 },
         ],
       },
       422,
       "UNBALANCED_TRANSACTION",
       /USD sums to 1\b/,
     );
+  });
+
+  it("refuses entries of one account whose sum in the transaction passes ±(2^53-1): 400, in a post and a batch item", async () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    // Balanced, every amount legal, but cash would move by 2^54-2 in one transaction.
+    const entries = [
+      { account_id: cash, amount: max },
+      { account_id: cash.toUpperCase(), amount: max },
+      { account_id: revenue, amount: -max },
+      { account_id: revenue, amount: -max },
+    ];
+    const result = await expectRejected({ idempotency_key: key(), entries }, 400, "BAD_REQUEST");
+    expect(result.body.issues).toEqual([
+      {
+        path: "entries",
+        message: `the entries of account ${cash} sum to ${2n * BigInt(max)}, beyond ±(2^53-1)`,
+      },
+      {
+        path: "entries",
+        message: `the entries of account ${revenue} sum to ${-2n * BigInt(max)}, beyond ±(2^53-1)`,
+      },
+    ]);
+    const batch = await client.post<{ results: { status: number }[] }>("/transactions/batch", {
+      transactions: [{ idempotency_key: key(), entries }],
+    });
+    expect(batch.body.results.map((r) => r.status)).toEqual([400]);
+    // One account may still reach the range's edge in one transaction.
+    const edge = await client.post("/transactions", {
+      idempotency_key: key(),
+      entries: [
+        { account_id: cash, amount: max - 1 },
+        { account_id: cash, amount: 1 },
+        { account_id: revenue, amount: -max },
+      ],
+    });
+    expect(edge.status).toBe(201);
   });
 
   it("rejects currencies that balance only together: 422 UNBALANCED_TRANSACTION", async () => {

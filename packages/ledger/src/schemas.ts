@@ -51,6 +51,33 @@ const idempotencyKey = text()
   .min(1, "must not be empty")
   .max(LIMITS.idempotencyKeyLength, `must be at most ${LIMITS.idempotencyKeyLength} characters`);
 
+const MOST_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * A transaction moves each account by the sum of its entries there; past
+ * ±(2^53-1) that move has no exact JSON number, so it is refused like an
+ * amount past that range (two entries of 2^53-1 on one account, say).
+ */
+function refuseAccountMovesOutOfRange(
+  entries: { account_id: string; amount: number }[],
+  ctx: z.RefinementCtx,
+) {
+  const moves = new Map<string, bigint>();
+  for (const { account_id, amount } of entries) {
+    if (!Number.isSafeInteger(amount)) continue; // already an issue of its own
+    const id = account_id.toLowerCase();
+    moves.set(id, (moves.get(id) ?? 0n) + BigInt(amount));
+  }
+  for (const [id, move] of moves) {
+    if (move > MOST_EXACT || move < -MOST_EXACT) {
+      ctx.addIssue({
+        code: "custom",
+        message: `the entries of account ${id} sum to ${move}, beyond ±(2^53-1)`,
+      });
+    }
+  }
+}
+
 export const postTransactionInput = z.strictObject({
   idempotency_key: idempotencyKey,
   description,
@@ -58,7 +85,8 @@ export const postTransactionInput = z.strictObject({
   entries: z
     .array(entryInput)
     .min(2, "a transaction needs at least 2 entries")
-    .max(LIMITS.entriesPerTransaction, `at most ${LIMITS.entriesPerTransaction} entries`),
+    .max(LIMITS.entriesPerTransaction, `at most ${LIMITS.entriesPerTransaction} entries`)
+    .superRefine(refuseAccountMovesOutOfRange),
 });
 
 /**
@@ -146,16 +174,25 @@ export const entriesPageOutput = z
   .object({ items: z.array(entryOutput), limit: z.number().int(), offset: z.number().int() })
   .meta({ id: "EntryPage" });
 
+/** A balance as a JSON number when one holds it exactly, and always as exact digits. */
+const exactBalance = {
+  balance: z.number().int().nullable().meta({
+    description: "The sum of the entries; null when it is beyond ±(2^53-1), where no JSON number is exact.",
+  }),
+  balance_exact: z
+    .string()
+    .regex(/^-?[0-9]+$/)
+    .meta({ description: "The same sum as exact decimal digits, whatever its size.", example: "-1250" }),
+};
+
 export const balanceOutput = z
-  .object({ account_id: z.uuid(), as_of: z.iso.date(), currency: z.string(), balance: z.number().int() })
+  .object({ account_id: z.uuid(), as_of: z.iso.date(), currency: z.string(), ...exactBalance })
   .meta({ id: "AccountBalance" });
 
 export const balancesOutput = z
   .object({
     as_of: z.iso.date(),
-    accounts: z.array(
-      z.object({ id: z.uuid(), name: z.string(), currency: z.string(), balance: z.number().int() }),
-    ),
+    accounts: z.array(z.object({ id: z.uuid(), name: z.string(), currency: z.string(), ...exactBalance })),
   })
   .meta({ id: "Balances" });
 

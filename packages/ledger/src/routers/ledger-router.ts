@@ -169,9 +169,10 @@ export const ledgerRouter = router({
         tags: ["balances"],
         summary: "An account's balance: the sum of its entries up to as_of",
         description:
-          "Entries with effective_date on or before `as_of` (default today, UTC), summed on every request.",
+          "Entries with effective_date on or before `as_of` (default today, UTC), summed on every request. " +
+          "`balance` is null past ±(2^53-1); `balance_exact` is always the exact sum.",
       },
-      rest: { errors: { ...accountNotFound, 422: "BALANCE_OUT_OF_RANGE: beyond ±(2^53-1)." } },
+      rest: { errors: accountNotFound },
     })
     .input(idInput.extend(asOfInput.shape))
     .output(balanceOutput)
@@ -185,9 +186,10 @@ export const ledgerRouter = router({
         path: "/balances",
         tags: ["balances"],
         summary: "Every account's balance up to as_of, zero balances included, in creation order",
-        description: `Sums every entry: its statement may run up to ${ALL_BALANCES_TIMEOUT_MS / 1000} s over a large ledger (other routes: DB_STATEMENT_TIMEOUT_MS).`,
+        description:
+          `Sums every entry: its statement may run up to ${ALL_BALANCES_TIMEOUT_MS / 1000} s over a large ledger (other routes: DB_STATEMENT_TIMEOUT_MS). ` +
+          "An account past ±(2^53-1) answers `balance: null` and its exact `balance_exact`, as every account does.",
       },
-      rest: { errors: { 422: "BALANCE_OUT_OF_RANGE: beyond ±(2^53-1)." } },
     })
     .input(asOfInput)
     .output(balancesOutput)

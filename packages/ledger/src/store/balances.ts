@@ -1,20 +1,16 @@
 import { PLAN_EACH_CALL, type Database } from "@app/db";
-import { DomainError } from "@app/rest";
 import type { Entry } from "../schemas.ts";
 import { accountNotFound } from "./accounts.ts";
 import { ENTRY_JSON } from "./sql.ts";
 
-/** A sum of safe integers can leave the safe range; then no exact JSON number exists for it. */
-function toSafeNumber(sum: string): number {
+/**
+ * A sum as the API answers it. A sum of safe integers can leave the safe
+ * range, where no JSON number is exact: then `balance` is null and only the
+ * digits tell it. One account so is no reason to fail a read of any other.
+ */
+function exactBalance(sum: string): { balance: number | null; balance_exact: string } {
   const value = Number(sum);
-  if (!Number.isSafeInteger(value)) {
-    throw new DomainError(
-      "UNPROCESSABLE_CONTENT",
-      "BALANCE_OUT_OF_RANGE",
-      `the balance ${sum} is beyond ±(2^53-1)`,
-    );
-  }
-  return value;
+  return { balance: Number.isSafeInteger(value) ? value : null, balance_exact: sum };
 }
 
 /** The sum of the account's entries with effective_date <= asOf, summed from the entries every time. */
@@ -31,7 +27,7 @@ export async function getBalance(db: Database, accountId: string, asOf: string) 
     asOf,
   );
   if (!row) throw accountNotFound();
-  return { account_id: accountId, as_of: asOf, currency: row.currency, balance: toSafeNumber(row.balance) };
+  return { account_id: accountId, as_of: asOf, currency: row.currency, ...exactBalance(row.balance) };
 }
 
 /**
@@ -61,7 +57,10 @@ export async function getAllBalances(db: Database, asOf: string) {
     ],
     { timeout: ALL_BALANCES_TIMEOUT_MS + 1_000 },
   );
-  return { as_of: asOf, accounts: rows.map((r) => ({ ...r, balance: toSafeNumber(r.balance) })) };
+  return {
+    as_of: asOf,
+    accounts: rows.map(({ balance, ...account }) => ({ ...account, ...exactBalance(balance) })),
+  };
 }
 
 /** A page of the account's entries, most recent first (effective_date, then created_at and id, descending). */
