@@ -135,8 +135,8 @@ async function pgbenchCeilings(databaseUrl: string, cash: string, sales: string,
   await sql.end();
   const project = (
     i: number,
-  ) => `INSERT INTO ledger.transactions (id, idempotency_key, request_hash, effective_date)
-  VALUES (gen_random_uuid(), gen_random_uuid()::text, repeat('0', 64), current_date) RETURNING id AS tx${i} \\gset
+  ) => `INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, effective_date)
+  VALUES (gen_random_uuid(), 'bench', gen_random_uuid()::text, repeat('0', 64), current_date) RETURNING id AS tx${i} \\gset
 INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
   VALUES (gen_random_uuid(), :tx${i}, '${cash}', 'USD', (:amount)::bigint, current_date, 0),
          (gen_random_uuid(), :tx${i}, '${sales}', 'USD', -(:amount)::bigint, current_date, 1);
@@ -233,8 +233,8 @@ export async function benchBalances(ledgerUrl: string, databaseUrl: string, entr
   await sql.query("BEGIN");
   await sql.query("SET LOCAL session_replication_role = replica"); // bulk load: triggers off, invariants kept by construction
   await sql.query(
-    `INSERT INTO ledger.transactions (id, idempotency_key, request_hash, effective_date)
-     SELECT md5('bench-tx-' || g)::uuid, 'bench-' || g, repeat('0', 64), date '2020-01-01' + (g % 2000)
+    `INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, effective_date)
+     SELECT md5('bench-tx-' || g)::uuid, 'bench', 'bench-' || g, repeat('0', 64), date '2020-01-01' + (g % 2000)
        FROM generate_series(1, $1) g`,
     [entries],
   );

@@ -107,6 +107,17 @@ const HOSTILE_QUERY_VALUES = [
   "true",
 ];
 
+/** Header parameters (Idempotency-Key): values fetch lets through that no key may be. */
+const HOSTILE_HEADER_VALUES = [
+  "",
+  " ",
+  "x".repeat(256),
+  "two words",
+  "caf\u00e9",
+  "a, b",
+  "\u00ff".repeat(3),
+];
+
 const RAW_BODIES = [
   "null",
   "[]",
@@ -120,15 +131,26 @@ const RAW_BODIES = [
   "\xff\xfe",
 ];
 
-function requestsFor(op: Operation): { path: string; body?: string; contentType?: string }[] {
+interface HostileRequest {
+  path: string;
+  body?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+function requestsFor(op: Operation): HostileRequest[] {
   const fill = (segment: string) => op.path.replace(/\{[^}]+\}/g, segment);
   const validId = "6b0c3c4e-4d5e-4f60-8a1b-2c3d4e5f6a7b";
-  const requests: { path: string; body?: string; contentType?: string }[] = [];
+  const requests: HostileRequest[] = [];
   for (const segment of HOSTILE_PATH_SEGMENTS)
     if (op.path.includes("{")) requests.push({ path: fill(segment) });
   for (const parameter of op.parameters.filter((p) => p.in === "query")) {
     for (const value of HOSTILE_QUERY_VALUES)
       requests.push({ path: `${fill(validId)}?${parameter.name}=${encodeURIComponent(value)}` });
+  }
+  for (const parameter of op.parameters.filter((p) => p.in === "header")) {
+    for (const value of HOSTILE_HEADER_VALUES)
+      requests.push({ path: fill(validId), body: "{}", headers: { [parameter.name]: value } });
   }
   if (op.method === "POST" || op.method === "PUT") {
     for (const raw of RAW_BODIES) requests.push({ path: fill(validId), body: raw });
@@ -181,6 +203,7 @@ describe("hostile input generated from the OpenAPI documents", () => {
             ...(request.body !== undefined
               ? { "content-type": request.contentType ?? "application/json" }
               : {}),
+            ...request.headers,
           },
           ...(request.body !== undefined ? { body: request.body } : {}),
         });
@@ -208,8 +231,12 @@ describe("hostile input generated from the OpenAPI documents", () => {
     let sent = 0;
     for (const op of operationsOf(document)) {
       for (const request of requestsFor(op)) {
-        const headers: Record<string, string> =
-          request.body !== undefined ? { "content-type": request.contentType ?? "application/json" } : {};
+        const headers: Record<string, string> = {
+          ...(request.body !== undefined
+            ? { "content-type": request.contentType ?? "application/json" }
+            : {}),
+          ...request.headers,
+        };
         const init = {
           method: op.method,
           headers,

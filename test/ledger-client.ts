@@ -19,14 +19,15 @@ export function ledgerClient(baseUrl: string, key: Credential = FULL_KEY) {
     path: string,
     body?: unknown,
     contentType = "application/json",
+    headers: Record<string, string> = {},
   ): Promise<LedgerResult<T>> {
     const response = await aws.fetch(`${baseUrl}${path}`, {
       method,
       ...(body === undefined
-        ? {}
+        ? { headers }
         : {
             body: typeof body === "string" ? body : JSON.stringify(body),
-            headers: { "content-type": contentType },
+            headers: { "content-type": contentType, ...headers },
           }),
     });
     return readResult<T>(response);

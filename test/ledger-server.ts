@@ -7,7 +7,7 @@ import { capturedLogger } from "./captured-logger.ts";
 
 export const REGION = "us-east-1";
 
-/** Keys of the ledger under test: one with every action, one that may only read. */
+/** Keys of the ledger under test: one with every action, one that may only read, and the others below. */
 export const FULL_KEY: Credential = {
   accessKeyId: "AKIATESTFULLACCESS01",
   secretAccessKey: "test-secret-full-access-0123456789",
@@ -19,6 +19,26 @@ export const READ_ONLY_KEY: Credential = {
   secretAccessKey: "test-secret-read-only-0123456789",
   principal: "test-reader",
   actions: ["ledger:Read"],
+};
+/** Another service: may post, nothing else (not even read). */
+export const POSTER_KEY: Credential = {
+  accessKeyId: "AKIATESTPOSTERONLY01",
+  secretAccessKey: "test-secret-poster-only-0123456789",
+  principal: "test-poster",
+  actions: ["ledger:PostTransaction"],
+};
+/** FULL_KEY's principal with a second key pair, as after a rotation. */
+export const ROTATED_FULL_KEY: Credential = {
+  ...FULL_KEY,
+  accessKeyId: "AKIATESTFULLROTATED1",
+  secretAccessKey: "test-secret-full-rotated-0123456789",
+};
+/** A second service with every action. */
+export const OTHER_FULL_KEY: Credential = {
+  ...FULL_KEY,
+  accessKeyId: "AKIATESTOTHERSERVICE",
+  secretAccessKey: "test-secret-other-service-0123456789",
+  principal: "test-other",
 };
 
 export interface LedgerServer {
@@ -37,7 +57,9 @@ export async function startLedgerServer(databaseUrl = inject("databaseUrl")): Pr
   const { logger, lines } = capturedLogger("ledger");
   const { server } = createLedgerServer({
     db,
-    credentials: new Map([FULL_KEY, READ_ONLY_KEY].map((k) => [k.accessKeyId, k])),
+    credentials: new Map(
+      [FULL_KEY, READ_ONLY_KEY, POSTER_KEY, ROTATED_FULL_KEY, OTHER_FULL_KEY].map((k) => [k.accessKeyId, k]),
+    ),
     region: REGION,
     logger,
   });

@@ -92,7 +92,14 @@ export function createLedgerServer({
       record.user = caller.principal;
       const routed = query === "" ? pathname : `${pathname}?${query}`;
       return await rest.handle(restRequestOf(req, body.toString("utf8"), routed), {
-        context: async () => ({ db, caller, response: createResponseControl(), warn }),
+        context: async () => ({
+          db,
+          caller,
+          // Repeated lines arrive joined by ", ", which no key may hold: a 400.
+          idempotencyKey: req.headers["idempotency-key"] ?? null,
+          response: createResponseControl(),
+          warn,
+        }),
       });
     } catch (error) {
       if (error instanceof SigV4Error) return sigV4ErrorAnswer(error);

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ledgerClient, type LedgerClient } from "../../../test/ledger-client.ts";
-import { startLedgerServer, type LedgerServer } from "../../../test/ledger-server.ts";
+import {
+  OTHER_FULL_KEY,
+  POSTER_KEY,
+  ROTATED_FULL_KEY,
+  startLedgerServer,
+  type LedgerServer,
+} from "../../../test/ledger-server.ts";
 
 let ledger: LedgerServer;
 let client: LedgerClient;
@@ -145,5 +151,72 @@ describe("idempotency", () => {
     expect(new Set(answers.map((a) => a.text)).size).toBe(1);
     expect(answers.filter((a) => a.headers.get("idempotent-replayed") === "true")).toHaveLength(49);
     expect((await entriesOf(cash)).length).toBe(before + 1);
+  });
+
+  describe("keys belong to the principal that used them", () => {
+    const clientOf = (key: typeof POSTER_KEY) => ledgerClient(ledger.url, key);
+
+    it("a post with another principal's key is a new transaction of its own, never the other's (no read without ledger:Read)", async () => {
+      const key = `theirs-${crypto.randomUUID()}`;
+      const mine = await client.post("/transactions", body(key, 700));
+      expect(mine.status).toBe(201);
+
+      const theirs = await clientOf(POSTER_KEY).post("/transactions", body(key, 333));
+      expect(theirs.status).toBe(201);
+      expect(theirs.headers.get("idempotent-replayed")).toBeNull();
+      expect(theirs.body.id).not.toBe(mine.body.id);
+      expect(theirs.body.entries).toMatchObject([{ amount: 333 }, { amount: -333 }]);
+      // Each principal's replay answers its own transaction.
+      expect((await clientOf(POSTER_KEY).post("/transactions", body(key, 333))).text).toBe(theirs.text);
+      expect((await client.post("/transactions", body(key, 700))).text).toBe(mine.text);
+    });
+
+    it("a key claimed first by another principal does not turn this principal's real post into a replay", async () => {
+      const key = `claimed-${crypto.randomUUID()}`;
+      const claim = await clientOf(POSTER_KEY).post("/transactions", body(key, 1));
+      expect(claim.status).toBe(201);
+      const real = await client.post("/transactions", body(key, 700));
+      expect(real.status).toBe(201);
+      expect(real.body.entries).toMatchObject([{ amount: 700 }, { amount: -700 }]);
+    });
+
+    it("a rotated key pair of the same principal shares its keys", async () => {
+      const key = `rotated-${crypto.randomUUID()}`;
+      const first = await client.post("/transactions", body(key));
+      const again = await clientOf(ROTATED_FULL_KEY).post("/transactions", body(key));
+      expect(again.status).toBe(200);
+      expect(again.text).toBe(first.text);
+    });
+
+    it("holds for batch items and reversals, and for simultaneous posts of two principals with one key", async () => {
+      const key = `shared-${crypto.randomUUID()}`;
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => clientOf(i % 2 ? OTHER_FULL_KEY : POSTER_KEY)).map((c) =>
+          c.post("/transactions", body(key)),
+        ),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([...Array(18).fill(200), 201, 201]);
+      expect(new Set(answers.map((a) => a.body.id)).size).toBe(2);
+
+      const batchKey = `batch-${crypto.randomUUID()}`;
+      const mine = await client.post("/transactions", body(batchKey));
+      const batch = await clientOf(POSTER_KEY).post<{
+        results: { status: number; transaction: { id: string } }[];
+      }>("/transactions/batch", { transactions: [body(batchKey)], atomic: true });
+      expect(batch.body.results.map((r) => r.status)).toEqual([201]);
+      expect(batch.body.results[0]!.transaction.id).not.toBe(mine.body.id);
+
+      const reversalKey = `reversal-${crypto.randomUUID()}`;
+      const reversed = await client.post(`/transactions/${String(mine.body.id)}/reversal`, {
+        idempotency_key: reversalKey,
+      });
+      expect(reversed.status).toBe(201);
+      const otherReversal = await clientOf(POSTER_KEY).post(
+        `/transactions/${batch.body.results[0]!.transaction.id}/reversal`,
+        { idempotency_key: reversalKey },
+      );
+      expect(otherReversal.status).toBe(201);
+      expect(otherReversal.body.reverses_transaction_id).toBe(batch.body.results[0]!.transaction.id);
+    });
   });
 });

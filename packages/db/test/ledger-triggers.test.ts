@@ -36,7 +36,7 @@ async function post(entries: [account: string, amount: number][]): Promise<strin
   await client.query("BEGIN");
   try {
     await client.query(
-      "INSERT INTO ledger.transactions (id, idempotency_key, request_hash, effective_date) VALUES ($1, gen_random_uuid()::text, repeat('0', 64), '2026-01-15')",
+      "INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, effective_date) VALUES ($1, 'trigger-test', gen_random_uuid()::text, repeat('0', 64), '2026-01-15')",
       [id],
     );
     for (const [position, [account, amount]] of entries.entries()) {
@@ -61,7 +61,7 @@ async function insertEntriesOfNewTransaction(
   await client.query("BEGIN");
   try {
     await client.query(
-      "INSERT INTO ledger.transactions (id, idempotency_key, request_hash, effective_date) VALUES ($1, gen_random_uuid()::text, repeat('0', 64), '2026-01-15')",
+      "INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, effective_date) VALUES ($1, 'trigger-test', gen_random_uuid()::text, repeat('0', 64), '2026-01-15')",
       [id],
     );
     for (const [position, entry] of entries.entries()) {
@@ -129,7 +129,7 @@ describe("balance trigger (checked at commit)", () => {
     const id = randomUUID();
     await client.query("BEGIN");
     await client.query(
-      "INSERT INTO ledger.transactions (id, idempotency_key, request_hash, effective_date) VALUES ($1, gen_random_uuid()::text, repeat('0', 64), '2026-01-15')",
+      "INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, effective_date) VALUES ($1, 'trigger-test', gen_random_uuid()::text, repeat('0', 64), '2026-01-15')",
       [id],
     );
     await expect(
@@ -168,7 +168,7 @@ describe("balance trigger (checked at commit)", () => {
     const id = randomUUID();
     await client.query("BEGIN");
     await client.query(
-      "INSERT INTO ledger.transactions (id, idempotency_key, request_hash, effective_date) VALUES ($1, gen_random_uuid()::text, repeat('0', 64), '2026-01-15')",
+      "INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, effective_date) VALUES ($1, 'trigger-test', gen_random_uuid()::text, repeat('0', 64), '2026-01-15')",
       [id],
     );
     await expect(

@@ -79,6 +79,10 @@ function expectedType(
     case "Bytes":
       return { data_type: "bytea", udt_name: "bytea" };
     case "Json":
+      // A Json field is jsonb unless it says @db.Json (json keeps text as sent).
+      return native === "Json"
+        ? { data_type: "json", udt_name: "json" }
+        : { data_type: "jsonb", udt_name: "jsonb" };
     case "JsonB":
       return { data_type: "jsonb", udt_name: "jsonb" };
     case "DateTime":
@@ -122,6 +126,7 @@ describe("schema.prisma against the migrated database", () => {
     expect(models.map((m) => m.name).sort()).toEqual([
       "AccessToken",
       "Account",
+      "AccountIdempotencyKey",
       "Certification",
       "Education",
       "Entry",

@@ -22,6 +22,8 @@ export interface LedgerContext {
   db: Database;
   /** The verified signer: who it is and what it may do. */
   caller: { principal: string; accessKeyId: string; actions: readonly string[] };
+  /** The request's Idempotency-Key header (POST /accounts), as sent. */
+  idempotencyKey: string | null;
   response: ResponseControl;
   /** Where warnings (a reused idempotency key) go. */
   warn(message: string): void;

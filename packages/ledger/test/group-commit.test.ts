@@ -27,14 +27,18 @@ afterAll(async () => {
 });
 
 const post = (key: string, amount: number, to = sales) =>
-  postTransaction(db, {
-    idempotency_key: key,
-    description: `post ${key}`,
-    entries: [
-      { account_id: cash, amount },
-      { account_id: to, amount: -amount },
-    ],
-  });
+  postTransaction(
+    db,
+    {
+      idempotency_key: key,
+      description: `post ${key}`,
+      entries: [
+        { account_id: cash, amount },
+        { account_id: to, amount: -amount },
+      ],
+    },
+    "group-commit-test",
+  );
 
 /** How many database transactions wrote these keys' rows (xmin: the writing transaction). */
 async function commitsOf(keys: string[]): Promise<number> {
@@ -100,14 +104,18 @@ describe("posting under concurrency", () => {
     try {
       const results = await Promise.allSettled(
         Array.from({ length: 5 }, (_, i) =>
-          postTransaction(down, {
-            idempotency_key: `down-${i}-${randomUUID()}`,
-            description: null,
-            entries: [
-              { account_id: cash, amount: 1 },
-              { account_id: sales, amount: -1 },
-            ],
-          }),
+          postTransaction(
+            down,
+            {
+              idempotency_key: `down-${i}-${randomUUID()}`,
+              description: null,
+              entries: [
+                { account_id: cash, amount: 1 },
+                { account_id: sales, amount: -1 },
+              ],
+            },
+            "group-commit-test",
+          ),
         ),
       );
       for (const result of results) {

@@ -34,7 +34,7 @@ describe("verifyLedger", () => {
     const good = randomUUID();
     await sql.query("BEGIN");
     await sql.query(
-      "INSERT INTO ledger.transactions (id, idempotency_key, request_hash, effective_date) VALUES ($1, 'good', repeat('0', 64), '2026-01-01')",
+      "INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, effective_date) VALUES ($1, 'verify-test', 'good', repeat('0', 64), '2026-01-01')",
       [good],
     );
     await sql.query(
@@ -49,7 +49,7 @@ describe("verifyLedger", () => {
     await sql.query("BEGIN");
     await sql.query("SET LOCAL session_replication_role = replica"); // triggers and foreign keys off
     await sql.query(
-      "INSERT INTO ledger.transactions (id, idempotency_key, request_hash, effective_date) VALUES ($1, 'bad', repeat('0', 64), '2026-01-01')",
+      "INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, effective_date) VALUES ($1, 'verify-test', 'bad', repeat('0', 64), '2026-01-01')",
       [lonely],
     );
     await sql.query(

@@ -14,7 +14,7 @@ import {
   reverseTransactionInput,
   transactionOutput,
 } from "../schemas.ts";
-import { createAccount, getAccount, listAccounts } from "../store/accounts.ts";
+import { createAccount, createAccountOnce, getAccount, listAccounts } from "../store/accounts.ts";
 import {
   ALL_BALANCES_TIMEOUT_MS,
   getAllBalances,
@@ -29,7 +29,7 @@ import {
 } from "../store/transactions.ts";
 import { postTransactionBatch } from "../store/post-batch.ts";
 import { todayUtc } from "../today-utc.ts";
-import { DomainError } from "@app/rest";
+import { DomainError, idempotencyKeyHeader, idempotencyKeyOf } from "@app/rest";
 import { router, ledgerProcedure, type LedgerContext } from "../trpc.ts";
 import { z } from "zod";
 
@@ -100,16 +100,33 @@ export const ledgerRouter = router({
         tags: ["accounts"],
         summary: "Create an account",
         description:
-          "An account in one currency (ISO 4217); `normal_balance` follows from its type (debit for asset and expense).",
+          "An account in one currency (ISO 4217); `normal_balance` follows from its type (debit for asset and expense). " +
+          "With an Idempotency-Key, a retry with the same key and body answers the first create's 201 again " +
+          "(Idempotent-Replayed: true) instead of making a second account.",
+        requestHeaders: idempotencyKeyHeader(
+          "scoped to the signing principal and kept as long as the ledger",
+        ),
       },
-      rest: { successStatus: 201, successHeaders: { Location: "The new account's URL." } },
+      rest: {
+        successStatus: 201,
+        successHeaders: {
+          Location: "The new account's URL.",
+          "Idempotent-Replayed":
+            "`true` when this is the first create's answer again, for a repeated Idempotency-Key.",
+        },
+        errors: { 422: "IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body." },
+      },
     })
     .input(createAccountInput)
     .output(accountOutput)
     .mutation(async ({ ctx, input }) => {
-      const account = await createAccount(ctx.db, input);
+      const key = idempotencyKeyOf(ctx.idempotencyKey);
+      const { account, replayed } = key
+        ? await createAccountOnce(ctx.db, input, ctx.caller.principal, key)
+        : { account: await createAccount(ctx.db, input), replayed: false };
       ctx.response.status = 201;
       ctx.response.headers.set("Location", `/accounts/${account.id}`);
+      if (replayed) ctx.response.headers.set("Idempotent-Replayed", "true");
       return account;
     }),
 
@@ -212,7 +229,7 @@ export const ledgerRouter = router({
     .input(postTransactionInput)
     .output(transactionOutput)
     .mutation(async ({ ctx, input }) =>
-      answerPost(ctx, await postTransaction(ctx.db, input), input.idempotency_key),
+      answerPost(ctx, await postTransaction(ctx.db, input, ctx.caller.principal), input.idempotency_key),
     ),
 
   postTransactionBatch: ledgerProcedure
@@ -238,7 +255,12 @@ export const ledgerRouter = router({
     .input(postTransactionBatchInput)
     .output(batchOutput)
     .mutation(async ({ ctx, input }) => {
-      const { results, rejected } = await postTransactionBatch(ctx.db, input.transactions, input.atomic);
+      const { results, rejected } = await postTransactionBatch(
+        ctx.db,
+        input.transactions,
+        input.atomic,
+        ctx.caller.principal,
+      );
       if (rejected) {
         throw new DomainError(
           "UNPROCESSABLE_CONTENT",
@@ -291,7 +313,7 @@ export const ledgerRouter = router({
     .input(reverseTransactionInput)
     .output(transactionOutput)
     .mutation(async ({ ctx, input }) =>
-      answerPost(ctx, await reverseTransaction(ctx.db, input), input.idempotency_key),
+      answerPost(ctx, await reverseTransaction(ctx.db, input, ctx.caller.principal), input.idempotency_key),
     ),
 });
 

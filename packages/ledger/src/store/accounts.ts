@@ -1,22 +1,72 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
-import type { Database } from "@app/db";
+import { isConstraintViolation, type Database } from "@app/db";
+import { DomainError } from "@app/rest";
 import type { Account, AccountType } from "../schemas.ts";
 import { ACCOUNT_JSON } from "./sql.ts";
 
-export async function createAccount(
-  db: Database,
-  input: { name: string; type: AccountType; currency: string },
-): Promise<Account> {
+type NewAccount = { name: string; type: AccountType; currency: string };
+
+const INSERT_ACCOUNT = `INSERT INTO ledger.accounts AS a (id, name, type, currency)
+  VALUES ($1::uuid, $2, $3::ledger.account_type, $4) RETURNING a.id, ${ACCOUNT_JSON} AS account`;
+
+export async function createAccount(db: Database, input: NewAccount): Promise<Account> {
   const [row] = await db.$queryRawUnsafe<{ account: Account }[]>(
-    `INSERT INTO ledger.accounts AS a (id, name, type, currency) VALUES ($1::uuid, $2, $3::ledger.account_type, $4)
-     RETURNING ${ACCOUNT_JSON} AS account`,
+    INSERT_ACCOUNT,
     randomUUID(),
     input.name,
     input.type,
     input.currency,
   );
   return row!.account;
+}
+
+/**
+ * createAccount under the principal's Idempotency-Key (README, "Idempotency"):
+ * the account and its key are written by one statement, so a create that
+ * fails writes neither. When the key is taken (before, or by a concurrent
+ * create that committed first: the statement waits for it), nothing of this
+ * create is written and the key's first answer decides: the same body gets
+ * it again (`replayed`), another body a 422.
+ */
+export async function createAccountOnce(
+  db: Database,
+  input: NewAccount,
+  principal: string,
+  idempotencyKey: string,
+): Promise<{ account: Account; replayed: boolean }> {
+  const requestHash = createHash("sha256").update(JSON.stringify(input)).digest("hex");
+  try {
+    const [row] = await db.$queryRawUnsafe<{ account: Account }[]>(
+      `WITH a AS (${INSERT_ACCOUNT}),
+            k AS (INSERT INTO ledger.account_idempotency_keys (principal, idempotency_key, request_hash, account_id, answer)
+                  SELECT $5, $6, $7, a.id, a.account FROM a)
+       SELECT account FROM a`,
+      randomUUID(),
+      input.name,
+      input.type,
+      input.currency,
+      principal,
+      idempotencyKey,
+      requestHash,
+    );
+    return { account: row!.account, replayed: false };
+  } catch (error) {
+    if (!isConstraintViolation(error, "account_idempotency_keys_pkey")) throw error;
+  }
+  const [original] = await db.$queryRawUnsafe<{ request_hash: string; answer: Account }[]>(
+    `SELECT request_hash, answer FROM ledger.account_idempotency_keys WHERE principal = $1 AND idempotency_key = $2`,
+    principal,
+    idempotencyKey,
+  );
+  if (original!.request_hash !== requestHash) {
+    throw new DomainError(
+      "UNPROCESSABLE_CONTENT",
+      "IDEMPOTENCY_KEY_REUSED",
+      "this Idempotency-Key was used with another body; send a new key for a new account",
+    );
+  }
+  return { account: original!.answer, replayed: true };
 }
 
 /** Every account in creation order. */

@@ -4,6 +4,8 @@ import type { Transaction } from "../schemas.ts";
 
 /** A transaction ready to be written: checked in shape, not yet against the database. */
 export interface NewTransaction {
+  /** Who posts it: its idempotency key is this principal's (README, "Idempotency"). */
+  principal: string;
   idempotencyKey: string;
   requestHash: string;
   description: string | null;
@@ -16,7 +18,7 @@ export interface NewTransaction {
  * Inserts transactions and their entries in one statement (one round trip, one
  * implicit database transaction: the balance triggers run at its commit) and
  * answers each one as written; null for a key that is known (or repeated in
- * `txs`: the first one is written). An unknown account has no currency, so its
+ * `txs`: the first one is written; keys are the principal's). An unknown account has no currency, so its
  * entry breaks the NOT NULL (never silently dropped); unbalanced entries fail
  * the balance trigger; either refuses the whole statement. Keys are inserted in
  * sorted order, so two statements waiting on each other's keys (from two
@@ -46,16 +48,16 @@ export async function insertTransactions(
   const rows = await queryRows<{ id: string; created_at: string; currencies: string[] }>(
     db,
     `WITH t AS (
-       INSERT INTO ledger.transactions (id, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::date[], $6::uuid[])
-         AS i(id, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
-        ORDER BY idempotency_key
-       ON CONFLICT (idempotency_key) DO NOTHING
+       INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::date[], $7::uuid[])
+         AS i(id, principal, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
+        ORDER BY principal, idempotency_key
+       ON CONFLICT (principal, idempotency_key) DO NOTHING
        RETURNING id, effective_date, created_at),
      written_entries AS (
        INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
        SELECT p.id, t.id, p.account_id, a.currency, p.amount, t.effective_date, p.position
-         FROM unnest($7::uuid[], $8::uuid[], $9::uuid[], $10::bigint[], $11::int[])
+         FROM unnest($8::uuid[], $9::uuid[], $10::uuid[], $11::bigint[], $12::int[])
            AS p(id, transaction_id, account_id, amount, position)
          JOIN t ON t.id = p.transaction_id
          LEFT JOIN ledger.accounts a ON a.id = p.account_id
@@ -65,6 +67,7 @@ export async function insertTransactions(
                       FROM written_entries e GROUP BY e.transaction_id) w
          ON w.transaction_id = t.id`,
     unique.map(({ id }) => id),
+    unique.map(({ tx }) => tx.principal),
     unique.map(({ tx }) => tx.idempotencyKey),
     unique.map(({ tx }) => tx.requestHash),
     unique.map(({ tx }) => tx.description),
@@ -100,10 +103,15 @@ export async function insertTransactions(
   return written;
 }
 
-/** The first post of each idempotency key, in order. */
+/** A principal's idempotency key as one string: the same key of two principals is two keys. */
+export function scopedKey(tx: Pick<NewTransaction, "principal" | "idempotencyKey">): string {
+  return JSON.stringify([tx.principal, tx.idempotencyKey]);
+}
+
+/** The first post of each (principal's) idempotency key, in order. */
 export function firstOfEachKey(txs: NewTransaction[]): NewTransaction[] {
   const byKey = new Map<string, NewTransaction>();
-  for (const tx of txs) if (!byKey.has(tx.idempotencyKey)) byKey.set(tx.idempotencyKey, tx);
+  for (const tx of txs) if (!byKey.has(scopedKey(tx))) byKey.set(scopedKey(tx), tx);
   return [...byKey.values()];
 }
 

@@ -33,12 +33,13 @@ export async function postTransactionBatch(
   db: Database,
   items: BatchItem[],
   atomic: boolean,
+  principal: string,
 ): Promise<BatchAnswer> {
   const results: BatchResult[] = new Array(items.length);
   const valid: Item[] = [];
   items.forEach((item, index) => {
     if ("invalid" in item) results[index] = invalidItemResult(item.invalid);
-    else valid.push({ index, tx: newTransactionOf(item.input) });
+    else valid.push({ index, tx: newTransactionOf(item.input, principal) });
   });
 
   const rejected = atomic ? await postAtomically(db, valid, results) : await postEach(db, valid, results);

@@ -1,7 +1,12 @@
 import { queryRows, type Database } from "@app/db";
 import { DomainError } from "@app/rest";
 import type { Transaction } from "../schemas.ts";
-import { insertTransactions, unbalancedCurrencies, type NewTransaction } from "./insert-transactions.ts";
+import {
+  insertTransactions,
+  scopedKey,
+  unbalancedCurrencies,
+  type NewTransaction,
+} from "./insert-transactions.ts";
 import { TRANSACTION_JSON } from "./sql.ts";
 
 /** What became of a post: written (201), its key's original (200), or refused (422) with why. */
@@ -40,20 +45,21 @@ export async function checkPosts(
 ): Promise<Map<NewTransaction, PostOutcome | null>> {
   const accountIds = [...new Set(txs.flatMap((tx) => tx.entries.map((e) => e.account_id)))];
   const [state] = await queryRows<{
-    known: Record<string, KnownTransaction> | null;
+    known: KnownTransaction[] | null;
     currencies: Record<string, string> | null;
   }>(
     db,
     `SELECT (${KNOWN_TRANSACTIONS_SQL}) AS known,
-            (SELECT json_object_agg(id, currency) FROM ledger.accounts WHERE id = ANY($2::uuid[])) AS currencies`,
+            (SELECT json_object_agg(id, currency) FROM ledger.accounts WHERE id = ANY($3::uuid[])) AS currencies`,
+    txs.map((tx) => tx.principal),
     txs.map((tx) => tx.idempotencyKey),
     accountIds,
   );
-  const known = state?.known ?? {};
+  const known = byScopedKey(state?.known);
   const currencies = state?.currencies ?? {};
   return new Map(
     txs.map((tx) => {
-      const original = known[tx.idempotencyKey];
+      const original = known.get(scopedKey(tx));
       if (original) return [tx, replayOf(original)];
       const refusal = refusalOf(tx, currencies);
       return [tx, refusal && { status: 422, error: refusal }];
@@ -81,35 +87,42 @@ export async function writeCheckedPosts(
     else taken.push(tx);
   }
   if (taken.length > 0) {
-    const known = await knownTransactions(
-      db,
-      taken.map((tx) => tx.idempotencyKey),
-    );
-    for (const tx of taken) outcomes.set(tx, replayOf(known[tx.idempotencyKey]!));
+    const known = await knownTransactions(db, taken);
+    for (const tx of taken) outcomes.set(tx, replayOf(known.get(scopedKey(tx))!));
   }
   return outcomes;
 }
 
 interface KnownTransaction {
+  principal: string;
+  idempotency_key: string;
   request_hash: string;
   transaction: Transaction;
 }
 
-/** The transactions of known keys among `$1`, by key, each as every answer shows it. */
-const KNOWN_TRANSACTIONS_SQL = `SELECT json_object_agg(t.idempotency_key,
-    json_build_object('request_hash', t.request_hash, 'transaction', ${TRANSACTION_JSON}))
-  FROM ledger.transactions t WHERE t.idempotency_key = ANY($1::text[])`;
+/** The transactions of the known keys among the pairs of principals `$1` and keys `$2`, each as every answer shows it. */
+const KNOWN_TRANSACTIONS_SQL = `SELECT json_agg(json_build_object('principal', t.principal,
+    'idempotency_key', t.idempotency_key, 'request_hash', t.request_hash, 'transaction', ${TRANSACTION_JSON}))
+  FROM ledger.transactions t
+ WHERE (t.principal, t.idempotency_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))`;
 
+const byScopedKey = (known: KnownTransaction[] | null | undefined) =>
+  new Map(
+    (known ?? []).map((k) => [scopedKey({ principal: k.principal, idempotencyKey: k.idempotency_key }), k]),
+  );
+
+/** The transactions of the known keys among `keys` (each a principal's), by scopedKey. */
 export async function knownTransactions(
   db: Database,
-  keys: string[],
-): Promise<Record<string, KnownTransaction>> {
-  const [row] = await queryRows<{ known: Record<string, KnownTransaction> | null }>(
+  keys: Pick<NewTransaction, "principal" | "idempotencyKey">[],
+): Promise<Map<string, KnownTransaction>> {
+  const [row] = await queryRows<{ known: KnownTransaction[] | null }>(
     db,
     `SELECT (${KNOWN_TRANSACTIONS_SQL}) AS known`,
-    keys,
+    keys.map((k) => k.principal),
+    keys.map((k) => k.idempotencyKey),
   );
-  return row?.known ?? {};
+  return byScopedKey(row?.known);
 }
 
 export function replayOf(original: KnownTransaction): PostOutcome {

@@ -4,7 +4,7 @@ import { isConstraintViolation, type Database } from "@app/db";
 import type { PostTransactionInput, Transaction } from "../schemas.ts";
 import { todayUtc } from "../today-utc.ts";
 import { writeWithGroupCommit } from "./group-commit.ts";
-import type { NewTransaction } from "./insert-transactions.ts";
+import { scopedKey, type NewTransaction } from "./insert-transactions.ts";
 import {
   knownTransactions,
   postChecked,
@@ -36,9 +36,10 @@ export async function getTransaction(db: Database, id: string): Promise<Transact
   return row.transaction;
 }
 
-/** A post as the store writes it: hashed to tell a replay from a reused key, dated, ids in lower case. */
-export function newTransactionOf(input: PostTransactionInput): NewTransaction {
+/** `principal`'s post as the store writes it: hashed to tell a replay from a reused key, dated, ids in lower case. */
+export function newTransactionOf(input: PostTransactionInput, principal: string): NewTransaction {
   return {
+    principal,
     idempotencyKey: input.idempotency_key,
     requestHash: requestHash({ kind: "post", ...input, description: input.description ?? null }),
     description: input.description ?? null,
@@ -62,8 +63,12 @@ export function newTransactionOf(input: PostTransactionInput): NewTransaction {
  * a replay; only the posts of a refused statement take the checked path
  * (post-checked.ts), which tells the good from the refused.
  */
-export async function postTransaction(db: Database, input: PostTransactionInput): Promise<PostResult> {
-  const tx = newTransactionOf(input);
+export async function postTransaction(
+  db: Database,
+  input: PostTransactionInput,
+  principal: string,
+): Promise<PostResult> {
+  const tx = newTransactionOf(input, principal);
   const grouped = await writeWithGroupCommit(db, tx);
   if (grouped && "failed" in grouped) throw grouped.failed;
   return postResultOf(grouped ?? (await postChecked(db, [tx])).get(tx)!, tx.requestHash);
@@ -79,13 +84,13 @@ function postResultOf(outcome: PostOutcome, requestHash: string): PostResult {
   };
 }
 
-/** The transaction of a known key, as a replay; undefined for an unknown key. */
+/** The transaction of the principal's known key, as a replay; undefined for an unknown key. */
 async function replayOfKnownKey(
   db: Database,
-  key: string,
+  key: Pick<NewTransaction, "principal" | "idempotencyKey">,
   requestHash: string,
 ): Promise<PostResult | undefined> {
-  const original = (await knownTransactions(db, [key]))[key];
+  const original = (await knownTransactions(db, [key])).get(scopedKey(key));
   return original && postResultOf(replayOf(original), requestHash);
 }
 
@@ -101,14 +106,16 @@ export async function reverseTransaction(
     description?: string | null;
     effective_date?: string | undefined;
   },
+  principal: string,
 ): Promise<PostResult> {
   const hash = requestHash({ kind: "reversal", ...input, description: input.description ?? null });
-  const known = await replayOfKnownKey(db, input.idempotency_key, hash);
+  const key = { principal, idempotencyKey: input.idempotency_key };
+  const known = await replayOfKnownKey(db, key, hash);
   if (known) return known;
 
   const original = await getTransaction(db, input.id);
   const tx: NewTransaction = {
-    idempotencyKey: input.idempotency_key,
+    ...key,
     requestHash: hash,
     description: input.description ?? `Reversal of ${original.id}`,
     effectiveDate: input.effective_date ?? todayUtc(),
@@ -121,7 +128,7 @@ export async function reverseTransaction(
   } catch (error) {
     if (isConstraintViolation(error, "transactions_reverses_transaction_id_key")) {
       // A concurrent reversal with the same key got there first: this one is its replay.
-      const replayed = await replayOfKnownKey(db, tx.idempotencyKey, hash);
+      const replayed = await replayOfKnownKey(db, key, hash);
       if (replayed) return replayed;
       throw new TRPCError({
         code: "CONFLICT",

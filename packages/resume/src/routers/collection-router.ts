@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idempotencyKeyHeader, idempotencyKeyOf } from "@app/rest";
 import type { Collection } from "../collections.ts";
 import {
   createEntry,
@@ -8,7 +9,6 @@ import {
   listEntries,
   replaceEntry,
 } from "../store/collection-store.ts";
-import { idempotencyKeyHeader, idempotencyKeyOf } from "../idempotency-key.ts";
 import { deletedOutput, idInput } from "../schemas/fields.ts";
 import { router, userProcedure } from "../trpc.ts";
 
@@ -48,7 +48,9 @@ export function collectionRouter<C extends Collection>(collection: C) {
           description:
             "With an Idempotency-Key, a retry with the same key and body answers the first create's 201 again " +
             "(Idempotent-Replayed: true) instead of adding a second entry.",
-          requestHeaders: idempotencyKeyHeader,
+          requestHeaders: idempotencyKeyHeader(
+            "scoped to the caller across collections and kept at least 24 h",
+          ),
         },
         rest: {
           successStatus: 201,

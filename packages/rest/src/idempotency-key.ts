@@ -4,18 +4,21 @@ import { z } from "zod";
 const USABLE_KEY = /^[\x21-\x7e]{1,255}$/;
 const MESSAGE = "Idempotency-Key must be 1-255 visible ASCII characters";
 
-/** The Idempotency-Key header of a create, for its OpenAPI description. */
-export const idempotencyKeyHeader = z.object({
-  "idempotency-key": z
-    .string()
-    .regex(USABLE_KEY, MESSAGE)
-    .optional()
-    .meta({
-      description:
-        "1-255 visible ASCII characters, scoped to the caller across collections and kept at least 24 h: " +
-        "send a new one with each create and the same one when retrying it.",
-    }),
-});
+/**
+ * The Idempotency-Key header of a retry-safe create, for its OpenAPI
+ * description; `scope` says whose keys it shares and how long they are kept.
+ */
+export function idempotencyKeyHeader(scope: string) {
+  return z.object({
+    "idempotency-key": z
+      .string()
+      .regex(USABLE_KEY, MESSAGE)
+      .optional()
+      .meta({
+        description: `1-255 visible ASCII characters, ${scope}: send a new one with each create and the same one when retrying it.`,
+      }),
+  });
+}
 
 /** The Idempotency-Key of a create: absent (null), or 1-255 visible ASCII characters (anything else is a 400). */
 export function idempotencyKeyOf(header: string | null): string | null {
