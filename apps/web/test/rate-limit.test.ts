@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { createDatabase } from "@app/db";
 import { createSharedRateLimit } from "../src/api/shared-rate-limit.ts";
 import { httpClient } from "../../../test/http-client.ts";
-import { newUser } from "../../../test/tokens.ts";
+import { newUser, tokenFor } from "../../../test/tokens.ts";
 import { startResumeApi } from "../../../test/resume-api.ts";
 import type { WebServer } from "../../../test/web-server.ts";
 
@@ -55,6 +55,40 @@ describe("per-user rate limit", () => {
     expect(limited.body).toMatchObject({ statusCode: 429, error: "TOO_MANY_REQUESTS" });
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(limited.headers.get("api-version")).toBe("1.0.0");
+  });
+
+  it("answers 401 to a token whose subject is no storable text, and the requests of others alongside it as usual", async () => {
+    const others = await Promise.all(Array.from({ length: 10 }, () => newUser()));
+    const bad = [`nul-${randomUUID()}\u0000`, `surrogate-${randomUUID()}\ud800`];
+    const badTokens = await Promise.all(bad.map((userId) => tokenFor(userId)));
+    // Four requests of each other user (this API allows 5 a minute) and ten bad ones, interleaved.
+    const good = others.flatMap(({ authorization }) => Array(4).fill({ bad: false, authorization }));
+    const requests = Array.from({ length: 50 }, (_, i) =>
+      i % 5 === 0 ? { bad: true, authorization: `Bearer ${badTokens[i % 2]}` } : good.pop()!,
+    );
+    const answers = await Promise.all(
+      requests.map(({ authorization }) => httpClient(web.url, { authorization }).get("/me/skills")),
+    );
+    answers.forEach((answer, i) => {
+      expect(answer.status, `request ${i}: ${answer.text}`).toBe(requests[i]!.bad ? 401 : 200);
+    });
+    expect(answers[0]!.body).toMatchObject({ statusCode: 401, error: "UNAUTHORIZED" });
+  });
+
+  it("fails only the bad user's lease when one statement serves several users (a user id PostgreSQL cannot hold)", async () => {
+    const db = createDatabase({ connectionString: inject("databaseUrl"), poolSize: 2 });
+    const limit = createSharedRateLimit(db, 300);
+    try {
+      const good = Array.from({ length: 20 }, () => `lease-${randomUUID()}`);
+      const taken = await Promise.allSettled([
+        ...good.map((user) => limit.take(user)),
+        limit.take(`bad-${randomUUID()}\u0000`),
+      ]);
+      expect(taken.slice(0, 20)).toEqual(Array(20).fill({ status: "fulfilled", value: 0 }));
+      expect(taken[20]!.status).toBe("rejected");
+    } finally {
+      await db.$disconnect();
+    }
   });
 
   it("forgets the windows that ended once it holds more than 10,000, looking at most once a second", async () => {

@@ -73,7 +73,7 @@ export function createTokenVerifier(
         currentDate: new Date(nowMs),
         requiredClaims: ["sub", "aud", "exp"],
       });
-      if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 255) {
+      if (!isUserId(payload.sub)) {
         throw new AuthenticationError("invalid_token", "the token's subject is missing or invalid");
       }
       const expiresAtMs = payload.exp! * 1000;
@@ -87,6 +87,22 @@ export function createTokenVerifier(
       throw new AuthenticationError("invalid_token", "the token is invalid");
     }
   };
+}
+
+/**
+ * A subject the service can keep as a user id: 1-255 characters of text
+ * PostgreSQL stores as sent, by the rule every body's text follows (no NUL,
+ * no lone surrogate). Anything else would fail the statements that serve
+ * this user together with others (rate limits).
+ */
+function isUserId(sub: unknown): sub is string {
+  return (
+    typeof sub === "string" &&
+    sub.length > 0 &&
+    sub.length <= 255 &&
+    !sub.includes("\u0000") &&
+    sub.isWellFormed()
+  );
 }
 
 function bearerToken(header: string | null | undefined): string {

@@ -140,6 +140,13 @@ describe("createTokenVerifier", () => {
     expect(await refusal(`Bearer ${await token({ sub: "" })}`)).toBe("invalid_token");
   });
 
+  it("refuses a subject that is not storable text: a NUL or a lone surrogate", async () => {
+    for (const sub of ["nul\u0000inside", "\u0000", "half \ud800", "\udc00 half"]) {
+      expect(await refusal(`Bearer ${await token({ sub })}`), JSON.stringify(sub)).toBe("invalid_token");
+    }
+    expect(await verify(`Bearer ${await token({ sub: "emoji 🙂 ok" })}`)).toEqual({ userId: "emoji 🙂 ok" });
+  });
+
   it("refuses an unknown crit header", async () => {
     const withCrit = await new SignJWT({
       iss: issuer.issuer,

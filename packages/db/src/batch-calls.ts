@@ -1,7 +1,20 @@
+/** One caller's answer from a call: its value, or what the call (or its own retry) failed with. */
+type Settled<V> = { value: V } | { error: unknown };
+
 interface Batch<K, V> {
   keys: Set<K>;
-  result: Promise<Map<K, V>>;
-  settle: { resolve(map: Map<K, V>): void; reject(error: unknown): void };
+  result: Promise<Map<K, Settled<V>>>;
+  settle: { resolve(map: Map<K, Settled<V>>): void; reject(error: unknown): void };
+}
+
+export interface BatchCallsOptions {
+  /**
+   * Whether a failed call of several keys may be the fault of one of them (a
+   * value the database cannot hold, say). Then each key is tried again alone,
+   * one call after another, so one caller's input never fails another's. A
+   * failure it says no to (an outage) fails every caller at once.
+   */
+  isolate?: (error: unknown) => boolean;
 }
 
 /**
@@ -14,17 +27,38 @@ interface Batch<K, V> {
  * about two statements, not one each (ledger posts: one statement and one
  * commit for all the posts that arrived while the last one ran).
  */
-export function batchCalls<K, V>(run: (keys: K[]) => Promise<Map<K, V>>): (key: K) => Promise<V> {
+export function batchCalls<K, V>(
+  run: (keys: K[]) => Promise<Map<K, V>>,
+  { isolate }: BatchCallsOptions = {},
+): (key: K) => Promise<V> {
   let waiting: Batch<K, V> | null = null;
   let running = false;
+
+  const settled = (keys: K[]): Promise<Map<K, Settled<V>>> =>
+    Promise.resolve()
+      .then(() => run(keys))
+      .then((values) => new Map(keys.map((key) => [key, { value: values.get(key)! }])));
+
+  async function runAlone(keys: K[]): Promise<Map<K, Settled<V>>> {
+    const answers = new Map<K, Settled<V>>();
+    for (const key of keys) {
+      const answer = await settled([key]).catch((error: unknown) => new Map([[key, { error }]]));
+      answers.set(key, answer.get(key)!);
+    }
+    return answers;
+  }
 
   function runWaiting() {
     const batch = waiting;
     running = batch !== null;
     if (!batch) return;
     waiting = null;
-    Promise.resolve()
-      .then(() => run([...batch.keys]))
+    const keys = [...batch.keys];
+    settled(keys)
+      .catch((error: unknown) => {
+        if (keys.length > 1 && isolate?.(error)) return runAlone(keys);
+        throw error;
+      })
       .then(batch.settle.resolve, batch.settle.reject)
       .finally(runWaiting);
   }
@@ -32,12 +66,14 @@ export function batchCalls<K, V>(run: (keys: K[]) => Promise<Map<K, V>>): (key: 
   return async (key) => {
     if (!waiting) {
       let settle!: Batch<K, V>["settle"];
-      const result = new Promise<Map<K, V>>((resolve, reject) => (settle = { resolve, reject }));
+      const result = new Promise<Map<K, Settled<V>>>((resolve, reject) => (settle = { resolve, reject }));
       waiting = { keys: new Set(), result, settle };
     }
     waiting.keys.add(key);
     const { result } = waiting;
     if (!running) runWaiting();
-    return (await result).get(key)!;
+    const answer = (await result).get(key)!;
+    if ("error" in answer) throw answer.error;
+    return answer.value;
   };
 }

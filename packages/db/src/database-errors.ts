@@ -131,6 +131,15 @@ export function databaseErrorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * True when the database refused a value the statement carried (SQLSTATE
+ * class 22, data exception: text with a NUL, say; or 23, a constraint): in a
+ * statement that serves several callers, that may be one caller's fault alone.
+ */
+export function isRefusedValue(error: unknown): boolean {
+  return /^2[23]/.test(databaseErrorCode(error) ?? "");
+}
+
 /** True when `error` says the database refused a write for breaking the named constraint. */
 export function isConstraintViolation(error: unknown, constraint: string): boolean {
   for (const candidate of errorChain(error)) {

@@ -1,9 +1,10 @@
-export { batchCalls } from "./batch-calls.ts";
+export { batchCalls, type BatchCallsOptions } from "./batch-calls.ts";
 export {
   databaseErrorCode,
   isConstraintViolation,
   databaseErrorClass,
   isDatabaseUnavailable,
+  isRefusedValue,
   withTimeout,
 } from "./database-errors.ts";
 export {

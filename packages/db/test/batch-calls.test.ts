@@ -63,4 +63,38 @@ describe("batchCalls", () => {
     await expect(read("a")).rejects.toThrow("bad lookup");
     await expect(read("b")).rejects.toThrow("bad lookup");
   });
+
+  it("with isolate, a failed call of several keys is retried key by key, so only the failing key's callers fail", async () => {
+    const calls: string[][] = [];
+    const read = batchCalls(
+      async (keys: string[]) => {
+        calls.push(keys);
+        if (keys.includes("bad")) throw new Error(keys.length > 1 ? "a bad key among several" : "bad key");
+        return new Map(keys.map((k) => [k, k.length]));
+      },
+      { isolate: (error) => (error as Error).message !== "database down" },
+    );
+    const answers = await Promise.allSettled([read("a"), read("bad"), read("ccc")]);
+    expect(answers).toEqual([
+      { status: "fulfilled", value: 1 },
+      { status: "rejected", reason: new Error("bad key") },
+      { status: "fulfilled", value: 3 },
+    ]);
+    // "a" went alone (nothing was running); the other two shared a call, then went one by one.
+    expect(calls).toEqual([["a"], ["bad", "ccc"], ["bad"], ["ccc"]]);
+  });
+
+  it("with isolate, fails every caller at once when the failure is not the keys' (no retry storm in an outage)", async () => {
+    const calls: string[][] = [];
+    const read = batchCalls(
+      async (keys: string[]): Promise<Map<string, number>> => {
+        calls.push(keys);
+        throw new Error("database down");
+      },
+      { isolate: (error) => (error as Error).message !== "database down" },
+    );
+    const answers = await Promise.allSettled([read("a"), read("b"), read("c")]);
+    expect(answers.map((a) => a.status)).toEqual(["rejected", "rejected", "rejected"]);
+    expect(calls).toEqual([["a"], ["b", "c"]]);
+  });
 });

@@ -4,9 +4,6 @@
  */
 import { z } from "zod";
 
-/** A UTF-16 surrogate without its other half: not a character, so not UTF-8 either. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /**
  * A string PostgreSQL stores as sent. It cannot hold NUL, and a lone
  * surrogate would reach it as U+FFFD: the stored text (and every later read)
@@ -16,7 +13,8 @@ export const text = () =>
   z
     .string()
     .refine((value) => !value.includes("\u0000"), "must not contain NUL characters")
-    .refine((value) => !LONE_SURROGATE.test(value), "must be well-formed Unicode");
+    // A UTF-16 surrogate without its other half is not a character, so not UTF-8 either.
+    .refine((value) => value.isWellFormed(), "must be well-formed Unicode");
 
 /** A real calendar date, `YYYY-MM-DD`. */
 export const calendarDate = () =>

@@ -25,7 +25,9 @@ const ACCESS_TOKEN_TIMEOUT_MS = 1_000;
 /**
  * Personal access tokens looked up in the database, never kept in memory (a
  * revoked one is refused at once); the lookups of concurrent requests share
- * one statement.
+ * one statement. It carries only the tokens' SHA-256 in hex, which no token,
+ * however odd, can make the database refuse: one request's token cannot fail
+ * another's lookup.
  */
 export function accessTokenFinder(db: Database): FindAccessToken {
   return batchCalls((tokens: string[]) => withTimeout(findAccessTokens(db, tokens), ACCESS_TOKEN_TIMEOUT_MS));

@@ -2,7 +2,14 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { TRPCError } from "@trpc/server";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import { AuthenticationError } from "@app/auth";
-import { batchCalls, databaseErrorClass, isDatabaseUnavailable, withTimeout, type Database } from "@app/db";
+import {
+  batchCalls,
+  databaseErrorClass,
+  isDatabaseUnavailable,
+  isRefusedValue,
+  withTimeout,
+  type Database,
+} from "@app/db";
 import {
   ClientAbortedError,
   createResponseControl,
@@ -82,9 +89,13 @@ export function createResumeApi({
     onError: failures.onProcedureError,
   });
 
-  /** The caller's resume version, read after the request arrived; concurrent requests share one query. */
-  const versionOf = batchCalls((userIds: string[]) =>
-    withTimeout(readResumeVersions(db, userIds), VERSION_TIMEOUT_MS),
+  /**
+   * The caller's resume version, read after the request arrived; concurrent
+   * requests share one query (a user id the database refuses fails its own).
+   */
+  const versionOf = batchCalls(
+    (userIds: string[]) => withTimeout(readResumeVersions(db, userIds), VERSION_TIMEOUT_MS),
+    { isolate: isRefusedValue },
   );
 
   const contextOf = (

@@ -1,4 +1,4 @@
-import { batchCalls, type Database } from "@app/db";
+import { batchCalls, isRefusedValue, type Database } from "@app/db";
 import { leaseRequests } from "@app/resume";
 
 export interface SharedRateLimit {
@@ -42,23 +42,27 @@ export function createSharedRateLimit(db: Database, limitPerMinute: number): Sha
   const blockFor = (allowance: Allowance | undefined) =>
     Math.min(mostPerLease, Math.max(1, Math.floor((limitPerMinute - (allowance?.knownCount ?? 0)) / 8)));
 
-  const lease = batchCalls(async (userIds: string[]) => {
-    const wanted = userIds.map((userId) => ({ userId, wanted: blockFor(live(userId)) }));
-    const leases = await leaseRequests(db, wanted);
-    const now = Date.now();
-    for (const { userId, wanted: asked } of wanted) {
-      const { countBefore, msLeft } = leases.get(userId)!;
-      const granted = Math.max(0, Math.min(asked, limitPerMinute - countBefore));
-      const current = live(userId);
-      allowances.set(userId, {
-        available: (current?.available ?? 0) + granted,
-        knownCount: countBefore + asked,
-        windowEndsAt: now + msLeft,
-        exhausted: granted === 0,
-      });
-    }
-    return new Map(userIds.map((id) => [id, undefined]));
-  });
+  // A user id the database refuses fails that user's lease alone.
+  const lease = batchCalls(
+    async (userIds: string[]) => {
+      const wanted = userIds.map((userId) => ({ userId, wanted: blockFor(live(userId)) }));
+      const leases = await leaseRequests(db, wanted);
+      const now = Date.now();
+      for (const { userId, wanted: asked } of wanted) {
+        const { countBefore, msLeft } = leases.get(userId)!;
+        const granted = Math.max(0, Math.min(asked, limitPerMinute - countBefore));
+        const current = live(userId);
+        allowances.set(userId, {
+          available: (current?.available ?? 0) + granted,
+          knownCount: countBefore + asked,
+          windowEndsAt: now + msLeft,
+          exhausted: granted === 0,
+        });
+      }
+      return new Map(userIds.map((id) => [id, undefined]));
+    },
+    { isolate: isRefusedValue },
+  );
 
   /** The user's allowance if its window has not ended. */
   function live(userId: string): Allowance | undefined {
