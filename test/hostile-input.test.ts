@@ -190,7 +190,10 @@ function checkAnswer(where: string, status: number, text: string, documented: st
   }
 }
 
-describe("hostile input generated from the OpenAPI documents", () => {
+/** Each walk sends a few thousand requests, one at a time: 15 s alone, more beside other test files. */
+const SENDS_THOUSANDS = { timeout: 120_000 };
+
+describe("hostile input generated from the OpenAPI documents", SENDS_THOUSANDS, () => {
   it("the resume service never answers 5xx and always the error body", async () => {
     const document = (await (await fetch(`${web.url}/openapi.json`)).json()) as OpenApiDocument;
     let sent = 0;
