@@ -1,5 +1,6 @@
 import { AwsClient } from "aws4fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SECURITY_HEADERS } from "../apps/web/src/server/security-headers.ts";
 import { FULL_KEY, REGION, startLedgerServer, type LedgerServer } from "./ledger-server.ts";
 import { newUser } from "./tokens.ts";
 import { startWebServer, type WebServer } from "./web-server.ts";
@@ -147,12 +148,34 @@ function requestsFor(op: Operation): { path: string; body?: string; contentType?
   return requests;
 }
 
+/** What every answer of the ledger carries: it answers JSON to programs, never a page (README, "Ledger service"). */
+const LEDGER_SECURITY_HEADERS: Record<string, string> = {
+  "x-content-type-options": "nosniff",
+  "cache-control": "no-store",
+  "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+};
+
+interface HeaderReader {
+  get(name: string): string | null | undefined;
+}
+
+function expectHeaders(where: string, headers: HeaderReader, expected: Record<string, string>) {
+  for (const [name, value] of Object.entries(expected))
+    expect(headers.get(name.toLowerCase()), `${where}: ${name}`).toBe(value);
+}
+
 function checkAnswer(where: string, status: number, text: string, documented: string[]) {
   expect(status, `${where} answered ${status}: ${text.slice(0, 300)}`).toBeLessThan(500);
   expect(documented, `${where} answered ${status}, which its operation does not document`).toContain(
     String(status),
   );
   if (status < 400) return;
+  expectErrorBody(where, status, text);
+}
+
+function expectErrorBody(where: string, status: number, text: string) {
   const body = JSON.parse(text) as Record<string, unknown>;
   expect(
     Object.keys(body).filter((k) => !["statusCode", "error", "message", "issues"].includes(k)),
@@ -184,12 +207,9 @@ describe("hostile input generated from the OpenAPI documents", () => {
           },
           ...(request.body !== undefined ? { body: request.body } : {}),
         });
-        checkAnswer(
-          `${op.method} ${request.path.slice(0, 80)} ${request.body?.slice(0, 60) ?? ""}`,
-          response.status,
-          await response.text(),
-          op.documented,
-        );
+        const where = `${op.method} ${request.path.slice(0, 80)} ${request.body?.slice(0, 60) ?? ""}`;
+        checkAnswer(where, response.status, await response.text(), op.documented);
+        expectHeaders(where, response.headers, SECURITY_HEADERS);
         sent += 1;
       }
     }
@@ -216,19 +236,13 @@ describe("hostile input generated from the OpenAPI documents", () => {
           ...(request.body !== undefined ? { body: request.body } : {}),
         };
         const signed = await aws.fetch(`${ledger.url}${request.path}`, init);
-        checkAnswer(
-          `signed ${op.method} ${request.path.slice(0, 80)} ${request.body?.slice(0, 60) ?? ""}`,
-          signed.status,
-          await signed.text(),
-          op.documented,
-        );
+        const where = `signed ${op.method} ${request.path.slice(0, 80)} ${request.body?.slice(0, 60) ?? ""}`;
+        checkAnswer(where, signed.status, await signed.text(), op.documented);
+        expectHeaders(where, signed.headers, LEDGER_SECURITY_HEADERS);
         const unsigned = await fetch(`${ledger.url}${request.path}`, init);
-        checkAnswer(
-          `unsigned ${op.method} ${request.path.slice(0, 80)}`,
-          unsigned.status,
-          await unsigned.text(),
-          op.documented,
-        );
+        const unsignedWhere = `unsigned ${op.method} ${request.path.slice(0, 80)}`;
+        checkAnswer(unsignedWhere, unsigned.status, await unsigned.text(), op.documented);
+        expectHeaders(unsignedWhere, unsigned.headers, LEDGER_SECURITY_HEADERS);
         sent += 2;
       }
     }

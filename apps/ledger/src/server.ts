@@ -30,9 +30,12 @@ import {
   verifySigV4Request,
   type CredentialStore,
 } from "@app/sigv4";
+import { LEDGER_SECURITY_HEADERS } from "./security-headers.ts";
 
 /** Answered without a signature. */
 const OPEN_PATHS = new Set(["/healthz", "/livez", "/openapi.json"]);
+/** On every answer, whoever gave it. */
+const LEDGER_HEADERS = { ...LEDGER_SECURITY_HEADERS, "api-version": LEDGER_API_VERSION };
 
 export interface LedgerServerDeps {
   db: Database;
@@ -106,12 +109,12 @@ export function createLedgerServer({
     ...(metrics ? { metrics } : {}),
     async handle(req, res, record) {
       try {
-        sendAnswer(res, await answer(req, record), { "api-version": LEDGER_API_VERSION });
+        sendAnswer(res, await answer(req, record), LEDGER_HEADERS);
       } catch (error) {
         // A client gone before its body ended has nobody to answer (its log line says 499).
         if (error instanceof ClientAbortedError) return void res.destroy();
         failures.report(record.route, error);
-        if (!res.headersSent) sendAnswer(res, failureAnswer(error, isDatabaseUnavailable));
+        if (!res.headersSent) sendAnswer(res, failureAnswer(error, isDatabaseUnavailable), LEDGER_HEADERS);
         else res.destroy();
       }
     },
