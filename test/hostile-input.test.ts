@@ -249,3 +249,13 @@ describe("hostile input generated from the OpenAPI documents", () => {
     expect(sent).toBeGreaterThan(300);
   });
 });
+
+describe("hostile methods, paths and request targets beyond the OpenAPI documents", () => {
+  it("a /docs asset named like a member of every object is a 404 with the error body", async () => {
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
+      const response = await fetch(`${web.url}/docs/${name}`);
+      expect(response.status, `/docs/${name}`).toBe(404);
+      expectErrorBody(`/docs/${name}`, 404, await response.text());
+    }
+  });
+});
