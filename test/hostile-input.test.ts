@@ -2,6 +2,7 @@ import { AwsClient } from "aws4fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECURITY_HEADERS } from "../apps/web/src/server/security-headers.ts";
 import { FULL_KEY, REGION, startLedgerServer, type LedgerServer } from "./ledger-server.ts";
+import { sendRaw } from "./raw-http.ts";
 import { newUser } from "./tokens.ts";
 import { startWebServer, type WebServer } from "./web-server.ts";
 
@@ -250,7 +251,35 @@ describe("hostile input generated from the OpenAPI documents", () => {
   });
 });
 
+/** Requests fetch will not send (TRACE, a target that is not a path) are written by hand. */
+const send = (url: string, method: string, target: string, headers: [string, string][] = []) =>
+  sendRaw(url, { requestLine: `${method} ${target} HTTP/1.1`, headers });
+
 describe("hostile methods, paths and request targets beyond the OpenAPI documents", () => {
+  it("an absolute-form or * request target is a 400 with the error body on both services, never a redirect", async () => {
+    for (const [service, url, headers] of [
+      ["web", web.url, SECURITY_HEADERS],
+      ["ledger", ledger.url, LEDGER_SECURITY_HEADERS],
+    ] as const) {
+      for (const [method, target] of [
+        ["GET", "http://evil.example/x"],
+        ["GET", "https://evil.example/"],
+        ["GET", "http://evil.example/me/profile"],
+        ["GET", "http://evil.example/healthz"],
+        ["GET", `${url}/healthz`],
+        ["GET", "*"],
+        ["OPTIONS", "*"],
+      ]) {
+        const where = `${service} ${method} ${target}`;
+        const answer = await send(url, method!, target!);
+        expect(answer.status, `${where}: ${answer.body.slice(0, 200)}`).toBe(400);
+        expect(answer.headers.get("location"), where).toBeUndefined();
+        expectErrorBody(where, 400, answer.body);
+        expectHeaders(where, answer.headers, headers);
+      }
+    }
+  });
+
   it("a /docs asset named like a member of every object is a 404 with the error body", async () => {
     for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
       const response = await fetch(`${web.url}/docs/${name}`);

@@ -2,6 +2,7 @@ import type http from "node:http";
 import { databaseErrorClass, isDatabaseReachable, isDatabaseUnavailable, type Database } from "@app/db";
 import { LEDGER_API_VERSION, LIMITS, ledgerOpenApiDocument, ledgerRouter } from "@app/ledger";
 import {
+  badTargetAnswer,
   ClientAbortedError,
   createResponseControl,
   createRestHandler,
@@ -69,6 +70,8 @@ export function createLedgerServer({
 
   async function answer(req: http.IncomingMessage, record: RequestRecord): Promise<Answer> {
     const target = req.url ?? "/";
+    const badTarget = badTargetAnswer(target);
+    if (badTarget) return badTarget;
     const [sentPath, query] = splitTarget(target);
     // Routed by the path as SigV4 signers normalise it: `//accounts` is /accounts, `/accounts//balance` no account.
     const pathname = normalizeSigV4Path(sentPath);

@@ -26,6 +26,7 @@ export {
 } from "./openapi-document.ts";
 export { createResponseControl, type ResponseControl } from "./response-control.ts";
 export { healthAnswer } from "./health.ts";
+export { badTargetAnswer } from "./request-target.ts";
 export {
   createRestHandler,
   type RestCall,

@@ -1,6 +1,6 @@
 import type http from "node:http";
 import { isDatabaseUnavailable } from "@app/db";
-import { failureAnswer, healthAnswer, sendAnswer, type Answer } from "@app/rest";
+import { badTargetAnswer, failureAnswer, healthAnswer, sendAnswer, type Answer } from "@app/rest";
 import { API_VERSION } from "@app/resume";
 import { createServiceServer, type Logger, type ServiceMetrics, type ServiceServer } from "@app/service";
 import { SECURITY_HEADERS } from "../server/security-headers";
@@ -44,8 +44,11 @@ export function createWebServer({
     logger,
     ...(metrics ? { metrics } : {}),
     async handle(req, res, record) {
-      const pathname = (req.url ?? "/").split("?", 1)[0]!;
+      const target = req.url ?? "/";
+      const pathname = target.split("?", 1)[0]!;
       try {
+        const badTarget = badTargetAnswer(target);
+        if (badTarget) return sendAnswer(res, badTarget, SECURITY_HEADERS);
         if (pathname === "/me" || pathname.startsWith("/me/")) {
           const preflight = cors.preflight(req);
           if (preflight) {
