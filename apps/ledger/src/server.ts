@@ -10,6 +10,8 @@ import {
   failureAnswer,
   healthAnswer,
   jsonAnswer,
+  methodNotAllowedAnswer,
+  READ_METHODS,
   readBody,
   restRequestOf,
   sendAnswer,
@@ -83,8 +85,11 @@ export function createLedgerServer({
       async () => !service.isDraining() && (await isDatabaseReachable(db)),
     );
     if (health) return health;
-    if (pathname === "/openapi.json" && (method === "GET" || method === "HEAD"))
-      return jsonAnswer(200, ledgerOpenApiDocument);
+    if (pathname === "/openapi.json") {
+      return READ_METHODS.includes(method)
+        ? jsonAnswer(200, ledgerOpenApiDocument)
+        : methodNotAllowedAnswer(method, pathname, READ_METHODS);
+    }
 
     // Read before the signature check, which covers it: the route's own limit (batches) or the service's.
     const maxBodyBytes = rest.maxBodyBytesOf(method, record.route);
