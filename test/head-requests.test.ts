@@ -24,10 +24,11 @@ afterAll(async () => {
 
 const SAME_HEADERS = ["content-type", "content-length", "api-version", "allow"];
 
-function expectHeadLikeGet(path: string, get: HttpResult, head: HttpResult) {
+/** `streamed`: tRPC writes its answers as they come, so neither carries a Content-Length. */
+function expectHeadLikeGet(path: string, get: HttpResult, head: HttpResult, { streamed = false } = {}) {
   expect(get.status, path).toBeLessThan(500);
   // Content-Length included: the GET's body length, which HEAD announces without sending.
-  expect(get.headers.get("content-length"), path).toBe(String(Buffer.byteLength(get.text)));
+  expect(get.headers.get("content-length"), path).toBe(streamed ? null : String(Buffer.byteLength(get.text)));
   expect(head.status, path).toBe(get.status);
   for (const name of SAME_HEADERS)
     expect(head.headers.get(name), `${path} ${name}`).toBe(get.headers.get(name));
@@ -63,6 +64,21 @@ describe("HEAD", () => {
       await signedOut.get("/me/resume"),
       await signedOut.send("HEAD", "/me/resume"),
     );
+  });
+
+  it("answers the editor's tRPC queries like their GET, without the body", async () => {
+    const { authorization } = await newUser();
+    const api = httpClient(web.url, { authorization });
+    const check = async (path: string, status: number) => {
+      const get = await api.get(path);
+      expect(get.status, path).toBe(status);
+      expectHeadLikeGet(path, get, await api.send("HEAD", path), { streamed: true });
+    };
+    await check("/api/trpc/profile.get", 404);
+    await api.put("/me/profile", { name: "Head" });
+    await check("/api/trpc/profile.get", 200);
+    await check(`/api/trpc/profile.get,hobbies.list?batch=1&input=${encodeURIComponent("{}")}`, 200);
+    await check("/api/trpc/no.such.query", 404);
   });
 
   it("answers every GET route of the ledger like its GET, signed or open, without the body", async () => {

@@ -1,6 +1,10 @@
+import { Sha256 } from "@aws-crypto/sha256-js";
+import { SignatureV4 } from "@smithy/signature-v4";
 import { AwsClient } from "aws4fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SECURITY_HEADERS } from "../apps/web/src/server/security-headers.ts";
 import { FULL_KEY, REGION, startLedgerServer, type LedgerServer } from "./ledger-server.ts";
+import { sendRaw, type RawAnswer } from "./raw-http.ts";
 import { newUser } from "./tokens.ts";
 import { startWebServer, type WebServer } from "./web-server.ts";
 
@@ -169,12 +173,34 @@ function requestsFor(op: Operation): HostileRequest[] {
   return requests;
 }
 
+/** What every answer of the ledger carries: it answers JSON to programs, never a page (README, "Ledger service"). */
+const LEDGER_SECURITY_HEADERS: Record<string, string> = {
+  "x-content-type-options": "nosniff",
+  "cache-control": "no-store",
+  "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+};
+
+interface HeaderReader {
+  get(name: string): string | null | undefined;
+}
+
+function expectHeaders(where: string, headers: HeaderReader, expected: Record<string, string>) {
+  for (const [name, value] of Object.entries(expected))
+    expect(headers.get(name.toLowerCase()), `${where}: ${name}`).toBe(value);
+}
+
 function checkAnswer(where: string, status: number, text: string, documented: string[]) {
   expect(status, `${where} answered ${status}: ${text.slice(0, 300)}`).toBeLessThan(500);
   expect(documented, `${where} answered ${status}, which its operation does not document`).toContain(
     String(status),
   );
   if (status < 400) return;
+  expectErrorBody(where, status, text);
+}
+
+function expectErrorBody(where: string, status: number, text: string) {
   const body = JSON.parse(text) as Record<string, unknown>;
   expect(
     Object.keys(body).filter((k) => !["statusCode", "error", "message", "issues"].includes(k)),
@@ -210,12 +236,9 @@ describe("hostile input generated from the OpenAPI documents", SENDS_THOUSANDS, 
           },
           ...(request.body !== undefined ? { body: request.body } : {}),
         });
-        checkAnswer(
-          `${op.method} ${request.path.slice(0, 80)} ${request.body?.slice(0, 60) ?? ""}`,
-          response.status,
-          await response.text(),
-          op.documented,
-        );
+        const where = `${op.method} ${request.path.slice(0, 80)} ${request.body?.slice(0, 60) ?? ""}`;
+        checkAnswer(where, response.status, await response.text(), op.documented);
+        expectHeaders(where, response.headers, SECURITY_HEADERS);
         sent += 1;
       }
     }
@@ -246,22 +269,144 @@ describe("hostile input generated from the OpenAPI documents", SENDS_THOUSANDS, 
           ...(request.body !== undefined ? { body: request.body } : {}),
         };
         const signed = await aws.fetch(`${ledger.url}${request.path}`, init);
-        checkAnswer(
-          `signed ${op.method} ${request.path.slice(0, 80)} ${request.body?.slice(0, 60) ?? ""}`,
-          signed.status,
-          await signed.text(),
-          op.documented,
-        );
+        const where = `signed ${op.method} ${request.path.slice(0, 80)} ${request.body?.slice(0, 60) ?? ""}`;
+        checkAnswer(where, signed.status, await signed.text(), op.documented);
+        expectHeaders(where, signed.headers, LEDGER_SECURITY_HEADERS);
         const unsigned = await fetch(`${ledger.url}${request.path}`, init);
-        checkAnswer(
-          `unsigned ${op.method} ${request.path.slice(0, 80)}`,
-          unsigned.status,
-          await unsigned.text(),
-          op.documented,
-        );
+        const unsignedWhere = `unsigned ${op.method} ${request.path.slice(0, 80)}`;
+        checkAnswer(unsignedWhere, unsigned.status, await unsigned.text(), op.documented);
+        expectHeaders(unsignedWhere, unsigned.headers, LEDGER_SECURITY_HEADERS);
         sent += 2;
       }
     }
     expect(sent).toBeGreaterThan(300);
+  });
+});
+
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"];
+
+/** A 405 with the methods the path takes in Allow, the error body (none for HEAD) and the given headers. */
+function expectMethodNotAllowed(
+  where: string,
+  method: string,
+  answer: RawAnswer,
+  allow: string,
+  headers: Record<string, string>,
+) {
+  expect(answer.status, `${where}: ${answer.body.slice(0, 200)}`).toBe(405);
+  expect(answer.headers.get("allow"), where).toBe(allow);
+  expectHeaders(where, answer.headers, headers);
+  if (method === "HEAD") expect(answer.body, where).toBe("");
+  else expectErrorBody(where, 405, answer.body);
+}
+
+/** Requests fetch will not send (TRACE, a target that is not a path) are written by hand. */
+const send = (url: string, method: string, target: string, headers: [string, string][] = []) =>
+  sendRaw(url, { requestLine: `${method} ${target} HTTP/1.1`, headers });
+
+describe("hostile methods, paths and request targets beyond the OpenAPI documents", () => {
+  it("the web app answers each path's other methods, TRACE and OPTIONS included, with 405, Allow and the error body", async () => {
+    const allowed: Record<string, string> = {
+      "/": "GET, HEAD",
+      "/editor": "GET, HEAD",
+      "/sign-in": "GET, HEAD",
+      "/docs": "GET, HEAD",
+      "/docs/swagger-ui.css": "GET, HEAD",
+      "/openapi.json": "GET, HEAD",
+      "/.well-known/jwks.json": "GET, HEAD",
+      "/icon.svg": "GET, HEAD",
+      "/no-such-page": "GET, HEAD",
+      "/api/session": "POST",
+      "/healthz": "GET, HEAD",
+      "/livez": "GET, HEAD",
+      "/me/profile": "GET, HEAD, PUT",
+      // The editor's tRPC: a query is read with GET (and HEAD), a mutation sent with POST.
+      "/api/trpc/profile.get": "GET, HEAD",
+      "/api/trpc/profile.put": "POST",
+      "/api/trpc/profile.get,hobbies.list": "GET, HEAD",
+    };
+    for (const [path, allow] of Object.entries(allowed)) {
+      for (const method of METHODS.filter((m) => !allow.split(", ").includes(m))) {
+        const answer = await send(web.url, method, path, [["Authorization", authorization]]);
+        expectMethodNotAllowed(`web ${method} ${path}`, method, answer, allow, SECURITY_HEADERS);
+      }
+    }
+  });
+
+  it("the ledger answers its open paths' other methods with 405 and Allow, and TRACE never with a 5xx", async () => {
+    for (const path of ["/openapi.json", "/healthz", "/livez"]) {
+      for (const method of ["POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"]) {
+        const answer = await send(ledger.url, method, path);
+        expectMethodNotAllowed(
+          `ledger ${method} ${path}`,
+          method,
+          answer,
+          "GET, HEAD",
+          LEDGER_SECURITY_HEADERS,
+        );
+      }
+    }
+    // Signed paths need a signature before they can be a 404 or a 405, as on API Gateway.
+    for (const path of ["/", "/accounts"]) {
+      const answer = await send(ledger.url, "TRACE", path);
+      expect(answer.status, `unsigned TRACE ${path}`).toBe(403);
+      expect(answer.headers.get("x-amzn-errortype")).toBe("MissingAuthenticationToken");
+      expectHeaders(`unsigned TRACE ${path}`, answer.headers, LEDGER_SECURITY_HEADERS);
+    }
+    const signer = new SignatureV4({
+      credentials: { accessKeyId: FULL_KEY.accessKeyId, secretAccessKey: FULL_KEY.secretAccessKey },
+      region: REGION,
+      service: "execute-api",
+      sha256: Sha256,
+    });
+    const { hostname, port, host } = new URL(ledger.url);
+    const signed = await signer.sign({
+      method: "TRACE",
+      protocol: "http:",
+      hostname,
+      port: Number(port),
+      path: "/accounts",
+      headers: { host },
+    });
+    const trace = await send(ledger.url, "TRACE", "/accounts", Object.entries(signed.headers));
+    expectMethodNotAllowed(
+      "signed TRACE /accounts",
+      "TRACE",
+      trace,
+      "POST, GET, HEAD", // in the order of the ledger's OpenAPI document
+      LEDGER_SECURITY_HEADERS,
+    );
+  });
+
+  it("an absolute-form or * request target is a 400 with the error body on both services, never a redirect", async () => {
+    for (const [service, url, headers] of [
+      ["web", web.url, SECURITY_HEADERS],
+      ["ledger", ledger.url, LEDGER_SECURITY_HEADERS],
+    ] as const) {
+      for (const [method, target] of [
+        ["GET", "http://evil.example/x"],
+        ["GET", "https://evil.example/"],
+        ["GET", "http://evil.example/me/profile"],
+        ["GET", "http://evil.example/healthz"],
+        ["GET", `${url}/healthz`],
+        ["GET", "*"],
+        ["OPTIONS", "*"],
+      ]) {
+        const where = `${service} ${method} ${target}`;
+        const answer = await send(url, method!, target!);
+        expect(answer.status, `${where}: ${answer.body.slice(0, 200)}`).toBe(400);
+        expect(answer.headers.get("location"), where).toBeUndefined();
+        expectErrorBody(where, 400, answer.body);
+        expectHeaders(where, answer.headers, headers);
+      }
+    }
+  });
+
+  it("a /docs asset named like a member of every object is a 404 with the error body", async () => {
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
+      const response = await fetch(`${web.url}/docs/${name}`);
+      expect(response.status, `/docs/${name}`).toBe(404);
+      expectErrorBody(`/docs/${name}`, 404, await response.text());
+    }
   });
 });

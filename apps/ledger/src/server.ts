@@ -2,6 +2,7 @@ import type http from "node:http";
 import { databaseErrorClass, isDatabaseReachable, isDatabaseUnavailable, type Database } from "@app/db";
 import { LEDGER_API_VERSION, LIMITS, ledgerOpenApiDocument, ledgerRouter } from "@app/ledger";
 import {
+  badTargetAnswer,
   ClientAbortedError,
   createResponseControl,
   createRestHandler,
@@ -9,6 +10,8 @@ import {
   failureAnswer,
   healthAnswer,
   jsonAnswer,
+  methodNotAllowedAnswer,
+  READ_METHODS,
   readBody,
   restRequestOf,
   sendAnswer,
@@ -30,9 +33,12 @@ import {
   verifySigV4Request,
   type CredentialStore,
 } from "@app/sigv4";
+import { LEDGER_SECURITY_HEADERS } from "./security-headers.ts";
 
 /** Answered without a signature. */
 const OPEN_PATHS = new Set(["/healthz", "/livez", "/openapi.json"]);
+/** On every answer, whoever gave it. */
+const LEDGER_HEADERS = { ...LEDGER_SECURITY_HEADERS, "api-version": LEDGER_API_VERSION };
 
 export interface LedgerServerDeps {
   db: Database;
@@ -66,6 +72,8 @@ export function createLedgerServer({
 
   async function answer(req: http.IncomingMessage, record: RequestRecord): Promise<Answer> {
     const target = req.url ?? "/";
+    const badTarget = badTargetAnswer(target);
+    if (badTarget) return badTarget;
     const [sentPath, query] = splitTarget(target);
     // Routed by the path as SigV4 signers normalise it: `//accounts` is /accounts, `/accounts//balance` no account.
     const pathname = normalizeSigV4Path(sentPath);
@@ -77,8 +85,11 @@ export function createLedgerServer({
       async () => !service.isDraining() && (await isDatabaseReachable(db)),
     );
     if (health) return health;
-    if (pathname === "/openapi.json" && (method === "GET" || method === "HEAD"))
-      return jsonAnswer(200, ledgerOpenApiDocument);
+    if (pathname === "/openapi.json") {
+      return READ_METHODS.includes(method)
+        ? jsonAnswer(200, ledgerOpenApiDocument)
+        : methodNotAllowedAnswer(method, pathname, READ_METHODS);
+    }
 
     // Read before the signature check, which covers it: the route's own limit (batches) or the service's.
     const maxBodyBytes = rest.maxBodyBytesOf(method, record.route);
@@ -113,12 +124,12 @@ export function createLedgerServer({
     ...(metrics ? { metrics } : {}),
     async handle(req, res, record) {
       try {
-        sendAnswer(res, await answer(req, record), { "api-version": LEDGER_API_VERSION });
+        sendAnswer(res, await answer(req, record), LEDGER_HEADERS);
       } catch (error) {
         // A client gone before its body ended has nobody to answer (its log line says 499).
         if (error instanceof ClientAbortedError) return void res.destroy();
         failures.report(record.route, error);
-        if (!res.headersSent) sendAnswer(res, failureAnswer(error, isDatabaseUnavailable));
+        if (!res.headersSent) sendAnswer(res, failureAnswer(error, isDatabaseUnavailable), LEDGER_HEADERS);
         else res.destroy();
       }
     },

@@ -8,6 +8,7 @@ import {
   startLedgerServer,
   type LedgerServer,
 } from "../../../test/ledger-server.ts";
+import { sendRaw } from "../../../test/raw-http.ts";
 
 let ledger: LedgerServer;
 
@@ -245,6 +246,51 @@ describe("SigV4 refusals", () => {
       "AuthorizationHeaderMalformed",
       /x-amz-date/,
     );
+  });
+
+  it("answers 400 AuthorizationHeaderMalformed to a field it does not know or one given twice", async () => {
+    const request = await sign();
+    const signed = request.headers.authorization!;
+    const signature = /Signature=([0-9a-f]{64})/.exec(signed)![1]!;
+    for (const authorization of [
+      `${signed}, Extra=1`,
+      signed.replace("Credential=", "Note=hello, Credential="),
+      signed.replace("Credential=", "credential="),
+      `${signed}, Signature=${signature}`,
+      signed.replace("SignedHeaders=", "SignedHeaders=host, SignedHeaders="),
+      // Two headers in one line: what a repeated Authorization becomes when joined.
+      `${signed}, ${signed}`,
+    ]) {
+      await expectRefused(
+        { ...request, headers: { ...request.headers, authorization } },
+        400,
+        "AuthorizationHeaderMalformed",
+        /malformed Authorization header/,
+      );
+    }
+  });
+
+  it("answers 400 AuthorizationHeaderMalformed to Authorization sent as two lines", async () => {
+    // fetch joins repeated lines into one, so these requests are written by hand.
+    const request = await sign();
+    const other = (await sign()).headers.authorization!;
+    for (const second of [request.headers.authorization!, other]) {
+      const answer = await sendRaw(ledger.url, {
+        requestLine: "POST /accounts HTTP/1.1",
+        headers: [...Object.entries(request.headers), ["Authorization", second]],
+        body: request.body!,
+      });
+      expect(answer.status, answer.body).toBe(400);
+      expect(answer.headers.get("x-amzn-errortype")).toBe("AuthorizationHeaderMalformed");
+      expect(JSON.parse(answer.body)).toEqual({
+        statusCode: 400,
+        error: "AuthorizationHeaderMalformed",
+        message: expect.stringMatching(/one Authorization header/),
+      });
+    }
+    expect(await accountNames()).not.toContain(JSON.parse(request.body!).name);
+    // The same request with its one line is carried out.
+    expect((await send(request)).status).toBe(201);
   });
 
   it("refuses an action the key does not hold: 403 AccessDenied; what it holds works", async () => {

@@ -49,6 +49,18 @@ export function errorAnswer(
   return jsonAnswer(status, apiErrorBody(status, message, issues), headers);
 }
 
+/** The methods that only read: HEAD is answered wherever GET is (README, "Resume service"). */
+export const READ_METHODS: readonly string[] = ["GET", "HEAD"];
+
+/** A 405 naming in Allow the methods `where` takes. */
+export function methodNotAllowedAnswer(
+  method: string,
+  where: string,
+  allowed: readonly string[],
+): RestResponse {
+  return errorAnswer(405, `${method} is not allowed on ${where}`, { allow: allowed.join(", ") });
+}
+
 /**
  * The answer to an error that no procedure turned into one: 503 when it says
  * the database did not answer (so that clients retry), else 500; never its message.

@@ -1,4 +1,10 @@
-import { errorAnswer, jsonAnswer, type RestResponse } from "./answer.ts";
+import {
+  errorAnswer,
+  jsonAnswer,
+  methodNotAllowedAnswer,
+  READ_METHODS,
+  type RestResponse,
+} from "./answer.ts";
 
 /**
  * `/healthz` (readiness: 200 while the database answers, else 503) and
@@ -11,8 +17,7 @@ export async function healthAnswer(
   isReady: () => Promise<boolean>,
 ): Promise<RestResponse | null> {
   if (pathname !== "/healthz" && pathname !== "/livez") return null;
-  if (method !== "GET" && method !== "HEAD")
-    return errorAnswer(405, `${method} is not allowed on ${pathname}`, { allow: "GET, HEAD" });
+  if (!READ_METHODS.includes(method)) return methodNotAllowedAnswer(method, pathname, READ_METHODS);
   if (pathname === "/livez") return jsonAnswer(200, { status: "ok" });
   return (await isReady())
     ? jsonAnswer(200, { status: "ok", database: "ok" })

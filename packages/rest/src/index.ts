@@ -13,7 +13,9 @@ export {
   errorAnswer,
   failureAnswer,
   jsonAnswer,
+  methodNotAllowedAnswer,
   queryParamsOf,
+  READ_METHODS,
   type Answer,
   type RestRequest,
   type RestResponse,
@@ -27,6 +29,7 @@ export {
 export { createResponseControl, type ResponseControl } from "./response-control.ts";
 export { healthAnswer } from "./health.ts";
 export { idempotencyKeyHeader, idempotencyKeyOf } from "./idempotency-key.ts";
+export { badTargetAnswer } from "./request-target.ts";
 export {
   createRestHandler,
   type RestCall,

@@ -1,6 +1,12 @@
 import type { OpenAPIObject, OpenApiRouter } from "trpc-to-openapi";
 import { apiErrorBody, type ApiErrorBody } from "./api-error.ts";
-import { errorAnswer, jsonAnswer, type RestRequest, type RestResponse } from "./answer.ts";
+import {
+  errorAnswer,
+  jsonAnswer,
+  methodNotAllowedAnswer,
+  type RestRequest,
+  type RestResponse,
+} from "./answer.ts";
 import { guardBodiesAgainstCoercion } from "./coercion-guard.ts";
 import type { RestMeta, ServiceMeta } from "./openapi-document.ts";
 import { createRouteTable } from "./route-table.ts";
@@ -57,11 +63,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     const pathname = target.split("?", 1)[0]!;
     const route = matchRoute(pathname);
     if (!route) return errorAnswer(404, `no route for ${pathname}`);
-    if (!route.methods.includes(method)) {
-      return errorAnswer(405, `${method} is not allowed on ${route.template}`, {
-        allow: route.methods.join(", "),
-      });
-    }
+    if (!route.methods.includes(method)) return methodNotAllowedAnswer(method, route.template, route.methods);
 
     let request = received;
     const hasBody = BODY_METHODS.has(method);

@@ -31,10 +31,11 @@ const signingKeys = createSigningKeyCache();
 
 /**
  * Verifies an AWS Signature Version 4 `Authorization` header the way AWS
- * does (compare MinIO's cmd/signature-v4.go): the credential scope names this
- * region and service, `host` and `x-amz-date` are signed, the date is within
- * 5 minutes, the real body is hashed (and must match `x-amz-content-sha256`
- * when sent), and the signature is compared in constant time. Returns the
+ * does (compare MinIO's cmd/signature-v4.go): one Authorization line with
+ * each of its three fields once, the credential scope names this region and
+ * service, `host` and `x-amz-date` are signed, the date is within 5 minutes,
+ * the real body is hashed (and must match `x-amz-content-sha256` when sent),
+ * and the signature is compared in constant time. Returns the
  * credential that signed; throws a SigV4Error otherwise.
  *
  * The spellings of the canonical path and query that real clients sign are
@@ -53,9 +54,16 @@ export function verifySigV4Request(request: ReceivedRequest, options: VerifyOpti
       "presigned URLs are not accepted; sign the Authorization header",
     );
   }
-  const authorization = header(request, "authorization");
-  if (!authorization) throw new SigV4Error("MissingAuthenticationToken", "missing Authorization header");
-  const parsed = parseAuthorization(authorization);
+  const authorization = request.headers.authorization ?? [];
+  if (!authorization[0]) throw new SigV4Error("MissingAuthenticationToken", "missing Authorization header");
+  // Of two lines, which one counts would be a guess, and a proxy in front may guess the other.
+  if (authorization.length > 1) {
+    throw new SigV4Error(
+      "AuthorizationHeaderMalformed",
+      `malformed Authorization header: send one Authorization header, not ${authorization.length}`,
+    );
+  }
+  const parsed = parseAuthorization(authorization[0]);
 
   const amzDate = header(request, "x-amz-date");
   const signedAt = amzDate ? parseAmzDate(amzDate) : null;
@@ -136,6 +144,9 @@ interface ParsedAuthorization {
   signature: string;
 }
 
+/** The fields of `AWS4-HMAC-SHA256 Credential=..., SignedHeaders=..., Signature=...`, each exactly once. */
+const AUTHORIZATION_FIELDS = new Set(["Credential", "SignedHeaders", "Signature"]);
+
 function parseAuthorization(value: string): ParsedAuthorization {
   const malformed = (why: string) =>
     new SigV4Error("AuthorizationHeaderMalformed", `malformed Authorization header: ${why}`);
@@ -145,6 +156,9 @@ function parseAuthorization(value: string): ParsedAuthorization {
   for (const part of value.slice(space + 1).split(",")) {
     const [key, ...rest] = part.trim().split("=");
     if (!key || rest.length === 0) throw malformed(`cannot read "${part.trim()}"`);
+    // Signers send each of the three once; a field more is one that another reader may take otherwise.
+    if (!AUTHORIZATION_FIELDS.has(key)) throw malformed(`unknown field "${key}"`);
+    if (fields.has(key)) throw malformed(`${key} is sent twice`);
     fields.set(key, rest.join("="));
   }
   const credential = fields.get("Credential")?.split("/");

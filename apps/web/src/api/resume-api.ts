@@ -17,9 +17,12 @@ import {
   DATABASE_UNAVAILABLE,
   errorAnswer,
   failureAnswer,
+  methodNotAllowedAnswer,
   queryParamsOf,
+  READ_METHODS,
   readBody,
   restRequestOf,
+  sendAnswer,
   type Answer,
   type RestRequest,
   type ServiceMeta,
@@ -53,7 +56,10 @@ export interface ResumeApiDeps {
 export interface ResumeApi {
   /** `/me/*` over REST: bearer tokens only. */
   serveRest(req: IncomingMessage, record: RequestRecord): Promise<Answer>;
-  /** The same router for the editor, over tRPC's own transport (the session cookie counts too). */
+  /**
+   * The same router for the editor, over tRPC's own transport (the session
+   * cookie counts too): GET and HEAD for queries, POST for mutations, else a 405.
+   */
   serveTrpc(
     req: IncomingMessage,
     res: ServerResponse,
@@ -167,13 +173,19 @@ export function createResumeApi({
     return answer;
   }
 
-  function serveTrpc(
+  async function serveTrpc(
     req: IncomingMessage,
     res: ServerResponse,
     procedurePath: string,
     record: RequestRecord,
   ) {
     record.route = `/api/trpc/${procedurePath}`;
+    const method = req.method ?? "GET";
+    const allowed = trpcMethodsOf(procedurePath);
+    if (!allowed.includes(method))
+      return sendAnswer(res, methodNotAllowedAnswer(method, record.route, allowed));
+    // tRPC answers HEAD with an empty 204; as a GET, node:http sends its status and headers without the body.
+    if (method === "HEAD") req.method = "GET";
     const { headers } = restRequestOf(req);
     return nodeHTTPRequestHandler({
       req,
@@ -195,15 +207,33 @@ export function createResumeApi({
 
 const pathOf = (target: string) => target.split("?", 1)[0]!;
 
+const PROCEDURES = Object.entries(
+  resumeAppRouter._def.procedures as unknown as Record<
+    string,
+    { _def: { type: "query" | "mutation" | "subscription"; meta?: ServiceMeta } }
+  >,
+);
+
 /** Each procedure's own body limit, as its REST route declares it (RestMeta.maxBodyBytes): the import's. */
 const OWN_BODY_LIMITS = new Map(
-  Object.entries(
-    resumeAppRouter._def.procedures as unknown as Record<string, { _def: { meta?: ServiceMeta } }>,
-  ).flatMap(([path, procedure]) => {
+  PROCEDURES.flatMap(([path, procedure]) => {
     const limit = procedure._def.meta?.rest?.maxBodyBytes;
     return limit ? [[path, limit] as const] : [];
   }),
 );
+
+const PROCEDURE_TYPES = new Map(PROCEDURES.map(([path, procedure]) => [path, procedure._def.type]));
+
+/**
+ * The methods of a tRPC request to `procedurePath`: a query is read with GET
+ * (and HEAD), a mutation sent with POST; a batch (`a,b`) takes those of its
+ * procedures. A path naming no procedure takes both, for tRPC to answer its 404.
+ */
+function trpcMethodsOf(procedurePath: string): readonly string[] {
+  const types = new Set(procedurePath.split(",").map((path) => PROCEDURE_TYPES.get(path)));
+  const methods = [...(types.has("query") ? READ_METHODS : []), ...(types.has("mutation") ? ["POST"] : [])];
+  return methods.length > 0 ? methods : [...READ_METHODS, "POST"];
+}
 
 /**
  * The body limit of a tRPC request to `procedurePath` (a batch names several,

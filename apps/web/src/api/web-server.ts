@@ -1,6 +1,14 @@
 import type http from "node:http";
 import { isDatabaseUnavailable } from "@app/db";
-import { failureAnswer, healthAnswer, sendAnswer, type Answer } from "@app/rest";
+import {
+  badTargetAnswer,
+  failureAnswer,
+  healthAnswer,
+  methodNotAllowedAnswer,
+  READ_METHODS,
+  sendAnswer,
+  type Answer,
+} from "@app/rest";
 import { API_VERSION } from "@app/resume";
 import { createServiceServer, type Logger, type ServiceMetrics, type ServiceServer } from "@app/service";
 import { SECURITY_HEADERS } from "../server/security-headers";
@@ -44,8 +52,11 @@ export function createWebServer({
     logger,
     ...(metrics ? { metrics } : {}),
     async handle(req, res, record) {
-      const pathname = (req.url ?? "/").split("?", 1)[0]!;
+      const target = req.url ?? "/";
+      const pathname = target.split("?", 1)[0]!;
       try {
+        const badTarget = badTargetAnswer(target);
+        if (badTarget) return sendAnswer(res, badTarget, SECURITY_HEADERS);
         if (pathname === "/me" || pathname.startsWith("/me/")) {
           const preflight = cors.preflight(req);
           if (preflight) {
@@ -71,6 +82,10 @@ export function createWebServer({
           return sendApiAnswer(res, health);
         }
         record.route = "next";
+        const method = req.method ?? "GET";
+        const allowed = nextMethodsOf(pathname);
+        if (!allowed.includes(method))
+          return sendAnswer(res, methodNotAllowedAnswer(method, pathname, allowed), SECURITY_HEADERS);
         return await handleNext(req, res);
       } catch (error) {
         logger.error({ err: error }, "request failed");
@@ -80,6 +95,21 @@ export function createWebServer({
     },
   });
   return service;
+}
+
+/**
+ * The methods Next.js answers on a path: pages, /docs, /openapi.json and static
+ * files are read with GET and HEAD; the local sign-in posts its form to
+ * /api/session; Next's development tools (`/__nextjs_*`, `--dev` only) post
+ * too. Any other method is a 405 here, not Next's answer: it rendered the page
+ * for PATCH /, answered OPTIONS / with a 400, and TRACE with a 500 without the
+ * security headers (TRACE is a forbidden method in the Fetch standard, so the
+ * Request that Next.js builds of it threw).
+ */
+function nextMethodsOf(pathname: string): readonly string[] {
+  if (pathname === "/api/session") return ["POST"];
+  if (pathname.startsWith("/__nextjs")) return [...READ_METHODS, "POST"];
+  return READ_METHODS;
 }
 
 function sendApiAnswer(res: http.ServerResponse, answer: Answer) {

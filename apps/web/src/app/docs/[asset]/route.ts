@@ -21,7 +21,9 @@ const ASSETS: Record<string, { type: string; body: () => Promise<string> }> = {
 };
 
 export async function GET(_request: Request, { params }: { params: Promise<{ asset: string }> }) {
-  const asset = ASSETS[(await params).asset];
+  const name = (await params).asset;
+  // Its own names only: `/docs/constructor` found what every object inherits (a function, then a 500).
+  const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
   if (!asset)
     return Response.json({ statusCode: 404, error: "NOT_FOUND", message: "no such asset" }, { status: 404 });
   return new Response(await asset.body(), {
