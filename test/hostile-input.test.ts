@@ -4,7 +4,7 @@ import { AwsClient } from "aws4fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECURITY_HEADERS } from "../apps/web/src/server/security-headers.ts";
 import { FULL_KEY, REGION, startLedgerServer, type LedgerServer } from "./ledger-server.ts";
-import { sendRaw, type RawAnswer } from "./raw-http.ts";
+import { sendRaw, type RawAnswer, type RawRequest } from "./raw-http.ts";
 import { newUser } from "./tokens.ts";
 import { startWebServer, type WebServer } from "./web-server.ts";
 
@@ -398,6 +398,36 @@ describe("hostile methods, paths and request targets beyond the OpenAPI document
         expect(answer.headers.get("location"), where).toBeUndefined();
         expectErrorBody(where, 400, answer.body);
         expectHeaders(where, answer.headers, headers);
+      }
+    }
+  });
+
+  it("a request Node's HTTP parser refuses is answered with the error body and the service's headers", async () => {
+    for (const [service, url, headers] of [
+      ["web", web.url, SECURITY_HEADERS],
+      ["ledger", ledger.url, LEDGER_SECURITY_HEADERS],
+    ] as const) {
+      for (const [what, request, status] of [
+        ["an unknown method", { requestLine: "FOO / HTTP/1.1" }, 400],
+        ["a malformed request line", { requestLine: "GET /  HTTP/1.1 extra" }, 400],
+        ["an HTTP version it does not speak", { requestLine: "GET / HTTP/9.9" }, 400],
+        [
+          "a header name with a space",
+          { requestLine: "GET /livez HTTP/1.1", headers: [["Bad Name", "x"]] },
+          400,
+        ],
+        [
+          "headers past 16 KiB",
+          { requestLine: "GET /livez HTTP/1.1", headers: [["X-Big", "a".repeat(20_000)]] },
+          431,
+        ],
+      ] as const) {
+        const where = `${service}: ${what}`;
+        const answer = await sendRaw(url, request as RawRequest);
+        expect(answer.status, `${where}: ${answer.body.slice(0, 200)}`).toBe(status);
+        expectErrorBody(where, status, answer.body);
+        expectHeaders(where, answer.headers, headers);
+        expect(answer.headers.get("connection"), where).toBe("close");
       }
     }
   });

@@ -122,6 +122,7 @@ export function createLedgerServer({
   const service: ServiceServer = createServiceServer({
     logger,
     ...(metrics ? { metrics } : {}),
+    refusedRequest: (status, message) => errorAnswer(status, message, LEDGER_HEADERS),
     async handle(req, res, record) {
       try {
         sendAnswer(res, await answer(req, record), LEDGER_HEADERS);

@@ -19,7 +19,30 @@ export interface ServiceServerOptions {
    * `record.user` for the request's log line, and must not throw.
    */
   handle(req: http.IncomingMessage, res: http.ServerResponse, record: RequestRecord): Promise<void>;
+  /**
+   * The answer to a request Node's parser refused before `handle` could see
+   * it (an unknown method, a malformed line, headers past 16 KiB, a request
+   * that took too long): the service's error body and headers (Node's own
+   * answer is a bare status line).
+   */
+  refusedRequest(status: number, message: string): RefusedRequestAnswer;
 }
+
+/** An answer written on the connection by hand: lower-case header names. */
+export interface RefusedRequestAnswer {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What Node's parser refused, by its error code: 400 unless named here. */
+const REFUSAL_BY_CODE: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, "the request's headers are larger than 16 KiB"],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "the request took too long to arrive"],
+};
+const UNPARSED: [number, string] = [
+  400,
+  "the request is not one this server can read (HTTP/1.1, a known method)",
+];
 
 export interface ServiceServer {
   server: http.Server;
@@ -49,7 +72,12 @@ interface TrackedSocket {
  * answering names, one JSON log line and one metrics observation per request,
  * and a drained shutdown.
  */
-export function createServiceServer({ logger, metrics, handle }: ServiceServerOptions): ServiceServer {
+export function createServiceServer({
+  logger,
+  metrics,
+  handle,
+  refusedRequest,
+}: ServiceServerOptions): ServiceServer {
   let draining = false;
   const sockets = new Map<net.Socket, TrackedSocket>();
   const responses = new Set<http.ServerResponse>();
@@ -98,6 +126,23 @@ export function createServiceServer({ logger, metrics, handle }: ServiceServerOp
     },
   );
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // As Node's own answer: only when nothing of an answer went out on this
+  // connection yet; then the connection closes.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: net.Socket) => {
+    const answering = (socket as net.Socket & { _httpMessage?: http.ServerResponse })._httpMessage;
+    if (error.code === "ECONNRESET" || !socket.writable || answering?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const [status, message] = REFUSAL_BY_CODE[error.code ?? ""] ?? UNPARSED;
+    const { headers, body } = refusedRequest(status, message);
+    const lines = Object.entries({
+      ...headers,
+      "content-length": String(Buffer.byteLength(body)),
+      connection: "close",
+    }).map(([name, value]) => `${name}: ${value}`);
+    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${lines.join("\r\n")}\r\n\r\n${body}`);
+  });
   server.on("connection", (socket: net.Socket) => {
     sockets.set(socket, { inFlight: 0, bytesWhenIdle: 0 });
     socket.once("close", () => sockets.delete(socket));

@@ -2,6 +2,7 @@ import type http from "node:http";
 import { isDatabaseUnavailable } from "@app/db";
 import {
   badTargetAnswer,
+  errorAnswer,
   failureAnswer,
   healthAnswer,
   methodNotAllowedAnswer,
@@ -51,6 +52,7 @@ export function createWebServer({
   const service: ServiceServer = createServiceServer({
     logger,
     ...(metrics ? { metrics } : {}),
+    refusedRequest: (status, message) => errorAnswer(status, message, API_HEADERS),
     async handle(req, res, record) {
       const target = req.url ?? "/";
       const pathname = target.split("?", 1)[0]!;
