@@ -30,8 +30,11 @@ export interface WebServerDeps {
 }
 
 const TRPC_PREFIX = "/api/trpc/";
-/** Every answer of the API this server gives itself. */
-const API_HEADERS = { ...SECURITY_HEADERS, "api-version": API_VERSION };
+/**
+ * Every answer of the API this server gives itself. A person's resume and
+ * tokens, read with their credentials: no cache, the browser's included, keeps them.
+ */
+const API_HEADERS = { ...SECURITY_HEADERS, "cache-control": "no-store", "api-version": API_VERSION };
 
 /**
  * The web app's HTTP server (packages/service: limits, request ids, logs,
