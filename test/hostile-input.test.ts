@@ -1,5 +1,8 @@
 import { AwsClient } from "aws4fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { THEME_NAMES } from "@app/resume/client";
+import { activeContent } from "./active-content.ts";
+import { resumeCarrying, THEME_PAYLOADS } from "./hostile-text.ts";
 import { FULL_KEY, REGION, startLedgerServer, type LedgerServer } from "./ledger-server.ts";
 import { newUser } from "./tokens.ts";
 import { startWebServer, type WebServer } from "./web-server.ts";
@@ -233,5 +236,32 @@ describe("hostile input generated from the OpenAPI documents", () => {
       }
     }
     expect(sent).toBeGreaterThan(300);
+  });
+});
+
+/**
+ * The themed pages (GET /me/resume?format=html) of resumes whose every field
+ * holds text meant to run or load once on the page (issue 22's cases and
+ * other spellings of them): the page holds nothing that would.
+ */
+describe("hostile text on the themed pages", () => {
+  it("a resume with each payload in every field: each theme's page holds nothing that runs or loads", async () => {
+    const active = [];
+    for (const text of THEME_PAYLOADS) {
+      const headers = { authorization: (await newUser()).authorization, "content-type": "application/json" };
+      const stored = await fetch(`${web.url}/me/resume`, {
+        method: "PUT",
+        headers,
+        body: JSON.stringify(resumeCarrying(text)),
+      });
+      expect(stored.status, await stored.text()).toBe(200);
+      for (const theme of THEME_NAMES) {
+        const page = await fetch(`${web.url}/me/resume?format=html&theme=${theme}`, { headers });
+        expect(page.status).toBe(200);
+        const found = activeContent(await page.text());
+        if (found.length > 0) active.push({ theme, text, found });
+      }
+    }
+    expect(active).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { THEME_NAMES } from "@app/resume/client";
+import { activeContent } from "../../../test/active-content.ts";
 import { httpClient, type HttpClient } from "../../../test/http-client.ts";
 import { startResumeApi } from "../../../test/resume-api.ts";
 import { COMPLETE } from "../../../test/resume-fixtures.ts";
@@ -28,20 +29,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await web?.stop();
 });
-
-/** What in a page would load something or run something. */
-function activeContent(html: string): string[] {
-  const patterns = [
-    /<script\b/gi,
-    /<link\b/gi,
-    /<iframe\b/gi,
-    /<img\b(?![^>]*src=["']?data:)[^>]*>/gi,
-    /@import/gi,
-    /url\(\s*["']?(?!data:)[^)]*\)/gi,
-    /\son[a-z]+\s*=/gi,
-  ];
-  return patterns.flatMap((pattern) => html.match(pattern) ?? []);
-}
 
 describe("GET /me/resume?format=html", () => {
   it.each(THEME_NAMES)("renders a whole page in the %s theme that loads and runs nothing", async (theme) => {
