@@ -44,6 +44,8 @@ describe("GET /me/resume?format=html", () => {
     expect(page.text).toContain("Cut invoice time by 80%");
     expect(activeContent(page.text)).toEqual([]);
     expect(page.text).not.toContain("<script>alert(1)");
+    // The headline's markup shows as the text it is.
+    expect(page.text).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
   });
 
   it("uses the first installed theme when none is named", async () => {

@@ -1,3 +1,4 @@
+import { parse, type DefaultTreeAdapterTypes } from "parse5";
 import { describe, expect, it } from "vitest";
 import { COLLECTIONS, profileFields, type WholeResume } from "../src/index.ts";
 import { offlineDeclarations, offlineStylesheet } from "../src/themes/offline-css.ts";
@@ -38,6 +39,9 @@ async function activePages(theme: ThemeName, texts: string[]) {
   return pages;
 }
 
+/** Markup a person might type, closing the title first (stackoverflow writes the name into it raw). */
+const MARKUP = "</title><b>x</b>";
+
 describe.each(THEME_NAMES)("the %s page of a resume with hostile text in every field", (theme) => {
   it("holds nothing that runs or loads: the issue's payloads", async () => {
     expect(await activePages(theme, THEME_PAYLOADS)).toEqual([]);
@@ -46,6 +50,27 @@ describe.each(THEME_NAMES)("the %s page of a resume with hostile text in every f
   // Two hundred pages rendered and parsed: seconds on a busy machine.
   it("holds nothing that runs or loads: every vector of the corpus", { timeout: 90_000 }, async () => {
     expect(await activePages(theme, XSS_VECTORS)).toEqual([]);
+  });
+
+  it("shows markup typed into any field as text, in the title too", async () => {
+    const html = await renderResumeHtml(storedResume(resumeCarrying(MARKUP)), theme);
+    const document = parse(html);
+    const elements: DefaultTreeAdapterTypes.Element[] = [];
+    const walk = (node: DefaultTreeAdapterTypes.ParentNode) =>
+      node.childNodes.forEach((child) => {
+        if ("tagName" in child) elements.push(child);
+        if ("childNodes" in child) walk(child);
+      });
+    walk(document);
+    const textOf = (element: DefaultTreeAdapterTypes.Element): string =>
+      element.childNodes
+        .map((child) => ("value" in child ? child.value : "tagName" in child ? textOf(child) : ""))
+        .join("");
+    expect(elements.filter((element) => element.tagName === "b")).toEqual([]);
+    expect(textOf(elements.find((element) => element.tagName === "title")!)).toBe(MARKUP);
+    const body = textOf(elements.find((element) => element.tagName === "body")!);
+    // Each field the theme shows (even 18 places, stackoverflow 17): none of them dropped.
+    expect(body.split(MARKUP).length - 1).toBeGreaterThanOrEqual(15);
   });
 });
 
