@@ -3,6 +3,9 @@ import { SignatureV4 } from "@smithy/signature-v4";
 import { AwsClient } from "aws4fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECURITY_HEADERS } from "../apps/web/src/server/security-headers.ts";
+import { THEME_NAMES } from "@app/resume/client";
+import { activeContent } from "./active-content.ts";
+import { resumeCarrying, THEME_PAYLOADS } from "./hostile-text.ts";
 import { FULL_KEY, REGION, startLedgerServer, type LedgerServer } from "./ledger-server.ts";
 import { sendRaw, type RawAnswer, type RawRequest } from "./raw-http.ts";
 import { newUser } from "./tokens.ts";
@@ -438,5 +441,32 @@ describe("hostile methods, paths and request targets beyond the OpenAPI document
       expect(response.status, `/docs/${name}`).toBe(404);
       expectErrorBody(`/docs/${name}`, 404, await response.text());
     }
+  });
+});
+
+/**
+ * The themed pages (GET /me/resume?format=html) of resumes whose every field
+ * holds text meant to run or load once on the page (issue 22's cases and
+ * other spellings of them): the page holds nothing that would.
+ */
+describe("hostile text on the themed pages", () => {
+  it("a resume with each payload in every field: each theme's page holds nothing that runs or loads", async () => {
+    const active = [];
+    for (const text of THEME_PAYLOADS) {
+      const headers = { authorization: (await newUser()).authorization, "content-type": "application/json" };
+      const stored = await fetch(`${web.url}/me/resume`, {
+        method: "PUT",
+        headers,
+        body: JSON.stringify(resumeCarrying(text)),
+      });
+      expect(stored.status, await stored.text()).toBe(200);
+      for (const theme of THEME_NAMES) {
+        const page = await fetch(`${web.url}/me/resume?format=html&theme=${theme}`, { headers });
+        expect(page.status).toBe(200);
+        const found = activeContent(await page.text());
+        if (found.length > 0) active.push({ theme, text, found });
+      }
+    }
+    expect(active).toEqual([]);
   });
 });

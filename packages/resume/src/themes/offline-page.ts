@@ -1,30 +1,111 @@
+import sanitizeHtml from "sanitize-html";
+import { offlineDeclarations, offlineStylesheet } from "./offline-css.ts";
+
 /**
- * A theme's HTML page made self-contained: nothing in it loads from anywhere
- * (scripts, stylesheet links, remote fonts and images, frames, embeds go; CSS
- * keeps only `data:` URLs) and no inline handler is left. The page is also
- * sent with a Content-Security-Policy that forbids all of that, so this is the
- * second of two locks: browsers without CSP and saved copies get the same page.
+ * A theme's HTML page made self-contained and inert: nothing in it loads
+ * from anywhere and nothing runs. The page is public (share links, saved
+ * copies, frames without our headers), so this holds without the
+ * Content-Security-Policy it is also sent with.
+ *
+ * sanitize-html parses the page and writes it out again with only the
+ * elements and attributes below, text and attribute values escaped: no
+ * script, frame, embed, form, `<link>`, `<base>` or `http-equiv`, no event
+ * attribute, links only to http(s), mailto and tel, images only from `data:`.
+ * CSS is made offline by offline-css.ts: style attributes where they are,
+ * and every `<style>` element's CSS gathered into one `<style>` at the end of
+ * the head, which this function writes itself (a `<style>` inside `<svg>` is
+ * parsed as markup by browsers, not as CSS, so none may stay where it was).
  */
 export function offlinePage(html: string): string {
-  return html
-    .replace(/<script\b[\s\S]*?<\/script\s*>/gi, "")
-    .replace(
-      /<\/?(script|iframe|frame|frameset|object|embed|applet|video|audio|source|track|portal)\b[^>]*>/gi,
-      "",
-    )
-    .replace(/<(link|base)\b[^>]*>/gi, "")
-    .replace(/<meta\b[^>]*http-equiv[^>]*>/gi, "")
-    .replace(/<img\b(?![^>]*\bsrc\s*=\s*["']?data:)[^>]*>/gi, "")
-    .replace(/<(image|use)\b(?![^>]*\bhref\s*=\s*["']?(data:|#))[^>]*>/gi, "")
-    .replace(/\s(on[a-z]+|srcset|formaction|ping|background)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, "")
-    .replace(
-      /(<style\b[^>]*>)([\s\S]*?)(<\/style\s*>)/gi,
-      (_, open, css: string, close) => open + offlineCss(css) + close,
-    )
-    .replace(/\sstyle\s*=\s*("[^"]*"|'[^']*')/gi, (attribute: string) => offlineCss(attribute));
+  const stylesheets: string[] = [];
+  const page = sanitizeHtml(html, {
+    allowedTags: [...sanitizeHtml.defaults.allowedTags, ...DOCUMENT_TAGS, ...ICON_TAGS, "img"],
+    allowedAttributes: ALLOWED_ATTRIBUTES,
+    allowedSchemes: ["http", "https", "mailto", "tel"],
+    allowedSchemesByTag: { img: ["data"] },
+    allowProtocolRelative: false,
+    // Our own CSS rules (offline-css.ts) apply, not sanitize-html's property allowlist.
+    parseStyleAttributes: false,
+    // `<style>` is allowed only to be taken out whole below; its text is never written where it was.
+    allowVulnerableTags: true,
+    transformTags: { "*": (tagName, attribs) => ({ tagName, attribs: offlineAttributes(tagName, attribs) }) },
+    exclusiveFilter: (frame) => {
+      if (frame.tag === "style") {
+        stylesheets.push(offlineStylesheet(frame.text));
+        return true;
+      }
+      // sanitize-html lets relative URLs through; an image may only be `data:`.
+      if (frame.tag === "img") return !/^data:image\//i.test(frame.attribs.src?.trim() ?? "");
+      // A meta is kept for the charset or a named value (description, viewport), nothing else.
+      if (frame.tag === "meta")
+        return frame.attribs.charset === undefined && frame.attribs.name === undefined;
+      return false;
+    },
+  });
+  const css = stylesheets.filter((stylesheet) => stylesheet !== "").join("\n");
+  const style = css === "" ? "" : `<style>\n${css}\n</style>`;
+  // Escaped text cannot hold "</head>": the first one ends the head, unless an <svg> opened
+  // before it (a <style> there would not be CSS), and then the style goes first.
+  const headEnd = page.indexOf("</head>");
+  const inHead = headEnd !== -1 && !page.slice(0, headEnd).includes("<svg");
+  const styled = inHead ? page.slice(0, headEnd) + style + page.slice(headEnd) : style + page;
+  // sanitize-html drops the doctype; without it browsers render in quirks mode.
+  return `<!doctype html>\n${styled}`;
 }
 
-/** CSS that loads nothing: no `@import`, and `url()` only for `data:`. */
-function offlineCss(css: string): string {
-  return css.replace(/@import\b[^;]*;?/gi, "").replace(/url\(\s*(?!["']?data:)[^)]*\)/gi, "none");
+/** The page's own structure (sanitize-html's defaults are for fragments). */
+const DOCUMENT_TAGS = ["html", "head", "body", "title", "meta", "style"];
+
+/** Inline SVG as icon sets draw it (`even` shows one beside each contact line): shapes, no references. */
+const ICON_TAGS = ["svg", "g", "path", "circle", "ellipse", "line", "polyline", "polygon", "rect"];
+const SHAPE_ATTRIBUTES = [
+  "fill",
+  "stroke",
+  "stroke-width",
+  "stroke-linecap",
+  "stroke-linejoin",
+  "opacity",
+  "transform",
+];
+
+const ALLOWED_ATTRIBUTES: Record<string, string[]> = {
+  "*": ["class", "id", "lang", "dir", "title", "role", "aria-*", "style"],
+  a: ["href", "target", "rel"],
+  img: ["src", "alt", "width", "height"],
+  meta: ["charset", "name", "content"],
+  time: ["datetime"],
+  ol: ["start", "reversed", "type"],
+  li: ["value"],
+  td: ["colspan", "rowspan", "headers"],
+  th: ["colspan", "rowspan", "headers", "scope"],
+  // The parser lower-cases attribute names; browsers restore `viewBox` on SVG elements.
+  svg: ["xmlns", "width", "height", "viewbox", ...SHAPE_ATTRIBUTES],
+  g: SHAPE_ATTRIBUTES,
+  path: ["d", ...SHAPE_ATTRIBUTES],
+  circle: ["cx", "cy", "r", ...SHAPE_ATTRIBUTES],
+  ellipse: ["cx", "cy", "rx", "ry", ...SHAPE_ATTRIBUTES],
+  line: ["x1", "y1", "x2", "y2", ...SHAPE_ATTRIBUTES],
+  polyline: ["points", ...SHAPE_ATTRIBUTES],
+  polygon: ["points", ...SHAPE_ATTRIBUTES],
+  rect: ["x", "y", "width", "height", "rx", "ry", ...SHAPE_ATTRIBUTES],
+};
+
+/**
+ * Attributes that are CSS made offline: `style`, and SVG paints (`fill`,
+ * `stroke`), kept only as a color or `none`: without quotes, escapes or
+ * colons no URL can be spelled, and `url(` is refused outright. Links are
+ * absolute or to a fragment of the page: a relative one would lead
+ * elsewhere on whatever host serves it.
+ */
+function offlineAttributes(tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Attributes {
+  const kept = { ...attribs };
+  if (tagName === "a" && kept.href !== undefined && !/^\s*(https?:|mailto:|tel:|#)/i.test(kept.href))
+    delete kept.href;
+  // An empty style attribute is dropped by sanitize-html.
+  if (kept.style !== undefined) kept.style = offlineDeclarations(kept.style);
+  for (const paint of ["fill", "stroke"]) {
+    const value = kept[paint];
+    if (value !== undefined && !/^(?![\s\S]*url\()[\w\s#(),.%/+-]*$/i.test(value)) delete kept[paint];
+  }
+  return kept;
 }

@@ -1,6 +1,7 @@
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { toJsonResume, type JsonResume } from "../json-resume/to-json-resume.ts";
 import { offlinePage } from "./offline-page.ts";
+import { renderWithTextEscaped } from "./theme-text-escaping.ts";
 import { THEMES, type ThemeName } from "./theme-names.ts";
 
 /** What a theme sends with its page: nothing may load, nothing may run. */
@@ -33,19 +34,22 @@ function themeOf(name: ThemeName): Promise<Theme> {
 }
 
 /**
- * The resume as a complete HTML page in a JSON Resume theme, self-contained
+ * The resume as a complete HTML page in a JSON Resume theme, its text shown
+ * as text (theme-text-escaping.ts), self-contained and inert
  * (offline-page.ts). Themes show a job's `highlights` and not the service's
  * `x-responsibilities`, so on this page a job's highlights are its
  * responsibilities followed by its accomplishments.
  */
 export async function renderResumeHtml(resume: WholeResume, name: ThemeName): Promise<string> {
-  const document = toJsonResume(resume);
+  // `meta` carries only the goals, which have no place in themes; themes read their
+  // style settings (colors, fonts) from it and write them into CSS unescaped.
+  const { meta: _goals, ...document } = toJsonResume(resume);
   const work = (document.work as Record<string, unknown>[]).map(
     ({ "x-responsibilities": responsibilities, highlights, ...job }) => ({
       ...job,
       highlights: [...(responsibilities as string[]), ...(highlights as string[])],
     }),
   );
-  const html = await (await themeOf(name)).render({ ...document, work });
-  return offlinePage(html);
+  const theme = await themeOf(name);
+  return offlinePage(await renderWithTextEscaped(name, theme.render, { ...document, work }));
 }
