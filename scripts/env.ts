@@ -20,6 +20,8 @@ const schema = z.object({
   CHROMIUM_PATH: z.string().optional(),
   /** Set by `npm test` for its run of the REST and posting tests through a real PgBouncer. */
   TEST_THROUGH_PGBOUNCER: z.stringbool().optional(),
+  /** test/recorded-answers.test.ts writes its fixture anew instead of comparing (a deliberate change of answers). */
+  RECORD_ANSWERS: z.stringbool().optional(),
   BENCH_SECONDS: z.coerce.number().positive().default(10),
   /** Connections of the resume benchmark's load tool (the issue's figure is at 32). */
   BENCH_RESUME_CONNECTIONS: z.coerce.number().int().min(1).default(32),
