@@ -11,6 +11,7 @@ import {
   healthAnswer,
   jsonAnswer,
   methodNotAllowedAnswer,
+  parseRequestTarget,
   READ_METHODS,
   readBody,
   restRequestOf,
@@ -26,13 +27,7 @@ import {
   type ServiceMetrics,
   type ServiceServer,
 } from "@app/service";
-import {
-  normalizeSigV4Path,
-  SigV4Error,
-  splitTarget,
-  verifySigV4Request,
-  type CredentialStore,
-} from "@app/sigv4";
+import { normalizeSigV4Path, SigV4Error, verifySigV4Request, type CredentialStore } from "@app/sigv4";
 import { LEDGER_SECURITY_HEADERS } from "./security-headers.ts";
 
 /** Answered without a signature. */
@@ -71,12 +66,12 @@ export function createLedgerServer({
   const warn = (message: string) => logger.warn(message);
 
   async function answer(req: http.IncomingMessage, record: RequestRecord): Promise<Answer> {
-    const target = req.url ?? "/";
-    const badTarget = badTargetAnswer(target);
+    const badTarget = badTargetAnswer(req.url ?? "/");
     if (badTarget) return badTarget;
-    const [sentPath, query] = splitTarget(target);
+    const sent = parseRequestTarget(req.url ?? "/");
     // Routed by the path as SigV4 signers normalise it: `//accounts` is /accounts, `/accounts//balance` no account.
-    const pathname = normalizeSigV4Path(sentPath);
+    const target = { ...sent, path: normalizeSigV4Path(sent.path) };
+    const pathname = target.path;
     const method = req.method ?? "GET";
     record.route = rest.routeOf(pathname) ?? (OPEN_PATHS.has(pathname) ? pathname : "unmatched");
     const health = await healthAnswer(
@@ -92,17 +87,16 @@ export function createLedgerServer({
     }
 
     // Read before the signature check, which covers it: the route's own limit (batches) or the service's.
-    const maxBodyBytes = rest.maxBodyBytesOf(method, record.route);
+    const maxBodyBytes = rest.maxBodyBytesOf(method, pathname);
     const body = await readBody(req, maxBodyBytes);
     if (!body) return errorAnswer(413, `the body is larger than ${maxBodyBytes} bytes`);
     try {
       const caller = verifySigV4Request(
-        { method, target, headers: req.headersDistinct, body },
+        { method, target: sent.raw, headers: req.headersDistinct, body },
         { credentials, region, service: "execute-api" },
       );
       record.user = caller.principal;
-      const routed = query === "" ? pathname : `${pathname}?${query}`;
-      return await rest.handle(restRequestOf(req, body.toString("utf8"), routed), {
+      return await rest.handle(restRequestOf(req, target, body.toString("utf8")), {
         context: async () => ({
           db,
           caller,

@@ -5,8 +5,8 @@
 import { initTRPC } from "@trpc/server";
 import { isDatabaseUnavailable, type Database } from "@app/db";
 import {
-  databaseOutageAs503,
   DomainError,
+  domainErrorsForTrpc,
   formatTrpcError,
   type ResponseControl,
   type ServiceMeta,
@@ -48,12 +48,10 @@ export const router = t.router;
  */
 export const ledgerProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
   if (!meta?.action || !ctx.caller.actions.includes(meta.action)) {
-    ctx.response.headers.set("x-amzn-ErrorType", "AccessDenied");
-    throw new DomainError(
-      "FORBIDDEN",
-      "AccessDenied",
-      `${ctx.caller.principal} may not perform ${meta?.action ?? "this action"}`,
-    );
+    throw new DomainError(403, `${ctx.caller.principal} may not perform ${meta?.action ?? "this action"}`, {
+      error: "AccessDenied",
+      headers: { "x-amzn-errortype": "AccessDenied" },
+    });
   }
-  return databaseOutageAs503(await next(), isDatabaseUnavailable);
+  return domainErrorsForTrpc(await next(), isDatabaseUnavailable);
 });

@@ -1,19 +1,13 @@
-import { apiErrorBody, DATABASE_UNAVAILABLE, type ApiIssue } from "./api-error.ts";
+import { apiErrorBody, apiErrorOf, serviceUnavailable, type ApiIssue } from "./api-error.ts";
+import type { RequestTarget } from "./request-target.ts";
 
 /** A request as the REST handler reads it, whichever server received it. */
 export interface RestRequest {
   method: string;
-  /** Path and query as sent, still percent-encoded: `/me/resume?format=markdown`. */
-  target: string;
+  target: RequestTarget;
   headers: { get(name: string): string | null };
   /** The raw body, "" when there is none (for signature checks and JSON parsing). */
   body: string;
-}
-
-/** The query of a request target: all after its first "?" (a later "?" belongs to a value). */
-export function queryParamsOf(target: string): URLSearchParams {
-  const question = target.indexOf("?");
-  return new URLSearchParams(question < 0 ? "" : target.slice(question + 1));
 }
 
 /** An HTTP answer, before it is sent. */
@@ -61,16 +55,20 @@ export function methodNotAllowedAnswer(
   return errorAnswer(405, `${method} is not allowed on ${where}`, { allow: allowed.join(", ") });
 }
 
+/** The answer to any error, by the one map of both services (apiErrorOf). */
+export function errorAnswerOf(error: unknown): RestResponse {
+  const { status, body, headers } = apiErrorOf(error);
+  return jsonAnswer(status, body, headers);
+}
+
 /**
  * The answer to an error that no procedure turned into one: 503 when it says
- * the database did not answer (so that clients retry), else 500; never its message.
+ * the database did not answer (so that clients retry), else what the map says
+ * (a 500 for anything unexpected, never its message).
  */
 export function failureAnswer(
   error: unknown,
   isDatabaseUnavailable: (error: unknown) => boolean,
-  headers: Record<string, string> = {},
 ): RestResponse {
-  return isDatabaseUnavailable(error)
-    ? errorAnswer(503, DATABASE_UNAVAILABLE, headers)
-    : errorAnswer(500, "internal error", headers);
+  return errorAnswerOf(isDatabaseUnavailable(error) ? serviceUnavailable(undefined, error) : error);
 }

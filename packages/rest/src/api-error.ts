@@ -1,6 +1,8 @@
 import { TRPCError } from "@trpc/server";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError, type z } from "zod";
+import { DomainError, errorNameForStatus, type DomainStatus } from "./domain-error.ts";
 
 /** The error body of every REST route of both services (see README, "Errors"). */
 export interface ApiErrorBody {
@@ -14,25 +16,6 @@ export interface ApiIssue {
   /** Dotted path of the offending field (`entries.1.amount`); empty for the body itself. */
   path: string;
   message: string;
-}
-
-const ERROR_NAME_BY_STATUS: Record<number, string> = {
-  400: "BAD_REQUEST",
-  401: "UNAUTHORIZED",
-  403: "FORBIDDEN",
-  404: "NOT_FOUND",
-  405: "METHOD_NOT_ALLOWED",
-  409: "CONFLICT",
-  413: "PAYLOAD_TOO_LARGE",
-  415: "UNSUPPORTED_MEDIA_TYPE",
-  422: "UNPROCESSABLE_CONTENT",
-  429: "TOO_MANY_REQUESTS",
-  500: "INTERNAL_SERVER_ERROR",
-  503: "SERVICE_UNAVAILABLE",
-};
-
-function errorNameForStatus(status: number): string {
-  return ERROR_NAME_BY_STATUS[status] ?? (status >= 500 ? "INTERNAL_SERVER_ERROR" : "BAD_REQUEST");
 }
 
 export function apiErrorBody(statusCode: number, message: string, issues?: ApiIssue[]): ApiErrorBody {
@@ -84,30 +67,51 @@ export function apiIssuesOf(
   });
 }
 
-/**
- * An error the domain raises with an `error` code of its own (`UNBALANCED_TRANSACTION`),
- * which replaces the generic name of its status in the body.
- */
-export class DomainError extends TRPCError {
-  constructor(
-    code: TRPC_ERROR_CODE_KEY,
-    readonly errorName: string,
-    message: string,
-    /** More members of the error body (a rejected batch's `results`). */
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super({ code, message });
-  }
-}
-
 /** The message of a validation failure: each issue with its path. */
 export function invalidRequestMessage(issues: ApiIssue[]): string {
   return `invalid request: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ")}`;
 }
 
-/** Errors that are safe to show as they are; anything else reads "internal error". */
-function isExpected(error: TRPCError): boolean {
-  return error.code !== "INTERNAL_SERVER_ERROR";
+/** What an error answers: its status, the error body and the headers it carries. */
+export interface ApiError {
+  status: number;
+  body: ApiErrorBody;
+  headers: Record<string, string>;
+}
+
+/**
+ * The one map from what went wrong to what the client reads, for both
+ * services and both transports: a DomainError (thrown, or the cause tRPC
+ * wrapped it in) says its own status, body and headers; a failed input
+ * validation is a 400 listing its issues; tRPC's own errors keep their status
+ * and message; anything else is a 500 that says no more than "internal error".
+ */
+export function apiErrorOf(error: unknown): ApiError {
+  const domain = error instanceof TRPCError && error.cause instanceof DomainError ? error.cause : error;
+  if (domain instanceof DomainError) {
+    return {
+      status: domain.status,
+      headers: domain.headers,
+      body: {
+        statusCode: domain.status,
+        error: domain.errorName,
+        message: domain.message,
+        ...domain.details,
+      },
+    };
+  }
+  if (!(error instanceof TRPCError))
+    return { status: 500, headers: {}, body: apiErrorBody(500, "internal error") };
+  const status = getHTTPStatusCodeFromError(error);
+  const issues = error.cause instanceof ZodError ? apiIssuesOf(error.cause) : undefined;
+  const message = issues
+    ? invalidRequestMessage(issues)
+    : error.code === "PARSE_ERROR"
+      ? "the body is not valid JSON"
+      : error.code === "INTERNAL_SERVER_ERROR"
+        ? "internal error"
+        : error.message;
+  return { status, headers: {}, body: apiErrorBody(status, message, issues) };
 }
 
 interface DefaultErrorShape {
@@ -117,44 +121,62 @@ interface DefaultErrorShape {
 }
 
 /**
- * The `errorFormatter` of both services' tRPC instances. `data` carries the API
- * error body, the same over tRPC as over REST (where the REST handler sends
- * exactly it); never a stack trace or an internal message.
+ * The `errorFormatter` of both services' tRPC instances: `data.body` is the
+ * API error body (apiErrorOf), the same over tRPC as over REST; never a stack
+ * trace or an internal message.
  */
 export function formatTrpcError({ error, shape }: { error: TRPCError; shape: DefaultErrorShape }) {
-  const statusCode = shape.data.httpStatus;
-  const issues = error.cause instanceof ZodError ? apiIssuesOf(error.cause) : undefined;
-  const message = issues
-    ? invalidRequestMessage(issues)
-    : error.code === "PARSE_ERROR"
-      ? "the body is not valid JSON"
-      : isExpected(error)
-        ? error.message
-        : "internal error";
-  const body: ApiErrorBody = {
-    ...apiErrorBody(statusCode, message, issues),
-    ...(error instanceof DomainError ? { error: error.errorName, ...error.details } : {}),
-  };
+  const { body } = apiErrorOf(error);
   return {
     message: body.message,
     code: shape.code,
-    data: { code: shape.data.code, httpStatus: statusCode, body },
+    data: { code: shape.data.code, httpStatus: shape.data.httpStatus, body },
   };
 }
 
-export const DATABASE_UNAVAILABLE = "the database is unavailable; try again shortly";
+const DATABASE_UNAVAILABLE = "the database is unavailable; try again shortly";
+
+/** How long a client is asked to wait before it retries a 503. */
+const RETRY_UNAVAILABLE_AFTER_SECONDS = "2";
+
+/** The one 503 of both services: the database cannot serve the request now; retry shortly. */
+export function serviceUnavailable(message = DATABASE_UNAVAILABLE, cause?: unknown): DomainError {
+  return new DomainError(503, message, {
+    headers: { "retry-after": RETRY_UNAVAILABLE_AFTER_SECONDS },
+    cause,
+  });
+}
+
+const TRPC_CODE_BY_STATUS: Record<DomainStatus, TRPC_ERROR_CODE_KEY> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  409: "CONFLICT",
+  422: "UNPROCESSABLE_CONTENT",
+  429: "TOO_MANY_REQUESTS",
+  503: "SERVICE_UNAVAILABLE",
+};
 
 /**
- * A procedure's result, unless it failed because the database did not answer:
- * then a 503, so that clients know to retry rather than read a 500.
+ * A procedure's result with its failure in tRPC's terms, for the middleware
+ * that wraps every procedure: a DomainError keeps its status on tRPC's
+ * transport too (tRPC makes anything it does not know a 500), and a database
+ * that did not answer is the 503 (serviceUnavailable), not a 500.
  */
-export function databaseOutageAs503<R extends { ok: boolean }>(
+export function domainErrorsForTrpc<R extends { ok: boolean }>(
   result: R,
   isUnavailable: (cause: unknown) => boolean,
 ): R {
+  if (result.ok) return result;
   const cause = (result as { error?: { cause?: unknown } }).error?.cause;
-  if (!result.ok && isUnavailable(cause)) {
-    throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: DATABASE_UNAVAILABLE, cause });
-  }
+  const domain =
+    cause instanceof DomainError ? cause : isUnavailable(cause) ? serviceUnavailable(undefined, cause) : null;
+  if (domain) throw trpcErrorOf(domain);
   return result;
+}
+
+/** A DomainError as tRPC throws it, with the code of its status (for code outside any procedure: a context). */
+export function trpcErrorOf(domain: DomainError): TRPCError {
+  return new TRPCError({ code: TRPC_CODE_BY_STATUS[domain.status], message: domain.message, cause: domain });
 }

@@ -1,5 +1,6 @@
+import { serviceUnavailable } from "./api-error.ts";
 import {
-  errorAnswer,
+  errorAnswerOf,
   jsonAnswer,
   methodNotAllowedAnswer,
   READ_METHODS,
@@ -21,5 +22,5 @@ export async function healthAnswer(
   if (pathname === "/livez") return jsonAnswer(200, { status: "ok" });
   return (await isReady())
     ? jsonAnswer(200, { status: "ok", database: "ok" })
-    : errorAnswer(503, "the database is unreachable");
+    : errorAnswerOf(serviceUnavailable("the database is unreachable"));
 }

@@ -1,5 +1,5 @@
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { DomainError } from "./domain-error.ts";
 
 const USABLE_KEY = /^[\x21-\x7e]{1,255}$/;
 const MESSAGE = "Idempotency-Key must be 1-255 visible ASCII characters";
@@ -23,6 +23,6 @@ export function idempotencyKeyHeader(scope: string) {
 /** The Idempotency-Key of a create: absent (null), or 1-255 visible ASCII characters (anything else is a 400). */
 export function idempotencyKeyOf(header: string | null): string | null {
   if (header === null) return null;
-  if (!USABLE_KEY.test(header)) throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGE });
+  if (!USABLE_KEY.test(header)) throw new DomainError(400, MESSAGE);
   return header;
 }

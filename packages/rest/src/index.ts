@@ -1,20 +1,23 @@
 export {
+  apiErrorOf,
   apiIssuesOf,
-  DATABASE_UNAVAILABLE,
-  databaseOutageAs503,
-  DomainError,
+  domainErrorsForTrpc,
   formatTrpcError,
   invalidRequestMessage,
+  serviceUnavailable,
+  trpcErrorOf,
+  type ApiError,
   type ApiErrorBody,
   type ApiIssue,
   type DescribeIssue,
 } from "./api-error.ts";
+export { DomainError, type DomainErrorOptions, type DomainStatus } from "./domain-error.ts";
 export {
   errorAnswer,
+  errorAnswerOf,
   failureAnswer,
   jsonAnswer,
   methodNotAllowedAnswer,
-  queryParamsOf,
   READ_METHODS,
   type Answer,
   type RestRequest,
@@ -29,12 +32,14 @@ export {
 export { createResponseControl, type ResponseControl } from "./response-control.ts";
 export { healthAnswer } from "./health.ts";
 export { idempotencyKeyHeader, idempotencyKeyOf } from "./idempotency-key.ts";
-export { badTargetAnswer } from "./request-target.ts";
+export { badTargetAnswer, parseRequestTarget, type RequestTarget } from "./request-target.ts";
 export {
   createRestHandler,
+  type RestContext,
   type RestCall,
   type RestHandler,
   type RestHandlerOptions,
 } from "./rest-handler.ts";
-export type { RestContext } from "./trpc-to-openapi-call.ts";
+export type { Procedure, Route, RouteTable } from "./route-table.ts";
+
 export { ClientAbortedError, readBody, restRequestOf, sendAnswer } from "./node-http.ts";

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Answer, RestRequest } from "./answer.ts";
+import type { RequestTarget } from "./request-target.ts";
 
 /** The client closed its connection before its body was all sent: there is nobody to answer. */
 export class ClientAbortedError extends Error {
@@ -29,8 +30,8 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   return size > limit ? null : Buffer.concat(chunks);
 }
 
-/** A node:http request as the REST handler reads it; `body` is "" until read; `target` as sent unless given. */
-export function restRequestOf(req: IncomingMessage, body = "", target = req.url ?? "/"): RestRequest {
+/** A node:http request as the REST handler reads it, with its target as the server parsed it; `body` is "" until read. */
+export function restRequestOf(req: IncomingMessage, target: RequestTarget, body = ""): RestRequest {
   return {
     method: req.method ?? "GET",
     target,
@@ -44,14 +45,10 @@ export function restRequestOf(req: IncomingMessage, body = "", target = req.url 
   };
 }
 
-/** How long a client is asked to wait before it retries a 503. */
-const RETRY_UNAVAILABLE_AFTER_SECONDS = "2";
-
 /** Sends an answer (node:http leaves out the body of a HEAD request and keeps its headers). */
 export function sendAnswer(res: ServerResponse, answer: Answer, extraHeaders: Record<string, string> = {}) {
   res.writeHead(answer.status, {
     ...extraHeaders,
-    ...(answer.status === 503 ? { "retry-after": RETRY_UNAVAILABLE_AFTER_SECONDS } : {}),
     ...answer.headers,
     // Known, so say it: node:http would otherwise send the body chunked.
     "content-length": Buffer.byteLength(answer.body),

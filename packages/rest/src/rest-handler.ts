@@ -1,5 +1,5 @@
 import type { OpenAPIObject, OpenApiRouter } from "trpc-to-openapi";
-import { apiErrorBody, type ApiErrorBody } from "./api-error.ts";
+import { apiErrorOf } from "./api-error.ts";
 import {
   errorAnswer,
   jsonAnswer,
@@ -7,17 +7,21 @@ import {
   type RestRequest,
   type RestResponse,
 } from "./answer.ts";
-import { guardBodiesAgainstCoercion } from "./coercion-guard.ts";
-import type { RestMeta, ServiceMeta } from "./openapi-document.ts";
-import { createRouteTable } from "./route-table.ts";
-import { createProcedureCall, type RestContext } from "./trpc-to-openapi-call.ts";
+import { DomainError } from "./domain-error.ts";
+import type { ResponseControl } from "./response-control.ts";
+import { createRouteTable, type Route, type RouteTable } from "./route-table.ts";
+
+/** What every REST context carries: where a procedure puts its headers (and a status its route does not declare). */
+export interface RestContext {
+  response: ResponseControl;
+}
 
 export interface RestHandlerOptions {
   router: OpenApiRouter;
   /** The router's OpenAPI document: its paths decide 404 and 405 before any procedure runs. */
   document: OpenAPIObject;
   maxBodyBytes: number;
-  /** Every error a procedure (or its context) raised, for the server's log. */
+  /** Every failure the service answered with a 5xx, for the server's log. */
   onError?(error: unknown, path: string | undefined): void;
 }
 
@@ -37,95 +41,132 @@ export interface RestCall {
 
 export interface RestHandler {
   handle(request: RestRequest, call: RestCall): Promise<RestResponse>;
-  /** The template of the route `pathname` matches (`/me/{collection}/{id}`), for logs and metrics. */
+  /** The template of the route a path matches (`/me/{collection}/{id}`), for logs and metrics. */
   routeOf(pathname: string): string | undefined;
-  /** The body limit of a request to `route` (a template, as routeOf answers): the route's own (RestMeta.maxBodyBytes) or the service's. */
-  maxBodyBytesOf(method: string, route: string | undefined): number;
+  /** The body limit of a request to `pathname`: its route's own (RestMeta.maxBodyBytes) or the service's. */
+  maxBodyBytesOf(method: string, pathname: string): number;
+  /** The routes and procedures, for the tRPC transport's methods and body limits. */
+  table: RouteTable;
 }
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 
 /**
- * Serves a tRPC router as REST through trpc-to-openapi, adding what the
- * services promise on every route: 404 / 405 (with Allow) from the route table,
- * 415 for a body that is not JSON, 413 past `maxBodyBytes`, the documented error
- * body for every failure, and the status codes and headers procedures choose.
+ * The HTTP side of every route of a service: the route table is built once at
+ * start-up (routes from the OpenAPI document, joined to their procedures);
+ * per request, 404 / 405 (with Allow) from the table, 415 for a body that is
+ * not JSON, 413 past the route's body limit, then the procedure is called
+ * directly with its input (path parameters, query or JSON body), and its
+ * result answered with the success status its metadata declares, or its
+ * failure with the one error body (apiErrorOf).
  */
 export function createRestHandler(options: RestHandlerOptions): RestHandler {
-  const matchRoute = createRouteTable(options.document);
-  guardBodiesAgainstCoercion(options.router);
-  const callProcedure = createProcedureCall(options.router, (error, path) => options.onError?.(error, path));
-  const restMetaOf = restMetaByRoute(options.router);
+  const table = createRouteTable(options.router, options.document);
+  const bodyLimitOf = (route: Route | undefined) =>
+    route?.procedure.rest.maxBodyBytes ?? options.maxBodyBytes;
 
   async function handle(received: RestRequest, call: RestCall): Promise<RestResponse> {
     const { method, target, headers } = received;
-    const pathname = target.split("?", 1)[0]!;
-    const route = matchRoute(pathname);
-    if (!route) return errorAnswer(404, `no route for ${pathname}`);
-    if (!route.methods.includes(method)) return methodNotAllowedAnswer(method, route.template, route.methods);
+    const pathname = target.path;
+    const match = table.match(pathname);
+    if (!match) return errorAnswer(404, `no route for ${pathname}`);
+    const route = match.routes.get(method === "HEAD" ? "GET" : method);
+    if (!route || !match.methods.includes(method))
+      return methodNotAllowedAnswer(method, match.template, match.methods);
 
-    let request = received;
-    const hasBody = BODY_METHODS.has(method);
-    const meta = restMetaOf.get(`${method} ${route.template}`);
-    if (hasBody) {
+    let body = received.body;
+    if (BODY_METHODS.has(method)) {
       if (!JSON_CONTENT_TYPE.test(headers.get("content-type") ?? "")) {
         return errorAnswer(415, "the body must be JSON (Content-Type: application/json)");
       }
       if (call.readBody) {
-        const limit = meta?.maxBodyBytes ?? options.maxBodyBytes;
-        const body = await call.readBody(limit);
-        if (body === null) return errorAnswer(413, `the body is larger than ${limit} bytes`);
-        request = { ...received, body };
+        const limit = bodyLimitOf(route);
+        const read = await call.readBody(limit);
+        if (read === null) return errorAnswer(413, `the body is larger than ${limit} bytes`);
+        body = read;
       }
     }
-    // HEAD is GET whose body node:http leaves out: same status and headers, Content-Length included.
-    if (method === "HEAD") request = { ...request, method: "GET" };
-    return finish(await callProcedure(request, hasBody, call.context, meta?.bodyInput));
+    return answerCall(route, match.parameters, { ...received, body }, call.context);
+  }
+
+  async function answerCall(
+    route: Route,
+    parameters: Record<string, string>,
+    request: RestRequest,
+    context: () => Promise<RestContext>,
+  ): Promise<RestResponse> {
+    const { procedure } = route;
+    let ctx: RestContext | undefined;
+    try {
+      const input = inputOf(route, parameters, request);
+      ctx = await context();
+      const data = await procedure.call(ctx, input);
+      return successAnswer(route, ctx.response, data);
+    } catch (error) {
+      const { status, body, headers } = apiErrorOf(error);
+      if (status >= 500) options.onError?.(error, procedure.path);
+      return jsonAnswer(status, body, { ...Object.fromEntries(ctx?.response.headers ?? []), ...headers });
+    }
   }
 
   return {
     handle,
-    routeOf: (pathname) => matchRoute(pathname)?.template,
-    maxBodyBytesOf: (method, route) =>
-      restMetaOf.get(`${method} ${route}`)?.maxBodyBytes ?? options.maxBodyBytes,
+    routeOf: (pathname) => table.match(pathname)?.template,
+    maxBodyBytesOf: (method, pathname) => bodyLimitOf(table.match(pathname)?.routes.get(method)),
+    table,
   };
 }
 
-/** Each route's REST meta by `METHOD /template`. */
-function restMetaByRoute(router: OpenApiRouter): Map<string, RestMeta> {
-  const byRoute = new Map<string, RestMeta>();
-  for (const procedure of Object.values(
-    router._def.procedures as Record<string, { _def: { meta?: ServiceMeta } }>,
-  )) {
-    const { openapi, rest } = procedure._def.meta ?? {};
-    if (openapi && rest) byRoute.set(`${openapi.method} ${openapi.path}`, rest);
+/**
+ * The procedure's raw input, as trpc-to-openapi read it before (kept so that
+ * every answer stays the same): path parameters over the JSON body, or over
+ * the query for GET and DELETE (one value of a key as text, several as a
+ * list, numbers converted). With RestMeta.bodyInput, the body is that one
+ * field and the query gives the others.
+ */
+function inputOf(route: Route, parameters: Record<string, string>, request: RestRequest): unknown {
+  if (!BODY_METHODS.has(route.method)) return { ...queryInput(route, request.target.query), ...parameters };
+  let body: unknown;
+  try {
+    body = JSON.parse(request.body);
+  } catch {
+    throw new DomainError(400, "the body is not valid JSON");
   }
-  return byRoute;
+  const { bodyInput } = route.procedure.rest;
+  const fields = bodyInput ? { ...Object.fromEntries(request.target.query), [bodyInput]: body } : body;
+  return { ...(fields as object), ...parameters };
+}
+
+function queryInput(route: Route, query: URLSearchParams): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const key of new Set(query.keys())) {
+    const values = query.getAll(key);
+    const value = values.length === 1 ? values[0] : values;
+    input[key] = route.numericQueryFields.has(key) ? Number(value) : value;
+  }
+  return input;
 }
 
 /**
- * An error answer carries exactly the API error body that the errorFormatter
- * put in tRPC's `data.body`; a JSON success says its charset.
+ * A result as its answer: the route's declared success status unless the
+ * procedure chose another it declares (a replay's 200), the headers it set,
+ * and the result as JSON, or as it is under a Content-Type of its own
+ * (Markdown, HTML). A status the route does not declare, or that it declares
+ * as its status anyway, is a mistake of the procedure's: it fails loudly.
  */
-function finish(answer: RestResponse): RestResponse {
-  if (answer.status < 400) {
-    if (answer.headers["content-type"]?.startsWith("application/json"))
-      answer.headers["content-type"] = "application/json; charset=utf-8";
-    return answer;
+function successAnswer(route: Route, response: ResponseControl, data: unknown): RestResponse {
+  const { successStatus = 200, otherSuccess = {} } = route.procedure.rest;
+  if (response.status !== undefined && !(response.status in otherSuccess)) {
+    throw new Error(
+      `${route.procedure.path} set status ${response.status}; its route declares ${successStatus} and, besides, ${Object.keys(otherSuccess).join(", ") || "none"}`,
+    );
   }
-  const parsed = parseJson(answer.body) as { data?: { body?: ApiErrorBody } } | undefined;
-  return jsonAnswer(
-    answer.status,
-    parsed?.data?.body ?? apiErrorBody(answer.status, "the request failed"),
-    answer.headers,
-  );
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+  const headers = Object.fromEntries(response.headers);
+  const status = response.status ?? successStatus;
+  const contentType = headers["content-type"];
+  if (contentType && !contentType.startsWith("application/json")) {
+    return { status, headers, body: String(data) };
   }
+  return jsonAnswer(status, data, headers);
 }

@@ -1,32 +1,161 @@
-import type { OpenAPIObject } from "trpc-to-openapi";
+import type { OpenAPIObject, OpenApiRouter } from "trpc-to-openapi";
+import type { RestMeta, ServiceMeta } from "./openapi-document.ts";
 
-export interface RouteMatch {
-  /** The path template, e.g. `/me/experience/{id}`. */
-  template: string;
-  /** Upper-case methods the path answers. */
-  methods: string[];
+/** How a procedure is called: tRPC's own call of a procedure, as its callers make it. */
+type ProcedureFunction = (options: {
+  path: string;
+  getRawInput(): Promise<unknown>;
+  ctx: unknown;
+  type: "query" | "mutation";
+  signal: undefined;
+  batchIndex: number;
+}) => Promise<unknown>;
+
+interface ProcedureDef {
+  type: "query" | "mutation" | "subscription";
+  meta?: ServiceMeta;
+  inputs: unknown[];
 }
 
-/** Matches request paths against the paths of an OpenAPI document. Static segments win over parameters. */
-export function createRouteTable(document: OpenAPIObject): (pathname: string) => RouteMatch | undefined {
-  const routes = Object.entries(document.paths ?? {})
-    .map(([template, item]) => ({
-      template,
-      methods: methodsOf(Object.keys(item ?? {})),
-      pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
-      parameters: (template.match(/\{/g) ?? []).length,
-    }))
-    .sort((a, b) => a.parameters - b.parameters);
-  return (pathname) => {
-    const route = routes.find((r) => r.pattern.test(pathname));
-    return route && { template: route.template, methods: route.methods };
+/** One procedure of the router, as both transports need it. */
+export interface Procedure {
+  /** Its tRPC path: `experience.create`. */
+  path: string;
+  type: "query" | "mutation";
+  /** Its REST facts (success status, body limit, body input); {} when it states none. */
+  rest: RestMeta;
+  /** Calls it with a context and a raw input: its result, or the TRPCError it failed with. */
+  call(ctx: unknown, input: unknown): Promise<unknown>;
+}
+
+/** A REST route: a method on a path template, served by one procedure. */
+export interface Route {
+  method: string;
+  template: string;
+  procedure: Procedure;
+  /** Input fields read from the query string that are numbers, converted as zod's coercion would. */
+  numericQueryFields: ReadonlySet<string>;
+}
+
+/** What a request path matched: its template, the methods it takes, the path's parameters. */
+export interface RouteMatch {
+  template: string;
+  /** Upper-case; HEAD wherever GET is (answered as GET without its body). */
+  methods: string[];
+  routes: ReadonlyMap<string, Route>;
+  parameters: Record<string, string>;
+}
+
+export interface RouteTable {
+  match(pathname: string): RouteMatch | undefined;
+  /** The procedure at a tRPC path (`a.b`), for tRPC's own transport. */
+  procedure(path: string): Procedure | undefined;
+}
+
+/**
+ * The router's routes, built once at start-up: paths and methods from its
+ * OpenAPI document (trpc-to-openapi makes it from the procedures' meta), each
+ * joined to its procedure, so that a request costs one match and one call.
+ * Static segments win over parameters (`/me/resume` before `/me/{collection}`).
+ */
+export function createRouteTable(router: OpenApiRouter, document: OpenAPIObject): RouteTable {
+  const procedures = new Map<string, Procedure>();
+  const byRoute = new Map<string, Procedure & { def: ProcedureDef }>();
+  for (const [path, value] of Object.entries(router._def.procedures as Record<string, unknown>)) {
+    const fn = value as ProcedureFunction & { _def: ProcedureDef };
+    const { type, meta } = fn._def;
+    if (type === "subscription") continue;
+    const procedure: Procedure = {
+      path,
+      type,
+      rest: meta?.rest ?? {},
+      call: (ctx, input) =>
+        fn({ path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 }),
+    };
+    procedures.set(path, procedure);
+    if (meta?.openapi)
+      byRoute.set(`${meta.openapi.method} ${meta.openapi.path}`, { ...procedure, def: fn._def });
+  }
+
+  const paths = Object.entries(document.paths ?? {})
+    .map(([template, item]) => {
+      const routes = new Map<string, Route>();
+      for (const method of Object.keys(item ?? {}).map((m) => m.toUpperCase())) {
+        const procedure = byRoute.get(`${method} ${template}`);
+        if (!procedure) continue;
+        const { def, ...served } = procedure;
+        routes.set(method, {
+          method,
+          template,
+          procedure: served,
+          numericQueryFields: numericQueryFields(method, def),
+        });
+      }
+      const methods = [...routes.keys()].flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method]));
+      const names = [...template.matchAll(/\{([^}]+)\}/g)].map(([, name]) => name!);
+      const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, "([^/]+)")}/?$`);
+      return { template, routes, methods, names, pattern };
+    })
+    .sort((a, b) => a.names.length - b.names.length);
+
+  return {
+    match(pathname) {
+      for (const { template, routes, methods, names, pattern } of paths) {
+        const found = pattern.exec(pathname);
+        if (!found) continue;
+        const parameters = Object.fromEntries(names.map((name, i) => [name, found[i + 1]!]));
+        return { template, methods, routes, parameters };
+      }
+      return undefined;
+    },
+    procedure: (path) => procedures.get(path),
   };
 }
 
-/** The methods of a path item, upper-case; HEAD wherever GET is (answered as GET without its body). */
-function methodsOf(keys: string[]): string[] {
-  const methods = keys
-    .filter((k) => ["get", "post", "put", "patch", "delete"].includes(k))
-    .map((k) => k.toUpperCase());
-  return methods.flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method]));
+/**
+ * The top-level input fields of a query route (GET, DELETE) that are numbers:
+ * a query string carries text, which is converted with Number() as zod's
+ * coercion does (trpc-to-openapi's behaviour, kept). Other coercible kinds
+ * (boolean, where "false" would read as true) are refused at start-up: no
+ * route has one, and one that did would need a rule of its own.
+ */
+function numericQueryFields(method: string, def: ProcedureDef): Set<string> {
+  const fields = new Set<string>();
+  if (method !== "GET" && method !== "DELETE") return fields;
+  if (def.inputs.length > 1) throw new Error("a REST procedure takes one input schema");
+  const shape = objectShapeOf(def.inputs[0]);
+  for (const [field, schema] of Object.entries(shape ?? {})) {
+    const kind = innerKindOf(schema);
+    if (kind === "number") fields.add(field);
+    else if (kind === "boolean" || kind === "bigint" || kind === "date") {
+      throw new Error(`query field ${field} is a ${kind}: the REST edge converts only numbers from text`);
+    }
+  }
+  return fields;
+}
+
+interface ZodDef {
+  type: string;
+  shape?: Record<string, unknown>;
+  innerType?: unknown;
+  element?: unknown;
+  in?: unknown;
+}
+
+const defOf = (schema: unknown) => (schema as { _zod?: { def?: ZodDef } } | undefined)?._zod?.def;
+
+function objectShapeOf(schema: unknown): Record<string, unknown> | undefined {
+  const def = defOf(schema);
+  if (def?.type === "object") return def.shape;
+  if (def?.type === "pipe") return objectShapeOf(def.in);
+  return undefined;
+}
+
+/** A field's kind under optional, default, nullable and array wrappers. */
+function innerKindOf(schema: unknown): string | undefined {
+  const def = defOf(schema);
+  if (!def) return undefined;
+  if (["optional", "default", "prefault", "nullable"].includes(def.type)) return innerKindOf(def.innerType);
+  if (def.type === "array") return innerKindOf(def.element);
+  return def.type;
 }

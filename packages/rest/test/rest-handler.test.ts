@@ -12,6 +12,7 @@ import {
   createRestHandler,
   DomainError,
   formatTrpcError,
+  parseRequestTarget,
   type ResponseControl,
   type RestRequest,
   type ServiceMeta,
@@ -32,11 +33,17 @@ const router = t.router({
     .output(z.object({ limit: z.number(), user: z.string() }))
     .query(({ ctx, input }) => ({ limit: input.limit, user: ctx.user })),
   create: t.procedure
-    .meta({ openapi: { method: "POST", path: "/notes", tags: ["notes"], description: "Create." } })
+    .meta({
+      openapi: { method: "POST", path: "/notes", tags: ["notes"], description: "Create." },
+      rest: { successStatus: 201, otherSuccess: { 200: "A replay." } },
+    })
     .input(z.strictObject({ text: z.string().min(1), stars: z.number() }))
     .output(note)
     .mutation(({ ctx, input }) => {
-      ctx.response.status = 201;
+      // The route declares 201; a replay answers the other status it declares, a mistake one it does not.
+      if (input.text === "replay") ctx.response.status = 200;
+      if (input.text === "declared again") ctx.response.status = 201;
+      if (input.text === "undeclared") ctx.response.status = 202;
       ctx.response.headers.set("Location", "/notes/n1");
       return { id: "n1", ...input };
     }),
@@ -46,8 +53,7 @@ const router = t.router({
     .output(note)
     .query(({ input }) => {
       if (input.id === "gone") throw new TRPCError({ code: "NOT_FOUND", message: "no such note" });
-      if (input.id === "locked")
-        throw new DomainError("UNPROCESSABLE_CONTENT", "NOTE_LOCKED", "the note is locked");
+      if (input.id === "locked") throw new DomainError(422, "the note is locked", { error: "NOTE_LOCKED" });
       if (input.id === "broken") throw new Error("connection string postgres://secret@db leaked?");
       return { id: input.id, text: "hi", stars: 1 };
     }),
@@ -77,7 +83,7 @@ const context = async (): Promise<Context> => ({ response: createResponseControl
 
 function request(method: string, target: string, body = "", contentType = "application/json"): RestRequest {
   const headers = new Headers(body || method === "POST" ? { "content-type": contentType } : {});
-  return { method, target, headers, body };
+  return { method, target: parseRequestTarget(target), headers, body };
 }
 
 const json = (body: string) => JSON.parse(body) as Record<string, unknown>;
@@ -140,6 +146,30 @@ describe("REST handler", () => {
     expect(created.headers.location).toBe("/notes/n1");
     expect(created.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(json(created.body)).toEqual({ id: "n1", text: "hi", stars: 3 });
+  });
+
+  it("answers the success status the route declares, another it declares when the procedure says so, and refuses any other as a 500", async () => {
+    const replay = await rest.handle(request("POST", "/notes", '{"text":"replay","stars":3}'), { context });
+    expect(replay.status).toBe(200);
+
+    const reported: unknown[] = [];
+    const logging = createRestHandler({
+      router,
+      document,
+      maxBodyBytes: 100,
+      onError: (e) => reported.push(e),
+    });
+    for (const text of ["declared again", "undeclared"]) {
+      const mistaken = await logging.handle(request("POST", "/notes", JSON.stringify({ text, stars: 3 })), {
+        context,
+      });
+      expect(mistaken.status, text).toBe(500);
+      expect(json(mistaken.body)).toMatchObject({ statusCode: 500, message: "internal error" });
+    }
+    expect(reported.map((e) => (e as Error).message)).toEqual([
+      "create set status 201; its route declares 201 and, besides, 200",
+      "create set status 202; its route declares 201 and, besides, 200",
+    ]);
   });
 
   it("reads a body that the server had not read yet", async () => {

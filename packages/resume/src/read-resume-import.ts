@@ -46,5 +46,5 @@ export function readResumeImport(
     if (parsed.success) return { resume: parsed.data as ResumeImport, ignored: converted?.ignored ?? [] };
     issues.push(...apiIssuesOf(parsed.error, describe));
   }
-  throw new DomainError("BAD_REQUEST", "BAD_REQUEST", invalidRequestMessage(issues), { issues });
+  throw new DomainError(400, invalidRequestMessage(issues), { details: { issues } });
 }

@@ -2,16 +2,17 @@
  * The resume service's tRPC instance. One router serves the UI (tRPC) and
  * REST (trpc-to-openapi); both transports build the same context.
  */
-import { initTRPC, TRPCError } from "@trpc/server";
+import { initTRPC } from "@trpc/server";
 import { AuthenticationError } from "@app/auth";
 import { isDatabaseUnavailable, type Database } from "@app/db";
 import {
-  databaseOutageAs503,
   DomainError,
+  domainErrorsForTrpc,
   formatTrpcError,
   type ResponseControl,
   type ServiceMeta,
 } from "@app/rest";
+import { insufficientScope, unauthenticated } from "./auth-errors.ts";
 import type { TokenScope } from "./schemas/access-token.ts";
 
 // ---------------------------------------------------------------- context
@@ -42,45 +43,27 @@ export const router = t.router;
 
 // ---------------------------------------------------------------- procedures
 
-/** A database that does not answer is a 503, not a 500. */
-const databaseErrors = t.middleware(async ({ next }) =>
-  databaseOutageAs503(await next(), isDatabaseUnavailable),
+/** A DomainError keeps its status on both transports; a database that does not answer is a 503, not a 500. */
+const domainErrors = t.middleware(async ({ next }) =>
+  domainErrorsForTrpc(await next(), isDatabaseUnavailable),
 );
 
 /**
- * RFC 6750's answer to a token that may not do this: 403 INSUFFICIENT_SCOPE,
- * with the scope it would need, if one would do, in WWW-Authenticate.
+ * Every resume procedure: a verified caller (401 otherwise) within the
+ * per-user rate limit (429 with Retry-After); a personal access token writes
+ * only with `resume:write` (403).
  */
-function insufficientScope(response: ResponseControl, message: string, scope?: TokenScope): DomainError {
-  const needed = scope ? `, scope="${scope}"` : "";
-  response.headers.set("WWW-Authenticate", `Bearer realm="resume", error="insufficient_scope"${needed}`);
-  return new DomainError("FORBIDDEN", "INSUFFICIENT_SCOPE", message);
-}
-
-/**
- * Every resume procedure: a verified caller (401 otherwise; the server adds
- * its WWW-Authenticate) within the per-user rate limit (429 with Retry-After);
- * a personal access token writes only with `resume:write` (403).
- */
-export const userProcedure = t.procedure.use(databaseErrors).use(async ({ ctx, type, next }) => {
+export const userProcedure = t.procedure.use(domainErrors).use(async ({ ctx, type, next }) => {
   const { identity } = ctx;
-  if (identity instanceof AuthenticationError) {
-    throw new TRPCError({ code: "UNAUTHORIZED", message: identity.message });
-  }
+  if (identity instanceof AuthenticationError) throw unauthenticated(identity);
   const retryAfter = await ctx.takeRateLimit(identity.userId);
   if (retryAfter > 0) {
-    ctx.response.headers.set("Retry-After", String(retryAfter));
-    throw new TRPCError({
-      code: "TOO_MANY_REQUESTS",
-      message: `too many requests; retry in ${retryAfter} s`,
+    throw new DomainError(429, `too many requests; retry in ${retryAfter} s`, {
+      headers: { "retry-after": String(retryAfter) },
     });
   }
   if (type === "mutation" && identity.scopes && !identity.scopes.includes("resume:write")) {
-    throw insufficientScope(
-      ctx.response,
-      "this token may only read; writing needs resume:write",
-      "resume:write",
-    );
+    throw insufficientScope("this token may only read; writing needs resume:write", "resume:write");
   }
   return next({ ctx: { ...ctx, userId: identity.userId, personalToken: identity.scopes !== undefined } });
 });
@@ -93,7 +76,6 @@ export const userProcedure = t.procedure.use(databaseErrors).use(async ({ ctx, t
 export const signedInProcedure = userProcedure.use(({ ctx, next }) => {
   if (ctx.personalToken) {
     throw insufficientScope(
-      ctx.response,
       "personal access tokens cannot manage tokens; sign in (the identity provider's token) to do that",
     );
   }

@@ -32,7 +32,7 @@ describe("under concurrency", () => {
       .filter((r) => r.status === "rejected")
       .map((r) => (r as PromiseRejectedResult).reason);
     expect(created).toHaveLength(10);
-    expect(refused.every((e) => (e as { code?: string }).code === "CONFLICT")).toBe(true);
+    expect(refused.every((e) => (e as { status?: number }).status === 409)).toBe(true);
     expect(await listEntries(db, hobbies, userId)).toHaveLength(LIMITS.entriesPerCollection);
   });
 

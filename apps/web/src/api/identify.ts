@@ -64,12 +64,3 @@ function identityOf(grant: AccessTokenGrant): Identity {
       : "the personal access token is not known (mistyped or revoked)",
   );
 }
-
-/** RFC 6750's challenge for a 401: what was wrong with the token, when there was one. */
-export function bearerChallenge(failure: AuthenticationError): string {
-  const error =
-    failure.reason === "missing_token"
-      ? ""
-      : `, error="invalid_token", error_description="${failure.message}"`;
-  return `Bearer realm="resume"${error}`;
-}

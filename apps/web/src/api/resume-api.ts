@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { TRPCError } from "@trpc/server";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import { AuthenticationError } from "@app/auth";
 import {
@@ -14,17 +13,19 @@ import {
   ClientAbortedError,
   createResponseControl,
   createRestHandler,
-  DATABASE_UNAVAILABLE,
   errorAnswer,
   failureAnswer,
   methodNotAllowedAnswer,
-  queryParamsOf,
   READ_METHODS,
   readBody,
   restRequestOf,
   sendAnswer,
+  serviceUnavailable,
+  trpcErrorOf,
   type Answer,
+  type RequestTarget,
   type RestRequest,
+  type RouteTable,
   type ServiceMeta,
 } from "@app/rest";
 import {
@@ -37,7 +38,7 @@ import {
 } from "@app/resume";
 import { createFailureReporter, type Logger, type RequestRecord, type ServiceMetrics } from "@app/service";
 import type { createAnswerCache } from "./answer-cache";
-import { bearerChallenge, type Identify, type Identity } from "./identify";
+import type { Identify, Identity } from "./identify";
 import type { SharedRateLimit } from "./shared-rate-limit";
 
 /** How long GET /me/resume waits for its version before the database counts as unavailable. */
@@ -55,7 +56,7 @@ export interface ResumeApiDeps {
 
 export interface ResumeApi {
   /** `/me/*` over REST: bearer tokens only. */
-  serveRest(req: IncomingMessage, record: RequestRecord): Promise<Answer>;
+  serveRest(req: IncomingMessage, target: RequestTarget, record: RequestRecord): Promise<Answer>;
   /**
    * The same router for the editor, over tRPC's own transport (the session
    * cookie counts too): GET and HEAD for queries, POST for mutations, else a 405.
@@ -63,6 +64,7 @@ export interface ResumeApi {
   serveTrpc(
     req: IncomingMessage,
     res: ServerResponse,
+    target: RequestTarget,
     procedurePath: string,
     record: RequestRecord,
   ): Promise<void>;
@@ -116,9 +118,13 @@ export function createResumeApi({
     response: createResponseControl(),
   });
 
-  async function serveRest(req: IncomingMessage, record: RequestRecord): Promise<Answer> {
-    const request = restRequestOf(req);
-    record.route = rest.routeOf(pathOf(request.target)) ?? "unmatched";
+  async function serveRest(
+    req: IncomingMessage,
+    target: RequestTarget,
+    record: RequestRecord,
+  ): Promise<Answer> {
+    const request = restRequestOf(req, target);
+    record.route = rest.routeOf(target.path) ?? "unmatched";
     let identified: Promise<Identity> | undefined;
     const identity = () =>
       (identified ??= identify(request.headers).then((found) => {
@@ -139,11 +145,6 @@ export function createResumeApi({
       failures.report(record.route, error);
       return failureAnswer(error, isDatabaseUnavailable);
     }
-    if (answer.status === 401) {
-      const failure = await identity();
-      if (failure instanceof AuthenticationError)
-        answer.headers["www-authenticate"] = bearerChallenge(failure);
-    }
     return answer;
   }
 
@@ -157,7 +158,7 @@ export function createResumeApi({
     if (identity instanceof AuthenticationError)
       return rest.handle(request, { context: async () => contextOf(identity, request.headers) });
     const { userId } = identity;
-    const query = queryParamsOf(request.target);
+    const { query } = request.target;
     // Every theme is checked, whatever the format: a kept answer must not skip the check.
     const key = JSON.stringify([userId, query.getAll("format"), query.getAll("theme")]);
     const [retryAfter, version] = await Promise.all([rateLimit.take(userId), versionOf(userId)]);
@@ -176,23 +177,24 @@ export function createResumeApi({
   async function serveTrpc(
     req: IncomingMessage,
     res: ServerResponse,
+    target: RequestTarget,
     procedurePath: string,
     record: RequestRecord,
   ) {
     record.route = `/api/trpc/${procedurePath}`;
     const method = req.method ?? "GET";
-    const allowed = trpcMethodsOf(procedurePath);
+    const allowed = trpcMethodsOf(rest.table, procedurePath);
     if (!allowed.includes(method))
       return sendAnswer(res, methodNotAllowedAnswer(method, record.route, allowed));
     // tRPC answers HEAD with an empty 204; as a GET, node:http sends its status and headers without the body.
     if (method === "HEAD") req.method = "GET";
-    const { headers } = restRequestOf(req);
+    const { headers } = restRequestOf(req, target);
     return nodeHTTPRequestHandler({
       req,
       res,
       path: procedurePath,
       router: resumeAppRouter,
-      maxBodySize: trpcBodyLimitOf(procedurePath),
+      maxBodySize: trpcBodyLimitOf(rest.table, procedurePath),
       createContext: async () => {
         const identity = await identityForProcedure(identify(headers, { acceptSessionCookie: true }));
         if (!(identity instanceof AuthenticationError)) record.user = identity.userId;
@@ -205,32 +207,13 @@ export function createResumeApi({
   return { serveRest, serveTrpc };
 }
 
-const pathOf = (target: string) => target.split("?", 1)[0]!;
-
-const PROCEDURES = Object.entries(
-  resumeAppRouter._def.procedures as unknown as Record<
-    string,
-    { _def: { type: "query" | "mutation" | "subscription"; meta?: ServiceMeta } }
-  >,
-);
-
-/** Each procedure's own body limit, as its REST route declares it (RestMeta.maxBodyBytes): the import's. */
-const OWN_BODY_LIMITS = new Map(
-  PROCEDURES.flatMap(([path, procedure]) => {
-    const limit = procedure._def.meta?.rest?.maxBodyBytes;
-    return limit ? [[path, limit] as const] : [];
-  }),
-);
-
-const PROCEDURE_TYPES = new Map(PROCEDURES.map(([path, procedure]) => [path, procedure._def.type]));
-
 /**
  * The methods of a tRPC request to `procedurePath`: a query is read with GET
  * (and HEAD), a mutation sent with POST; a batch (`a,b`) takes those of its
  * procedures. A path naming no procedure takes both, for tRPC to answer its 404.
  */
-function trpcMethodsOf(procedurePath: string): readonly string[] {
-  const types = new Set(procedurePath.split(",").map((path) => PROCEDURE_TYPES.get(path)));
+function trpcMethodsOf(table: RouteTable, procedurePath: string): readonly string[] {
+  const types = new Set(procedurePath.split(",").map((path) => table.procedure(path)?.type));
   const methods = [...(types.has("query") ? READ_METHODS : []), ...(types.has("mutation") ? ["POST"] : [])];
   return methods.length > 0 ? methods : [...READ_METHODS, "POST"];
 }
@@ -238,10 +221,10 @@ function trpcMethodsOf(procedurePath: string): readonly string[] {
 /**
  * The body limit of a tRPC request to `procedurePath` (a batch names several,
  * comma-separated): room for a few calls of the service's limit, or the
- * largest limit of its own that one of them declares.
+ * largest limit of its own that one of them declares (RestMeta.maxBodyBytes: the import's).
  */
-function trpcBodyLimitOf(procedurePath: string): number {
-  const own = procedurePath.split(",").map((path) => OWN_BODY_LIMITS.get(path) ?? 0);
+function trpcBodyLimitOf(table: RouteTable, procedurePath: string): number {
+  const own = procedurePath.split(",").map((path) => table.procedure(path)?.rest.maxBodyBytes ?? 0);
   return Math.max(4 * LIMITS.bodyBytes, ...own);
 }
 
@@ -256,6 +239,6 @@ async function identityForProcedure(identity: Promise<Identity>): Promise<Identi
     return await identity;
   } catch (error) {
     if (!isDatabaseUnavailable(error)) throw error;
-    throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: DATABASE_UNAVAILABLE, cause: error });
+    throw trpcErrorOf(serviceUnavailable(undefined, error));
   }
 }

@@ -6,6 +6,7 @@ import {
   failureAnswer,
   healthAnswer,
   methodNotAllowedAnswer,
+  parseRequestTarget,
   READ_METHODS,
   sendAnswer,
   type Answer,
@@ -57,25 +58,25 @@ export function createWebServer({
     ...(metrics ? { metrics } : {}),
     refusedRequest: (status, message) => errorAnswer(status, message, API_HEADERS),
     async handle(req, res, record) {
-      const target = req.url ?? "/";
-      const pathname = target.split("?", 1)[0]!;
+      const badTarget = badTargetAnswer(req.url ?? "/");
+      if (badTarget) return sendAnswer(res, badTarget, SECURITY_HEADERS);
+      const target = parseRequestTarget(req.url ?? "/");
+      const pathname = target.path;
       try {
-        const badTarget = badTargetAnswer(target);
-        if (badTarget) return sendAnswer(res, badTarget, SECURITY_HEADERS);
         if (pathname === "/me" || pathname.startsWith("/me/")) {
           const preflight = cors.preflight(req);
           if (preflight) {
             record.route = "preflight";
             return sendAnswer(res, preflight, API_HEADERS);
           }
-          return sendAnswer(res, await api.serveRest(req, record), {
+          return sendAnswer(res, await api.serveRest(req, target, record), {
             ...API_HEADERS,
             ...cors.headersFor(req),
           });
         }
         if (pathname.startsWith(TRPC_PREFIX)) {
           for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
-          return await api.serveTrpc(req, res, pathname.slice(TRPC_PREFIX.length), record);
+          return await api.serveTrpc(req, res, target, pathname.slice(TRPC_PREFIX.length), record);
         }
         const health = await healthAnswer(
           pathname,

@@ -45,16 +45,16 @@ function warnOfReusedKey(ctx: LedgerContext, key: string) {
   );
 }
 
-/** 201 for a new transaction; 200 with Idempotent-Replayed for a known key (and a mismatch flag). */
+/** 201 (the route's status) for a new transaction; 200 with Idempotent-Replayed for a known key (and a mismatch flag). */
 function answerPost(ctx: LedgerContext, result: PostResult, key: string) {
   if (result.replayed) {
+    ctx.response.status = 200;
     ctx.response.headers.set("Idempotent-Replayed", "true");
     if (result.mismatch) {
       ctx.response.headers.set("Idempotency-Key-Mismatch", "true");
       warnOfReusedKey(ctx, key);
     }
   } else {
-    ctx.response.status = 201;
     ctx.response.headers.set("Location", `/transactions/${result.transaction.id}`);
   }
   return result.transaction;
@@ -124,7 +124,6 @@ export const ledgerRouter = router({
       const { account, replayed } = key
         ? await createAccountOnce(ctx.db, input, ctx.caller.principal, key)
         : { account: await createAccount(ctx.db, input), replayed: false };
-      ctx.response.status = 201;
       ctx.response.headers.set("Location", `/accounts/${account.id}`);
       if (replayed) ctx.response.headers.set("Idempotent-Replayed", "true");
       return account;
@@ -263,10 +262,12 @@ export const ledgerRouter = router({
       );
       if (rejected) {
         throw new DomainError(
-          "UNPROCESSABLE_CONTENT",
-          "BATCH_REJECTED",
+          422,
           "nothing was written: an item of this atomic batch was refused (see results)",
-          { results },
+          {
+            error: "BATCH_REJECTED",
+            details: { results },
+          },
         );
       }
       results.forEach((result, i) => {

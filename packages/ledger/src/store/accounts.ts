@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
-import { TRPCError } from "@trpc/server";
 import { isConstraintViolation, type Database } from "@app/db";
-import { DomainError } from "@app/rest";
+import { DomainError } from "@app/rest/errors";
 import type { Account, AccountType } from "../schemas.ts";
 import { ACCOUNT_JSON } from "./sql.ts";
 
@@ -61,9 +60,11 @@ export async function createAccountOnce(
   );
   if (original!.request_hash !== requestHash) {
     throw new DomainError(
-      "UNPROCESSABLE_CONTENT",
-      "IDEMPOTENCY_KEY_REUSED",
+      422,
       "this Idempotency-Key was used with another body; send a new key for a new account",
+      {
+        error: "IDEMPOTENCY_KEY_REUSED",
+      },
     );
   }
   return { account: original!.answer, replayed: true };
@@ -86,4 +87,4 @@ export async function getAccount(db: Database, id: string): Promise<Account> {
   return row.account;
 }
 
-export const accountNotFound = () => new TRPCError({ code: "NOT_FOUND", message: "no account with that id" });
+export const accountNotFound = () => new DomainError(404, "no account with that id");

@@ -1,5 +1,5 @@
 import { queryRows, type Database } from "@app/db";
-import { DomainError } from "@app/rest";
+import { DomainError } from "@app/rest/errors";
 import type { Transaction } from "../schemas.ts";
 import {
   insertTransactions,
@@ -133,18 +133,16 @@ export function replayOf(original: KnownTransaction): PostOutcome {
 function refusalOf(tx: NewTransaction, currencies: Record<string, string>): DomainError | null {
   const unknown = [...new Set(tx.entries.map((e) => e.account_id))].filter((id) => !(id in currencies));
   if (unknown.length) {
-    return new DomainError(
-      "UNPROCESSABLE_CONTENT",
-      "UNKNOWN_ACCOUNT",
-      `unknown account${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`,
-    );
+    return new DomainError(422, `unknown account${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`, {
+      error: "UNKNOWN_ACCOUNT",
+    });
   }
   const sums = unbalancedCurrencies(tx, currencies);
   if (sums.length) {
     return new DomainError(
-      "UNPROCESSABLE_CONTENT",
-      "UNBALANCED_TRANSACTION",
+      422,
       `entries must sum to zero in each currency: ${sums.map(([c, s]) => `${c} sums to ${s}`).join(", ")}`,
+      { error: "UNBALANCED_TRANSACTION" },
     );
   }
   return null;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { TRPCError } from "@trpc/server";
 import { isConstraintViolation, type Database } from "@app/db";
+import { DomainError } from "@app/rest/errors";
 import type { PostTransactionInput, Transaction } from "../schemas.ts";
 import { todayUtc } from "../today-utc.ts";
 import { writeWithGroupCommit } from "./group-commit.ts";
@@ -32,7 +32,7 @@ export async function getTransaction(db: Database, id: string): Promise<Transact
     `SELECT ${TRANSACTION_JSON} AS transaction FROM ledger.transactions t WHERE t.id = $1::uuid`,
     id,
   );
-  if (!row) throw new TRPCError({ code: "NOT_FOUND", message: "no transaction with that id" });
+  if (!row) throw new DomainError(404, "no transaction with that id");
   return row.transaction;
 }
 
@@ -130,10 +130,7 @@ export async function reverseTransaction(
       // A concurrent reversal with the same key got there first: this one is its replay.
       const replayed = await replayOfKnownKey(db, key, hash);
       if (replayed) return replayed;
-      throw new TRPCError({
-        code: "CONFLICT",
-        message: `transaction ${original.id} has already been reversed`,
-      });
+      throw new DomainError(409, `transaction ${original.id} has already been reversed`);
     }
     throw error;
   }

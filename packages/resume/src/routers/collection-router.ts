@@ -72,7 +72,6 @@ export function collectionRouter<C extends Collection>(collection: C) {
         const { entry, replayed } = key
           ? await createEntryOnce(ctx.db, collection, ctx.userId, input, key)
           : { entry: await createEntry(ctx.db, collection, ctx.userId, input), replayed: false };
-        ctx.response.status = 201;
         ctx.response.headers.set("Location", `${path}/${entry.id}`);
         if (replayed) ctx.response.headers.set("Idempotent-Replayed", "true");
         return entry;

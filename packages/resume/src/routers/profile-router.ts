@@ -1,3 +1,4 @@
+import { DomainError } from "@app/rest";
 import { profileInput, profileOutput } from "../schemas/profile.ts";
 import { getProfile, putProfile } from "../store/profile-store.ts";
 import { router, userProcedure } from "../trpc.ts";
@@ -17,7 +18,11 @@ export const profileRouter = router({
       rest: { errors: { 404: "No profile stored yet: PUT one first." } },
     })
     .output(profileOutput)
-    .query(({ ctx }) => getProfile(ctx.db, ctx.userId)),
+    .query(async ({ ctx }) => {
+      const profile = await getProfile(ctx.db, ctx.userId);
+      if (!profile) throw new DomainError(404, "no profile yet; PUT /me/profile creates it");
+      return profile;
+    }),
 
   put: userProcedure
     .meta({

@@ -57,7 +57,6 @@ export const tokenRouter = router({
     .output(createdAccessTokenOutput)
     .mutation(async ({ ctx, input }) => {
       const created = await createAccessToken(ctx.db, ctx.userId, input);
-      ctx.response.status = 201;
       ctx.response.headers.set("Location", `${PATH}/${created.id}`);
       return created;
     }),

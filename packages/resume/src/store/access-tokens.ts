@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { TRPCError } from "@trpc/server";
 import { isoTimestampSql, type Database } from "@app/db";
+import { DomainError } from "@app/rest/errors";
 import type { AccessToken, AccessTokenInput, TokenScope } from "../schemas/access-token.ts";
 import { advisoryXactLock } from "./sql.ts";
 
@@ -19,7 +19,7 @@ const TOKEN_JSON = `json_build_object(
   'expires_at', ${isoTimestampSql("t.expires_at")},
   'last_used_at', ${isoTimestampSql("t.last_used_at")})`;
 
-const notFound = () => new TRPCError({ code: "NOT_FOUND", message: "no access token with that id" });
+const notFound = () => new DomainError(404, "no access token with that id");
 
 /** Makes a token (`rsm_` and 32 random bytes, base64url); only its SHA-256 is stored. */
 export async function createAccessToken(
@@ -45,10 +45,7 @@ export async function createAccessToken(
     ),
   ]);
   if (!inserted[0]) {
-    throw new TRPCError({
-      code: "CONFLICT",
-      message: `at most ${ACCESS_TOKENS_PER_PERSON} access tokens; revoke one first`,
-    });
+    throw new DomainError(409, `at most ${ACCESS_TOKENS_PER_PERSON} access tokens; revoke one first`);
   }
   return { ...inserted[0].token, token };
 }

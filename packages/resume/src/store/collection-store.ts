@@ -1,8 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
-import { TRPCError } from "@trpc/server";
 import type { z } from "zod";
 import type { Database } from "@app/db";
-import { DomainError } from "@app/rest";
+import { DomainError } from "@app/rest/errors";
 import type { Collection } from "../collections.ts";
 import { LIMITS } from "../limits.ts";
 import { tableOf } from "./collection-tables.ts";
@@ -12,7 +11,7 @@ import { advisoryXactLock, castParameters, columnValues, entryJson, listJson } f
 type Entry<C extends Collection> = z.output<C["output"]>;
 
 const notFound = (collection: Collection) =>
-  new TRPCError({ code: "NOT_FOUND", message: `no ${collection.entityType} entry with that id` });
+  new DomainError(404, `no ${collection.entityType} entry with that id`);
 
 export async function listEntries<C extends Collection>(
   db: Database,
@@ -67,11 +66,11 @@ function insertEntry(
 export const lockCollection = (collection: Collection, userId: string): [string, string] =>
   advisoryXactLock(`${tableOf(collection).table}:${userId}`);
 
-function collectionFull(collection: Collection): TRPCError {
-  return new TRPCError({
-    code: "CONFLICT",
-    message: `at most ${LIMITS.entriesPerCollection} ${collection.name} entries; delete one first`,
-  });
+function collectionFull(collection: Collection): DomainError {
+  return new DomainError(
+    409,
+    `at most ${LIMITS.entriesPerCollection} ${collection.name} entries; delete one first`,
+  );
 }
 
 /** Adds an entry with a new uuid v4; the 201st of a collection answers 409. */
@@ -114,11 +113,11 @@ export async function createEntryOnce<C extends Collection>(
   const replayOrRefuse = (original: StoredKey) => {
     if (original.collection !== collection.name || original.request_hash !== requestHash) {
       throw new DomainError(
-        "UNPROCESSABLE_CONTENT",
-        "IDEMPOTENCY_KEY_REUSED",
+        422,
         original.collection === collection.name
           ? "this Idempotency-Key was used with another body; send a new key for a new entry"
           : `this Idempotency-Key was used on /me/${original.collection}; send a new key for a new entry`,
+        { error: "IDEMPOTENCY_KEY_REUSED" },
       );
     }
     return { entry: original.entry, replayed: true };
@@ -198,12 +197,12 @@ export async function replaceEntry<C extends Collection>(
   // 404 when it is not there at all
   const current: Record<string, unknown> = await getEntry(db, collection, userId, id);
   const from = String(current[transition!.column]);
-  throw new TRPCError({
-    code: "CONFLICT",
-    message: `${transition!.column} cannot move from ${from} to ${String(fields[transition!.column])}; allowed: ${
+  throw new DomainError(
+    409,
+    `${transition!.column} cannot move from ${from} to ${String(fields[transition!.column])}; allowed: ${
       transition!.moves[from]?.join(", ") || "none"
     }`,
-  });
+  );
 }
 
 /** The statuses from which a move to `to` is allowed. */

@@ -1,16 +1,15 @@
-import { TRPCError } from "@trpc/server";
 import type { Database } from "@app/db";
 import type { Queryable } from "./sql.ts";
 import type { Profile, ProfileInput } from "../schemas/profile.ts";
 import { castParameters, columnValues, PROFILE_COLUMNS, profileJson } from "./sql.ts";
 
-export async function getProfile(db: Database, userId: string): Promise<Profile> {
+/** The caller's profile; null before the first PUT. */
+export async function getProfile(db: Database, userId: string): Promise<Profile | null> {
   const [row] = await db.$queryRawUnsafe<{ profile: Profile }[]>(
     `SELECT ${profileJson()} AS profile FROM resume.profiles t WHERE t.user_id = $1`,
     userId,
   );
-  if (!row) throw new TRPCError({ code: "NOT_FOUND", message: "no profile yet; PUT /me/profile creates it" });
-  return row.profile;
+  return row?.profile ?? null;
 }
 
 /** Creates or replaces the caller's profile; omitted optional fields are cleared. */

@@ -1,0 +1,57 @@
+/**
+ * What domain and store code throws when a request cannot be served as
+ * asked. It knows no transport: the REST edge and the tRPC transport turn it
+ * into an answer through one map (api-error.ts). Imports nothing, so any
+ * layer may throw it (`@app/rest/errors`).
+ */
+
+/** The statuses domain code may answer with. */
+export type DomainStatus = 400 | 401 | 403 | 404 | 409 | 422 | 429 | 503;
+
+const ERROR_NAME_BY_STATUS: Record<number, string> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  422: "UNPROCESSABLE_CONTENT",
+  429: "TOO_MANY_REQUESTS",
+  500: "INTERNAL_SERVER_ERROR",
+  503: "SERVICE_UNAVAILABLE",
+};
+
+/** The body's `error` for a status, when nothing more particular is said. */
+export function errorNameForStatus(status: number): string {
+  return ERROR_NAME_BY_STATUS[status] ?? (status >= 500 ? "INTERNAL_SERVER_ERROR" : "BAD_REQUEST");
+}
+
+export interface DomainErrorOptions {
+  /** The body's `error`, when more particular than its status's name (`UNBALANCED_TRANSACTION`). */
+  error?: string;
+  /** More members of the error body (a rejected batch's `results`, a validation's `issues`). */
+  details?: Record<string, unknown>;
+  /** Headers the answer carries (`Retry-After`, `WWW-Authenticate`). */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+export class DomainError extends Error {
+  override name = "DomainError";
+  readonly errorName: string;
+  readonly details: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly status: DomainStatus,
+    message: string,
+    { error, details = {}, headers = {}, cause }: DomainErrorOptions = {},
+  ) {
+    super(message, { cause });
+    this.errorName = error ?? errorNameForStatus(status);
+    this.details = details;
+    this.headers = headers;
+  }
+}
