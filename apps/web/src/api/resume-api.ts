@@ -26,7 +26,6 @@ import {
   type RequestTarget,
   type RestRequest,
   type RouteTable,
-  type ServiceMeta,
 } from "@app/rest";
 import {
   LIMITS,
