@@ -1,6 +1,7 @@
 "use client";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import type { AccessToken, TokenScope } from "@app/resume/client";
+import { useEditorSession } from "./editor-session.tsx";
 import { api, describeFailure } from "./trpc.ts";
 
 const EXPIRY_DAYS = [7, 30, 90, 365];
@@ -15,7 +16,8 @@ const day = (iso: string) => iso.slice(0, 10);
  * access tokens"): make one, see its secret once and copy it, list, revoke.
  * Loaded only when opened.
  */
-export default function AccessTokensPanel({ onSignedOut }: { onSignedOut(): void }) {
+export default function AccessTokensPanel() {
+  const { markExpired } = useEditorSession();
   const [tokens, setTokens] = useState<AccessToken[] | null>(null);
   const [name, setName] = useState("");
   const [scope, setScope] = useState<TokenScope>("resume:read");
@@ -30,9 +32,9 @@ export default function AccessTokensPanel({ onSignedOut }: { onSignedOut(): void
       const failure = describeFailure(error);
       setFieldErrors(failure.fieldErrors);
       setStatus(failure.message);
-      if (failure.kind === "signed-out") onSignedOut();
+      if (failure.kind === "signed-out") markExpired();
     },
-    [onSignedOut],
+    [markExpired],
   );
 
   const reload = useCallback(async () => {

@@ -2,6 +2,7 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { COLLECTIONS, THEME_NAMES, type ThemeName, type WholeResume } from "@app/resume/client";
 import { CollectionSection } from "./collection-section.tsx";
+import { EditorSessionProvider, useEditorSession } from "./editor-session.tsx";
 import { ProfileForm } from "./profile-form.tsx";
 import { ResumePreview } from "./resume-preview.tsx";
 import { ThemePreview } from "./theme-preview.tsx";
@@ -23,13 +24,23 @@ function download(filename: string, type: string, text: string) {
 
 /**
  * `account` is the signed-in person's corner of the top bar: the local
- * sign-in's name and sign-out button, or Clerk's user menu.
+ * sign-in's name and sign-out button, or Clerk's user menu. The session
+ * (who is signed in, whether it expired) is provided here, once, for every
+ * form and panel below.
  */
 export function Editor({ userId, account }: { userId: string; account: ReactNode }) {
+  return (
+    <EditorSessionProvider userId={userId}>
+      <EditorContent account={account} />
+    </EditorSessionProvider>
+  );
+}
+
+function EditorContent({ account }: { account: ReactNode }) {
+  const { userId, expired, markExpired } = useEditorSession();
   const [resume, setResume] = useState<WholeResume | null>(null);
   const [markdown, setMarkdown] = useState("");
   const [problem, setProblem] = useState("");
-  const [signedOut, setSignedOut] = useState(false);
   const [importing, setImporting] = useState(false);
   const [showTokens, setShowTokens] = useState(false);
   const importButton = useRef<HTMLButtonElement>(null);
@@ -51,15 +62,13 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
     } catch (error) {
       const failure = describeFailure(error);
       setProblem(failure.message);
-      if (failure.kind === "signed-out") setSignedOut(true);
+      if (failure.kind === "signed-out") markExpired();
     }
-  }, []);
+  }, [markExpired]);
 
   useEffect(() => {
     void reload();
   }, [reload]);
-
-  const onSignedOut = useCallback(() => setSignedOut(true), []);
 
   // The themed page follows the resume: fetched again after every change, as the Markdown is.
   useEffect(() => {
@@ -73,12 +82,12 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
       .catch((error: unknown) => {
         const failure = describeFailure(error);
         setProblem(failure.message);
-        if (failure.kind === "signed-out") setSignedOut(true);
+        if (failure.kind === "signed-out") markExpired();
       });
     return () => {
       current = false;
     };
-  }, [previewStyle, resume]);
+  }, [previewStyle, resume, markExpired]);
 
   function print() {
     const frame = themeFrame.current?.contentWindow;
@@ -93,14 +102,14 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
     } catch (error) {
       const failure = describeFailure(error);
       setProblem(failure.message);
-      if (failure.kind === "signed-out") setSignedOut(true);
+      if (failure.kind === "signed-out") markExpired();
     }
   }
 
   return (
     <>
       <header className="topbar">
-        {signedOut ? <p>Session expired</p> : account}
+        {expired ? <p>Session expired</p> : account}
         <div className="row">
           <button
             type="button"
@@ -143,14 +152,14 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
           </button>
         </div>
       </header>
-      {signedOut && (
+      {expired && (
         <p className="notice no-print" role="alert" style={{ maxWidth: "78rem", margin: "1rem auto" }}>
           Your session has expired.{" "}
           <a href={`/sign-in?next=/editor&user=${encodeURIComponent(userId)}`}>Sign in again</a>: what you
           typed is kept and will be here.
         </p>
       )}
-      {problem && !signedOut && (
+      {problem && !expired && (
         <p className="form-error no-print" role="alert" style={{ maxWidth: "78rem", margin: "1rem auto" }}>
           {problem}
         </p>
@@ -167,26 +176,18 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
                   setImporting(false);
                   importButton.current?.focus();
                 }}
-                onSignedOut={onSignedOut}
               />
             </Suspense>
           )}
           {resume ? (
             <>
-              <ProfileForm
-                userId={userId}
-                profile={resume.profile}
-                onSaved={() => void reload()}
-                onSignedOut={onSignedOut}
-              />
+              <ProfileForm profile={resume.profile} onSaved={() => void reload()} />
               {COLLECTIONS.map((c) => (
                 <CollectionSection
                   key={c.name}
                   collection={c.name}
-                  userId={userId}
                   entries={resume[c.name]}
                   onChanged={() => void reload()}
-                  onSignedOut={onSignedOut}
                 />
               ))}
               <section className="card no-print" aria-labelledby="tokens-heading">
@@ -197,7 +198,7 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
                 </p>
                 {showTokens ? (
                   <Suspense fallback={<p className="status">Loading…</p>}>
-                    <AccessTokensPanel onSignedOut={onSignedOut} />
+                    <AccessTokensPanel />
                   </Suspense>
                 ) : (
                   <button type="button" className="secondary" onClick={() => setShowTokens(true)}>

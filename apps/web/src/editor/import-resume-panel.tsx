@@ -1,6 +1,7 @@
 "use client";
 import { useEffect, useRef, useState, type ChangeEvent } from "react";
 import { COLLECTIONS, JSON_RESUME_SECTIONS, type WholeResume } from "@app/resume/client";
+import { useEditorSession } from "./editor-session.tsx";
 import { SECTIONS } from "./field-specs.ts";
 import { api, describeFailure } from "./trpc.ts";
 
@@ -43,13 +44,12 @@ export default function ImportResumePanel({
   resume,
   onImported,
   onClose,
-  onSignedOut,
 }: {
   resume: WholeResume;
   onImported(): void;
   onClose(): void;
-  onSignedOut(): void;
 }) {
+  const { markExpired } = useEditorSession();
   const [document, setDocument] = useState<Document | null>(null);
   const [format, setFormat] = useState<ImportFormat>("jsonresume");
   const [problem, setProblem] = useState("");
@@ -103,7 +103,7 @@ export default function ImportResumePanel({
           ? "The file was refused; nothing was changed. Fix these and try again:"
           : failure.message,
       );
-      if (failure.kind === "signed-out") onSignedOut();
+      if (failure.kind === "signed-out") markExpired();
     } finally {
       setBusy(false);
     }

@@ -1,6 +1,7 @@
 "use client";
 import { useState } from "react";
 import type { z } from "zod";
+import { useEditorSession } from "./editor-session.tsx";
 import { errorsOf } from "./form-values.ts";
 import { describeFailure, type SaveFailure } from "./trpc.ts";
 
@@ -13,9 +14,10 @@ const INVALID: SaveFailure = {
 /**
  * A form's save: validate with the server's schema first (messages at the
  * fields, nothing sent), then write; a refused write shows the server's
- * messages at its fields, and an expired session is reported upwards.
+ * messages at its fields, and an expired session is reported to the session.
  */
-export function useValidatedSave(onSignedOut: () => void) {
+export function useValidatedSave() {
+  const { markExpired } = useEditorSession();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<SaveFailure | null>(null);
   const [saving, setSaving] = useState(false);
@@ -38,7 +40,7 @@ export function useValidatedSave(onSignedOut: () => void) {
       const described = describeFailure(error);
       setErrors(described.fieldErrors);
       setFailure(described);
-      if (described.kind === "signed-out") onSignedOut();
+      if (described.kind === "signed-out") markExpired();
       return false;
     } finally {
       setSaving(false);
