@@ -1,8 +1,8 @@
 "use client";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import type { AccessToken, TokenScope } from "@app/resume/client";
-import { useEditorSession } from "./editor-session.tsx";
-import { api, describeFailure } from "./trpc.ts";
+import { api } from "./trpc.ts";
+import { useFailureHandler } from "./use-failure-handler.ts";
 
 const EXPIRY_DAYS = [7, 30, 90, 365];
 const SCOPE_CHOICES: { scope: TokenScope; label: string }[] = [
@@ -17,7 +17,7 @@ const day = (iso: string) => iso.slice(0, 10);
  * Loaded only when opened.
  */
 export default function AccessTokensPanel() {
-  const { markExpired } = useEditorSession();
+  const handleFailure = useFailureHandler();
   const [tokens, setTokens] = useState<AccessToken[] | null>(null);
   const [name, setName] = useState("");
   const [scope, setScope] = useState<TokenScope>("resume:read");
@@ -29,12 +29,11 @@ export default function AccessTokensPanel() {
 
   const fail = useCallback(
     (error: unknown) => {
-      const failure = describeFailure(error);
+      const failure = handleFailure(error);
       setFieldErrors(failure.fieldErrors);
       setStatus(failure.message);
-      if (failure.kind === "signed-out") markExpired();
     },
-    [markExpired],
+    [handleFailure],
   );
 
   const reload = useCallback(async () => {

@@ -4,7 +4,8 @@ import type { CollectionName, EntryOf } from "@app/resume/client";
 import { useEditorSession } from "./editor-session.tsx";
 import { EntryForm } from "./entry-form.tsx";
 import { SECTIONS, type SectionSpec } from "./field-specs.ts";
-import { api, describeFailure } from "./trpc.ts";
+import { api } from "./trpc.ts";
+import { useFailureHandler } from "./use-failure-handler.ts";
 import { useFleetingMessage } from "./use-fleeting-message.ts";
 import { hasDraft } from "./use-session-draft.ts";
 
@@ -21,7 +22,8 @@ export function CollectionSection<Name extends CollectionName>({
   entries,
   onChanged,
 }: Props<Name>) {
-  const { userId, markExpired } = useEditorSession();
+  const { userId } = useEditorSession();
+  const handleFailure = useFailureHandler();
   const section: SectionSpec<EntryOf<Name>> = SECTIONS[collection];
   const draftKey = (id: string) => `draft:${userId}:${collection}-${id}`;
   // A form with a kept draft (a failed save, an expired session) opens again by itself.
@@ -56,9 +58,7 @@ export function CollectionSection<Name extends CollectionName>({
       announce(`Deleted “${title}”.`);
       onChanged();
     } catch (error) {
-      const failure = describeFailure(error);
-      setProblem(failure.message);
-      if (failure.kind === "signed-out") markExpired();
+      setProblem(handleFailure(error).message);
     }
   }
 

@@ -6,7 +6,8 @@ import { EditorSessionProvider, useEditorSession } from "./editor-session.tsx";
 import { ProfileForm } from "./profile-form.tsx";
 import { ResumePreview } from "./resume-preview.tsx";
 import { ThemePreview } from "./theme-preview.tsx";
-import { api, describeFailure } from "./trpc.ts";
+import { api } from "./trpc.ts";
+import { useFailureHandler } from "./use-failure-handler.ts";
 
 // Loaded when first opened, so that the editor's first load stays small.
 const ImportResumePanel = lazy(() => import("./import-resume-panel.tsx"));
@@ -37,7 +38,8 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
 }
 
 function EditorContent({ account }: { account: ReactNode }) {
-  const { userId, expired, markExpired } = useEditorSession();
+  const { userId, expired } = useEditorSession();
+  const handleFailure = useFailureHandler();
   const [resume, setResume] = useState<WholeResume | null>(null);
   const [markdown, setMarkdown] = useState("");
   const [problem, setProblem] = useState("");
@@ -60,11 +62,9 @@ function EditorContent({ account }: { account: ReactNode }) {
       setMarkdown(md);
       setProblem("");
     } catch (error) {
-      const failure = describeFailure(error);
-      setProblem(failure.message);
-      if (failure.kind === "signed-out") markExpired();
+      setProblem(handleFailure(error).message);
     }
-  }, [markExpired]);
+  }, [handleFailure]);
 
   useEffect(() => {
     void reload();
@@ -79,15 +79,11 @@ function EditorContent({ account }: { account: ReactNode }) {
       .then((html) => {
         if (current && typeof html === "string") setThemedHtml(html);
       })
-      .catch((error: unknown) => {
-        const failure = describeFailure(error);
-        setProblem(failure.message);
-        if (failure.kind === "signed-out") markExpired();
-      });
+      .catch((error: unknown) => setProblem(handleFailure(error).message));
     return () => {
       current = false;
     };
-  }, [previewStyle, resume, markExpired]);
+  }, [previewStyle, resume, handleFailure]);
 
   function print() {
     const frame = themeFrame.current?.contentWindow;
@@ -100,9 +96,7 @@ function EditorContent({ account }: { account: ReactNode }) {
       const document = await api.resume.get.query({ format: "jsonresume" });
       download("jsonresume.json", "application/json", `${JSON.stringify(document, null, 2)}\n`);
     } catch (error) {
-      const failure = describeFailure(error);
-      setProblem(failure.message);
-      if (failure.kind === "signed-out") markExpired();
+      setProblem(handleFailure(error).message);
     }
   }
 

@@ -1,9 +1,9 @@
 "use client";
 import { useEffect, useRef, useState, type ChangeEvent } from "react";
 import { COLLECTIONS, JSON_RESUME_SECTIONS, type WholeResume } from "@app/resume/client";
-import { useEditorSession } from "./editor-session.tsx";
 import { SECTIONS } from "./field-specs.ts";
-import { api, describeFailure } from "./trpc.ts";
+import { api } from "./trpc.ts";
+import { useFailureHandler } from "./use-failure-handler.ts";
 
 type ImportFormat = "jsonresume" | "json";
 type Document = Record<string, unknown>;
@@ -49,7 +49,7 @@ export default function ImportResumePanel({
   onImported(): void;
   onClose(): void;
 }) {
-  const { markExpired } = useEditorSession();
+  const handleFailure = useFailureHandler();
   const [document, setDocument] = useState<Document | null>(null);
   const [format, setFormat] = useState<ImportFormat>("jsonresume");
   const [problem, setProblem] = useState("");
@@ -96,14 +96,13 @@ export default function ImportResumePanel({
       );
       onImported();
     } catch (error) {
-      const failure = describeFailure(error);
+      const failure = handleFailure(error);
       setIssues(Object.entries(failure.fieldErrors));
       setProblem(
         failure.kind === "invalid"
           ? "The file was refused; nothing was changed. Fix these and try again:"
           : failure.message,
       );
-      if (failure.kind === "signed-out") markExpired();
     } finally {
       setBusy(false);
     }

@@ -1,9 +1,9 @@
 "use client";
 import { useState } from "react";
 import type { z } from "zod";
-import { useEditorSession } from "./editor-session.tsx";
 import { errorsOf } from "./form-values.ts";
-import { describeFailure, type SaveFailure } from "./trpc.ts";
+import type { SaveFailure } from "./trpc.ts";
+import { useFailureHandler } from "./use-failure-handler.ts";
 
 const INVALID: SaveFailure = {
   kind: "invalid",
@@ -14,10 +14,10 @@ const INVALID: SaveFailure = {
 /**
  * A form's save: validate with the server's schema first (messages at the
  * fields, nothing sent), then write; a refused write shows the server's
- * messages at its fields, and an expired session is reported to the session.
+ * messages at its fields (an expired session goes through useFailureHandler).
  */
 export function useValidatedSave() {
-  const { markExpired } = useEditorSession();
+  const handleFailure = useFailureHandler();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<SaveFailure | null>(null);
   const [saving, setSaving] = useState(false);
@@ -37,10 +37,9 @@ export function useValidatedSave() {
       setFailure(null);
       return true;
     } catch (error) {
-      const described = describeFailure(error);
+      const described = handleFailure(error);
       setErrors(described.fieldErrors);
       setFailure(described);
-      if (described.kind === "signed-out") markExpired();
       return false;
     } finally {
       setSaving(false);
