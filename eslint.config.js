@@ -1,6 +1,26 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+/*
+ * One import style in apps/web: a file of the app is imported by its relative
+ * path with its extension (`./trpc.ts`, `../server/auth.ts`), never through
+ * the `~/` alias nor without the extension. Why this one:
+ * - It is how every other package, script and test of the repository imports,
+ *   so the web app reads like the rest.
+ * - It resolves the same in every tool that loads these files, with no alias
+ *   to configure in each: Next.js (Turbopack), tsx (`src/main.ts`), Vitest
+ *   (the root tests import `apps/web/src/api/*.ts`) and TypeScript
+ *   (`allowImportingTsExtensions`); an alias would have to be taught to each.
+ * - The extension is what Node's own ESM resolution requires, and a `~` would
+ *   mean a different folder in each package of a monorepo.
+ * `no-restricted-imports` checks static imports and re-exports; dynamic
+ * `import()` (lazy panels, next/dynamic) is checked by `no-restricted-syntax`.
+ */
+const ALIAS = String.raw`^~\/`;
+const RELATIVE_WITHOUT_EXTENSION = String.raw`^\.{1,2}(?:$|\/(?!.*\.(?:tsx?|css|json)$))`;
+const IMPORT_STYLE =
+  "Import files of the app by relative path with the extension, e.g. './trpc.ts' (eslint.config.js says why).";
+
 export default tseslint.config(
   {
     ignores: ["**/node_modules/**", "**/.next/**", "**/generated/**", ".data/**", "**/next-env.d.ts"],
@@ -11,6 +31,25 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
+    },
+  },
+  {
+    files: ["apps/web/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { regex: ALIAS, message: IMPORT_STYLE },
+            { regex: RELATIVE_WITHOUT_EXTENSION, message: IMPORT_STYLE },
+          ],
+        },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        { selector: `ImportExpression[source.value=/${ALIAS}/]`, message: IMPORT_STYLE },
+        { selector: `ImportExpression[source.value=/${RELATIVE_WITHOUT_EXTENSION}/]`, message: IMPORT_STYLE },
+      ],
     },
   },
 );

@@ -15,14 +15,14 @@ import {
   serveMetrics,
   runUntilShutdown,
 } from "@app/service";
-import { createAnswerCache } from "./api/answer-cache";
-import { createCors } from "./api/cors";
-import { accessTokenFinder, createIdentify } from "./api/identify";
-import { createResumeApi } from "./api/resume-api";
-import { createSharedRateLimit } from "./api/shared-rate-limit";
-import { createWebServer } from "./api/web-server";
-import { webEnv } from "./env";
-import { tokenVerifier } from "./server/auth";
+import { createAnswerCache } from "./api/answer-cache.ts";
+import { createCors } from "./api/cors.ts";
+import { accessTokenFinder, createIdentify } from "./api/identify.ts";
+import { createResumeApi } from "./api/resume-api.ts";
+import { createSharedRateLimit } from "./api/shared-rate-limit.ts";
+import { createWebServer } from "./api/web-server.ts";
+import { webEnv } from "./env.ts";
+import { tokenVerifier } from "./server/auth.ts";
 
 const dir = path.resolve(import.meta.dirname, "..");
 const dev = process.argv.includes("--dev");

@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { clerkConfig } from "~/env";
-import { newNonce, pageContentSecurityPolicy } from "~/server/content-security-policy";
+import { clerkConfig } from "./env.ts";
+import { newNonce, pageContentSecurityPolicy } from "./server/content-security-policy.ts";
 
 /**
  * Pages only (see `config`): gives each page response a Content-Security-Policy

@@ -6,7 +6,7 @@ import {
   type AccessTokenGrant,
   type ResumeIdentity,
 } from "@app/resume";
-import { sessionToken } from "../server/session";
+import { sessionToken } from "../server/session.ts";
 
 export type Identity = ResumeIdentity | AuthenticationError;
 

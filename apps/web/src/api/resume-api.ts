@@ -36,9 +36,9 @@ import {
   type ResumeContext,
 } from "@app/resume";
 import { createFailureReporter, type Logger, type RequestRecord, type ServiceMetrics } from "@app/service";
-import type { createAnswerCache } from "./answer-cache";
-import type { Identify, Identity } from "./identify";
-import type { SharedRateLimit } from "./shared-rate-limit";
+import type { createAnswerCache } from "./answer-cache.ts";
+import type { Identify, Identity } from "./identify.ts";
+import type { SharedRateLimit } from "./shared-rate-limit.ts";
 
 /** How long GET /me/resume waits for its version before the database counts as unavailable. */
 const VERSION_TIMEOUT_MS = 1_000;

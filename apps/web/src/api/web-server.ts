@@ -13,9 +13,9 @@ import {
 } from "@app/rest";
 import { API_VERSION } from "@app/resume";
 import { createServiceServer, type Logger, type ServiceMetrics, type ServiceServer } from "@app/service";
-import { SECURITY_HEADERS } from "../server/security-headers";
-import type { Cors } from "./cors";
-import type { ResumeApi } from "./resume-api";
+import { SECURITY_HEADERS } from "../server/security-headers.ts";
+import type { Cors } from "./cors.ts";
+import type { ResumeApi } from "./resume-api.ts";
 
 type NextHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
 

@@ -1,8 +1,8 @@
-import { ClerkProvider } from "~/clerk/components";
 import type { Metadata, Viewport } from "next";
 import { headers } from "next/headers";
 import type { ReactNode } from "react";
-import { clerkConfig } from "~/env";
+import { ClerkProvider } from "../clerk/components.tsx";
+import { clerkConfig } from "../env.ts";
 import "./globals.css";
 
 export const metadata: Metadata = {

@@ -1,8 +1,8 @@
 "use client";
 import { ClerkFailed, ClerkLoading, UserButton, useAuth } from "@clerk/nextjs";
 import { useEffect, useLayoutEffect } from "react";
-import { Editor } from "~/editor/editor";
-import { setBearerTokenSource } from "~/editor/trpc";
+import { Editor } from "../editor/editor.tsx";
+import { setBearerTokenSource } from "../editor/trpc.ts";
 import { ClerkUnavailable } from "./clerk-unavailable.tsx";
 
 /**

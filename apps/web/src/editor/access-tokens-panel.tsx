@@ -1,7 +1,8 @@
 "use client";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import type { AccessToken, TokenScope } from "@app/resume/client";
-import { api, describeFailure } from "./trpc.ts";
+import { api } from "./trpc.ts";
+import { useFailureHandler } from "./use-failure-handler.ts";
 
 const EXPIRY_DAYS = [7, 30, 90, 365];
 const SCOPE_CHOICES: { scope: TokenScope; label: string }[] = [
@@ -15,7 +16,8 @@ const day = (iso: string) => iso.slice(0, 10);
  * access tokens"): make one, see its secret once and copy it, list, revoke.
  * Loaded only when opened.
  */
-export default function AccessTokensPanel({ onSignedOut }: { onSignedOut(): void }) {
+export default function AccessTokensPanel() {
+  const handleFailure = useFailureHandler();
   const [tokens, setTokens] = useState<AccessToken[] | null>(null);
   const [name, setName] = useState("");
   const [scope, setScope] = useState<TokenScope>("resume:read");
@@ -27,12 +29,11 @@ export default function AccessTokensPanel({ onSignedOut }: { onSignedOut(): void
 
   const fail = useCallback(
     (error: unknown) => {
-      const failure = describeFailure(error);
+      const failure = handleFailure(error);
       setFieldErrors(failure.fieldErrors);
       setStatus(failure.message);
-      if (failure.kind === "signed-out") onSignedOut();
     },
-    [onSignedOut],
+    [handleFailure],
   );
 
   const reload = useCallback(async () => {

@@ -1,29 +1,29 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
 import type { CollectionName, EntryOf } from "@app/resume/client";
+import { useEditorSession } from "./editor-session.tsx";
 import { EntryForm } from "./entry-form.tsx";
 import { SECTIONS, type SectionSpec } from "./field-specs.ts";
-import { api, describeFailure } from "./trpc.ts";
+import { api } from "./trpc.ts";
+import { useFailureHandler } from "./use-failure-handler.ts";
 import { useFleetingMessage } from "./use-fleeting-message.ts";
 import { hasDraft } from "./use-session-draft.ts";
 
 interface Props<Name extends CollectionName> {
   collection: Name;
-  userId: string;
   /** The entries in the service's order. */
   entries: EntryOf<Name>[];
   onChanged(): void;
-  onSignedOut(): void;
 }
 
 /** One collection: its entries as the service orders them, with add, edit and delete (after confirmation). */
 export function CollectionSection<Name extends CollectionName>({
   collection,
-  userId,
   entries,
   onChanged,
-  onSignedOut,
 }: Props<Name>) {
+  const { userId } = useEditorSession();
+  const handleFailure = useFailureHandler();
   const section: SectionSpec<EntryOf<Name>> = SECTIONS[collection];
   const draftKey = (id: string) => `draft:${userId}:${collection}-${id}`;
   // A form with a kept draft (a failed save, an expired session) opens again by itself.
@@ -58,9 +58,7 @@ export function CollectionSection<Name extends CollectionName>({
       announce(`Deleted “${title}”.`);
       onChanged();
     } catch (error) {
-      const failure = describeFailure(error);
-      setProblem(failure.message);
-      if (failure.kind === "signed-out") onSignedOut();
+      setProblem(handleFailure(error).message);
     }
   }
 
@@ -68,7 +66,6 @@ export function CollectionSection<Name extends CollectionName>({
   const form = (entry?: EntryOf<Name>) => (
     <EntryForm
       collection={collection}
-      userId={userId}
       {...(entry ? { entry } : {})}
       onSaved={() => {
         setEditing(null);
@@ -76,7 +73,6 @@ export function CollectionSection<Name extends CollectionName>({
         onChanged();
       }}
       onCancel={() => setEditing(null)}
-      onSignedOut={onSignedOut}
     />
   );
 

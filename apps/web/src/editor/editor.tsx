@@ -2,10 +2,12 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { COLLECTIONS, THEME_NAMES, type ThemeName, type WholeResume } from "@app/resume/client";
 import { CollectionSection } from "./collection-section.tsx";
+import { EditorSessionProvider, useEditorSession } from "./editor-session.tsx";
 import { ProfileForm } from "./profile-form.tsx";
 import { ResumePreview } from "./resume-preview.tsx";
 import { ThemePreview } from "./theme-preview.tsx";
-import { api, describeFailure } from "./trpc.ts";
+import { api } from "./trpc.ts";
+import { useFailureHandler } from "./use-failure-handler.ts";
 
 // Loaded when first opened, so that the editor's first load stays small.
 const ImportResumePanel = lazy(() => import("./import-resume-panel.tsx"));
@@ -23,13 +25,24 @@ function download(filename: string, type: string, text: string) {
 
 /**
  * `account` is the signed-in person's corner of the top bar: the local
- * sign-in's name and sign-out button, or Clerk's user menu.
+ * sign-in's name and sign-out button, or Clerk's user menu. The session
+ * (who is signed in, whether it expired) is provided here, once, for every
+ * form and panel below.
  */
 export function Editor({ userId, account }: { userId: string; account: ReactNode }) {
+  return (
+    <EditorSessionProvider userId={userId}>
+      <EditorContent account={account} />
+    </EditorSessionProvider>
+  );
+}
+
+function EditorContent({ account }: { account: ReactNode }) {
+  const { userId, expired } = useEditorSession();
+  const handleFailure = useFailureHandler();
   const [resume, setResume] = useState<WholeResume | null>(null);
   const [markdown, setMarkdown] = useState("");
   const [problem, setProblem] = useState("");
-  const [signedOut, setSignedOut] = useState(false);
   const [importing, setImporting] = useState(false);
   const [showTokens, setShowTokens] = useState(false);
   const importButton = useRef<HTMLButtonElement>(null);
@@ -49,17 +62,13 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
       setMarkdown(md);
       setProblem("");
     } catch (error) {
-      const failure = describeFailure(error);
-      setProblem(failure.message);
-      if (failure.kind === "signed-out") setSignedOut(true);
+      setProblem(handleFailure(error).message);
     }
-  }, []);
+  }, [handleFailure]);
 
   useEffect(() => {
     void reload();
   }, [reload]);
-
-  const onSignedOut = useCallback(() => setSignedOut(true), []);
 
   // The themed page follows the resume: fetched again after every change, as the Markdown is.
   useEffect(() => {
@@ -70,15 +79,11 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
       .then((html) => {
         if (current && typeof html === "string") setThemedHtml(html);
       })
-      .catch((error: unknown) => {
-        const failure = describeFailure(error);
-        setProblem(failure.message);
-        if (failure.kind === "signed-out") setSignedOut(true);
-      });
+      .catch((error: unknown) => setProblem(handleFailure(error).message));
     return () => {
       current = false;
     };
-  }, [previewStyle, resume]);
+  }, [previewStyle, resume, handleFailure]);
 
   function print() {
     const frame = themeFrame.current?.contentWindow;
@@ -91,16 +96,14 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
       const document = await api.resume.get.query({ format: "jsonresume" });
       download("jsonresume.json", "application/json", `${JSON.stringify(document, null, 2)}\n`);
     } catch (error) {
-      const failure = describeFailure(error);
-      setProblem(failure.message);
-      if (failure.kind === "signed-out") setSignedOut(true);
+      setProblem(handleFailure(error).message);
     }
   }
 
   return (
     <>
       <header className="topbar">
-        {signedOut ? <p>Session expired</p> : account}
+        {expired ? <p>Session expired</p> : account}
         <div className="row">
           <button
             type="button"
@@ -143,14 +146,14 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
           </button>
         </div>
       </header>
-      {signedOut && (
+      {expired && (
         <p className="notice no-print" role="alert" style={{ maxWidth: "78rem", margin: "1rem auto" }}>
           Your session has expired.{" "}
           <a href={`/sign-in?next=/editor&user=${encodeURIComponent(userId)}`}>Sign in again</a>: what you
           typed is kept and will be here.
         </p>
       )}
-      {problem && !signedOut && (
+      {problem && !expired && (
         <p className="form-error no-print" role="alert" style={{ maxWidth: "78rem", margin: "1rem auto" }}>
           {problem}
         </p>
@@ -167,26 +170,18 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
                   setImporting(false);
                   importButton.current?.focus();
                 }}
-                onSignedOut={onSignedOut}
               />
             </Suspense>
           )}
           {resume ? (
             <>
-              <ProfileForm
-                userId={userId}
-                profile={resume.profile}
-                onSaved={() => void reload()}
-                onSignedOut={onSignedOut}
-              />
+              <ProfileForm profile={resume.profile} onSaved={() => void reload()} />
               {COLLECTIONS.map((c) => (
                 <CollectionSection
                   key={c.name}
                   collection={c.name}
-                  userId={userId}
                   entries={resume[c.name]}
                   onChanged={() => void reload()}
-                  onSignedOut={onSignedOut}
                 />
               ))}
               <section className="card no-print" aria-labelledby="tokens-heading">
@@ -197,7 +192,7 @@ export function Editor({ userId, account }: { userId: string; account: ReactNode
                 </p>
                 {showTokens ? (
                   <Suspense fallback={<p className="status">Loading…</p>}>
-                    <AccessTokensPanel onSignedOut={onSignedOut} />
+                    <AccessTokensPanel />
                   </Suspense>
                 ) : (
                   <button type="button" className="secondary" onClick={() => setShowTokens(true)}>

@@ -1,6 +1,7 @@
 "use client";
 import { useEffect, useRef, type FormEvent } from "react";
 import { COLLECTIONS, GOAL_MOVES, type CollectionName, type EntryOf } from "@app/resume/client";
+import { useEditorSession } from "./editor-session.tsx";
 import { SECTIONS, withLabels, type FieldSpec } from "./field-specs.ts";
 import { formValuesOf, inputOf, openFlag, type FormValues } from "./form-values.ts";
 import { TextListEditor } from "./text-list-editor.tsx";
@@ -10,23 +11,20 @@ import { useValidatedSave } from "./use-validated-save.ts";
 
 interface Props<Name extends CollectionName> {
   collection: Name;
-  userId: string;
   /** The entry being edited; absent for a new one. */
   entry?: EntryOf<Name>;
   onSaved(): void;
   onCancel(): void;
-  onSignedOut(): void;
 }
 
 /** The add or edit form of one entry, validated with the server's own zod schema before it is sent. */
 export function EntryForm<Name extends CollectionName>({
   collection,
-  userId,
   entry,
   onSaved,
   onCancel,
-  onSignedOut,
 }: Props<Name>) {
+  const { userId } = useEditorSession();
   const section = SECTIONS[collection];
   const schema = COLLECTIONS.find((c) => c.name === collection)!.fields;
   const formId = `${collection}-${entry ? entry.id : "new"}`;
@@ -34,7 +32,7 @@ export function EntryForm<Name extends CollectionName>({
   const [values, setValues, clearDraft] = useSessionDraft<FormValues>(draftKey, () =>
     formValuesOf(section.fields, entry),
   );
-  const { errors: apiErrors, failure, saving, save } = useValidatedSave(onSignedOut);
+  const { errors: apiErrors, failure, saving, save } = useValidatedSave();
   // Messages name other fields by their labels ("must not be before Start date"), not their API names.
   const errors = Object.fromEntries(
     Object.entries(apiErrors).map(([path, message]) => [path, withLabels(message, section.fields)]),

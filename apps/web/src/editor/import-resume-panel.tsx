@@ -2,7 +2,8 @@
 import { useEffect, useRef, useState, type ChangeEvent } from "react";
 import { COLLECTIONS, JSON_RESUME_SECTIONS, type WholeResume } from "@app/resume/client";
 import { SECTIONS } from "./field-specs.ts";
-import { api, describeFailure } from "./trpc.ts";
+import { api } from "./trpc.ts";
+import { useFailureHandler } from "./use-failure-handler.ts";
 
 type ImportFormat = "jsonresume" | "json";
 type Document = Record<string, unknown>;
@@ -43,13 +44,12 @@ export default function ImportResumePanel({
   resume,
   onImported,
   onClose,
-  onSignedOut,
 }: {
   resume: WholeResume;
   onImported(): void;
   onClose(): void;
-  onSignedOut(): void;
 }) {
+  const handleFailure = useFailureHandler();
   const [document, setDocument] = useState<Document | null>(null);
   const [format, setFormat] = useState<ImportFormat>("jsonresume");
   const [problem, setProblem] = useState("");
@@ -96,14 +96,13 @@ export default function ImportResumePanel({
       );
       onImported();
     } catch (error) {
-      const failure = describeFailure(error);
+      const failure = handleFailure(error);
       setIssues(Object.entries(failure.fieldErrors));
       setProblem(
         failure.kind === "invalid"
           ? "The file was refused; nothing was changed. Fix these and try again:"
           : failure.message,
       );
-      if (failure.kind === "signed-out") onSignedOut();
     } finally {
       setBusy(false);
     }

@@ -1,6 +1,7 @@
 "use client";
 import type { FormEvent } from "react";
 import { profileFields, type Profile } from "@app/resume/client";
+import { useEditorSession } from "./editor-session.tsx";
 import { api } from "./trpc.ts";
 import { useSessionDraft } from "./use-session-draft.ts";
 import { useFleetingMessage } from "./use-fleeting-message.ts";
@@ -45,15 +46,14 @@ function valuesOf(profile: Profile | null): ProfileValues {
 }
 
 interface Props {
-  userId: string;
   profile: Profile | null;
   onSaved(): void;
-  onSignedOut(): void;
 }
 
-export function ProfileForm({ userId, profile, onSaved, onSignedOut }: Props) {
+export function ProfileForm({ profile, onSaved }: Props) {
+  const { userId } = useEditorSession();
   const [values, setValues, clearDraft] = useSessionDraft(`draft:${userId}:profile`, () => valuesOf(profile));
-  const { errors, failure, save } = useValidatedSave(onSignedOut);
+  const { errors, failure, save } = useValidatedSave();
   const [status, setStatus] = useFleetingMessage();
 
   async function submit(event: FormEvent) {

@@ -67,7 +67,10 @@ export interface SaveFailure {
   fieldErrors: Record<string, string>;
 }
 
-/** What went wrong with a call, in terms the editor shows. */
+/**
+ * What went wrong with a call, in terms the editor shows. Components take it
+ * from useFailureHandler, which also reports an expired session.
+ */
 export function describeFailure(error: unknown): SaveFailure {
   if (!(error instanceof TRPCClientError)) {
     return {

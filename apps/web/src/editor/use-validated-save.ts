@@ -2,7 +2,8 @@
 import { useState } from "react";
 import type { z } from "zod";
 import { errorsOf } from "./form-values.ts";
-import { describeFailure, type SaveFailure } from "./trpc.ts";
+import type { SaveFailure } from "./trpc.ts";
+import { useFailureHandler } from "./use-failure-handler.ts";
 
 const INVALID: SaveFailure = {
   kind: "invalid",
@@ -13,9 +14,10 @@ const INVALID: SaveFailure = {
 /**
  * A form's save: validate with the server's schema first (messages at the
  * fields, nothing sent), then write; a refused write shows the server's
- * messages at its fields, and an expired session is reported upwards.
+ * messages at its fields (an expired session goes through useFailureHandler).
  */
-export function useValidatedSave(onSignedOut: () => void) {
+export function useValidatedSave() {
+  const handleFailure = useFailureHandler();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<SaveFailure | null>(null);
   const [saving, setSaving] = useState(false);
@@ -35,10 +37,9 @@ export function useValidatedSave(onSignedOut: () => void) {
       setFailure(null);
       return true;
     } catch (error) {
-      const described = describeFailure(error);
+      const described = handleFailure(error);
       setErrors(described.fieldErrors);
       setFailure(described);
-      if (described.kind === "signed-out") onSignedOut();
       return false;
     } finally {
       setSaving(false);

@@ -1,5 +1,5 @@
 import { createTokenVerifier, resolveAuthSetup, type AuthSetup, type TokenVerifier } from "@app/auth";
-import { webEnv } from "~/env";
+import { webEnv } from "../env.ts";
 
 let setup: Promise<AuthSetup> | undefined;
 let verifier: Promise<TokenVerifier> | undefined;

@@ -1,7 +1,7 @@
 import { cookies } from "next/headers";
 import { AuthenticationError } from "@app/auth";
-import { tokenVerifier } from "./auth";
-import { SESSION_COOKIE } from "./session";
+import { tokenVerifier } from "./auth.ts";
+import { SESSION_COOKIE } from "./session.ts";
 
 /** The signed-in person of a page request, or null. */
 export async function currentUser(): Promise<string | null> {

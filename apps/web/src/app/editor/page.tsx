@@ -1,9 +1,9 @@
 import { redirect } from "next/navigation";
-import { ClerkEditor } from "~/clerk/components";
-import { Editor } from "~/editor/editor";
-import { LocalAccount } from "~/editor/local-account";
-import { clerkConfig } from "~/env";
-import { currentUser } from "~/server/current-user";
+import { ClerkEditor } from "../../clerk/components.tsx";
+import { Editor } from "../../editor/editor.tsx";
+import { LocalAccount } from "../../editor/local-account.tsx";
+import { clerkConfig } from "../../env.ts";
+import { currentUser } from "../../server/current-user.ts";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Resume editor" };

@@ -1,9 +1,9 @@
-import { ClerkSignIn } from "~/clerk/components";
 import { redirect } from "next/navigation";
-import { clerkConfig } from "~/env";
-import { authSetup } from "~/server/auth";
-import { currentUser } from "~/server/current-user";
-import { safeNext } from "~/server/session";
+import { ClerkSignIn } from "../../clerk/components.tsx";
+import { clerkConfig } from "../../env.ts";
+import { authSetup } from "../../server/auth.ts";
+import { currentUser } from "../../server/current-user.ts";
+import { safeNext } from "../../server/session.ts";
 
 export const dynamic = "force-dynamic";
 

@@ -1,4 +1,4 @@
-import { authSetup } from "~/server/auth";
+import { authSetup } from "../../../server/auth.ts";
 
 export const dynamic = "force-dynamic";
 

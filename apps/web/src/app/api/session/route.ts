@@ -1,5 +1,11 @@
-import { authSetup } from "~/server/auth";
-import { clearedSessionCookie, LOCAL_USER_ID, mintSession, safeNext, sessionCookie } from "~/server/session";
+import { authSetup } from "../../../server/auth.ts";
+import {
+  clearedSessionCookie,
+  LOCAL_USER_ID,
+  mintSession,
+  safeNext,
+  sessionCookie,
+} from "../../../server/session.ts";
 
 export const dynamic = "force-dynamic";
 
