@@ -82,7 +82,7 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
  * is the main thread's. Open it in Chrome DevTools, or summarise it with
  * `npx tsx bench/profile-summary.ts FILE`.
  */
-function profilerArgs(name: string): string[] {
+export function profilerArgs(name: string): string[] {
   const directory = env.BENCH_CPU_PROFILE_DIR;
   if (!directory) return [];
   // Node's default file names (pid and thread id): the ledger's tsx loader thread writes its own.

@@ -98,7 +98,7 @@ export function startLedger(
  * half as often (ledger posts: about 5% more per second, for at most 48 MiB
  * more memory when busy).
  */
-const SERVER_NODE_ARGS = ["--max-semi-space-size=32"];
+export const SERVER_NODE_ARGS = ["--max-semi-space-size=32"];
 
 /** A production server as a child `node` process with the service's environment. */
 function startNodeService(

@@ -1,0 +1,55 @@
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { repoRoot } from "../scripts/env.ts";
+import { SERVER_NODE_ARGS, stopProcess } from "../scripts/processes.ts";
+import { profilerArgs } from "./environment.ts";
+
+const SERVER = fileURLToPath(new URL("./bare-posting-server.ts", import.meta.url));
+/** As long as the bench waits for a ledger or web server to become healthy. */
+const START_TIMEOUT_MS = 60_000;
+
+export interface BarePostingServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts bench/bare-posting-server.ts in a process of its own, under the
+ * ledger's runtime (node with tsx, the production servers' Node flags,
+ * NODE_ENV=production), so the ceiling differs from the ledger only in what
+ * the ledger's code does. It reports its port over the IPC channel, which
+ * also ends it when the bench's process goes. The caller must `stop()` it;
+ * a start that fails stops it here.
+ */
+export async function startBarePostingServer(databaseUrl: string): Promise<BarePostingServer> {
+  const child = fork(SERVER, [], {
+    cwd: repoRoot,
+    execArgv: [...SERVER_NODE_ARGS, ...profilerArgs("bare-posting"), "--import", "tsx"],
+    env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: "production" },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`the bare posting server did not start within ${START_TIMEOUT_MS / 1000} s`)),
+        START_TIMEOUT_MS,
+      );
+      child.once("message", (message: { port: number }) => {
+        clearTimeout(timer);
+        resolve(message.port);
+      });
+      child.once("exit", (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`the bare posting server exited (${signal ?? code}) before listening`));
+      });
+      child.once("error", (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
+    return { url: `http://127.0.0.1:${port}`, stop: () => stopProcess(child) };
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
+  }
+}
