@@ -21,6 +21,20 @@ const RELATIVE_WITHOUT_EXTENSION = String.raw`^\.{1,2}(?:$|\/(?!.*\.(?:tsx?|css|
 const IMPORT_STYLE =
   "Import files of the app by relative path with the extension, e.g. './trpc.ts' (eslint.config.js says why).";
 
+/*
+ * Domain and store code knows no transport: it throws DomainError
+ * (`@app/rest/errors`), which the edge turns into an answer. Only the router
+ * layer (trpc.ts, routers/) and packages/rest speak tRPC.
+ */
+const DOMAIN_CODE = [
+  "packages/*/src/store/**/*.ts",
+  "packages/resume/src/json-resume/**/*.ts",
+  "packages/resume/src/markdown/**/*.ts",
+  "packages/resume/src/themes/**/*.ts",
+];
+const NO_TRANSPORT =
+  "Domain and store code throws DomainError from @app/rest/errors; tRPC stays in the router layer.";
+
 export default tseslint.config(
   {
     ignores: ["**/node_modules/**", "**/.next/**", "**/generated/**", ".data/**", "**/next-env.d.ts"],
@@ -31,6 +45,15 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
+    },
+  },
+  {
+    files: DOMAIN_CODE,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: String.raw`^@trpc\/`, message: NO_TRANSPORT }] },
+      ],
     },
   },
   {
