@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { SigV4Error } from "./sigv4-error.ts";
 
 export interface Credential {
   accessKeyId: string;
@@ -12,6 +13,13 @@ export interface Credential {
   actions: string[];
 }
 export type CredentialStore = ReadonlyMap<string, Credential>;
+
+/** The credential an Authorization header names. */
+export function credentialOf(credentials: CredentialStore, accessKeyId: string): Credential {
+  const credential = credentials.get(accessKeyId);
+  if (!credential) throw new SigV4Error("InvalidAccessKeyId", "the access key id is not known");
+  return credential;
+}
 
 const credentialsFileSchema = (actions: readonly [string, ...string[]]) =>
   z.array(

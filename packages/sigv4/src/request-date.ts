@@ -1,0 +1,41 @@
+import { headerValue, type ReceivedHeaders } from "./received-request.ts";
+import { SigV4Error } from "./sigv4-error.ts";
+
+const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+export interface RequestDate {
+  /** x-amz-date as sent: the string to sign repeats it and the credential scope its first 8 characters. */
+  amzDate: string;
+  signedAt: Date;
+}
+
+export function requestDateOf(headers: ReceivedHeaders): RequestDate {
+  const amzDate = headerValue(headers, "x-amz-date");
+  const signedAt = amzDate ? parseAmzDate(amzDate) : null;
+  if (!amzDate || !signedAt) {
+    throw new SigV4Error("AuthorizationHeaderMalformed", "x-amz-date must be sent as YYYYMMDDTHHMMSSZ");
+  }
+  return { amzDate, signedAt };
+}
+
+/**
+ * A signed request is good for 5 minutes either side of the server's clock:
+ * one captured on its way can be replayed for minutes, not for ever, while
+ * clients a little off the server's time still get in.
+ */
+export function checkClockSkew(signedAt: Date, now: Date): void {
+  if (Math.abs(now.getTime() - signedAt.getTime()) > MAX_CLOCK_SKEW_MS) {
+    throw new SigV4Error(
+      "RequestTimeTooSkewed",
+      "the request time differs from the server's by more than 5 minutes",
+    );
+  }
+}
+
+function parseAmzDate(value: string): Date | null {
+  const match = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(value);
+  if (!match) return null;
+  const [, y, mo, d, h, mi, s] = match.map(Number) as number[];
+  const date = new Date(Date.UTC(y!, mo! - 1, d!, h, mi, s));
+  return Number.isNaN(date.getTime()) || date.getUTCDate() !== d ? null : date;
+}

@@ -1,0 +1,13 @@
+import type { CredentialScope } from "./parse-authorization.ts";
+import { sha256Hex } from "./sha256-hex.ts";
+
+export const SIGV4_ALGORITHM = "AWS4-HMAC-SHA256";
+
+/**
+ * What the signing key signs: the algorithm, x-amz-date as sent (the
+ * string, not the time it names), the credential scope and the canonical
+ * request's SHA-256.
+ */
+export function stringToSignOf(amzDate: string, scope: CredentialScope, canonicalRequest: string): string {
+  return [SIGV4_ALGORITHM, amzDate, scope.join("/"), sha256Hex(canonicalRequest)].join("\n");
+}
