@@ -11,47 +11,18 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SigV4Error, verifySigV4Request, type ReceivedRequest } from "../src/index.ts";
+import { parseSuiteRequest, type SuiteContext } from "./aws-sigv4-suite.ts";
 
 const SUITE = path.join(import.meta.dirname, "aws-sigv4-test-suite");
-
-interface Context {
-  credentials: { access_key_id: string; secret_access_key: string };
-  normalize: boolean;
-  region: string;
-  service: string;
-  timestamp: string;
-}
-
-/** A request file as its bytes would reach a server: request line, header lines (folded ones joined), body. */
-function parseRequest(text: string): ReceivedRequest {
-  const [head = "", ...rest] = text.split("\n\n");
-  const [requestLine = "", ...lines] = head.split("\n");
-  // The target may hold a space (get-space): it runs from the first space to " HTTP/1.1".
-  const method = requestLine.slice(0, requestLine.indexOf(" "));
-  const target = requestLine.slice(method.length + 1, requestLine.lastIndexOf(" "));
-  const headers: Record<string, string[]> = {};
-  let last: string[] | undefined;
-  for (const line of lines) {
-    if (/^\s/.test(line) && last) {
-      last[last.length - 1] += `\n${line}`;
-      continue;
-    }
-    const colon = line.indexOf(":");
-    const name = line.slice(0, colon).toLowerCase();
-    last = headers[name] ??= [];
-    last.push(line.slice(colon + 1));
-  }
-  return { method, target, headers, body: Buffer.from(rest.join("\n\n")) };
-}
 
 const cases = readdirSync(SUITE, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => {
     const read = (file: string) => readFileSync(path.join(SUITE, entry.name, file), "utf8");
-    return { name: entry.name, context: JSON.parse(read("context.json")) as Context, read };
+    return { name: entry.name, context: JSON.parse(read("context.json")) as SuiteContext, read };
   });
 
-function verify(request: ReceivedRequest, context: Context) {
+function verify(request: ReceivedRequest, context: SuiteContext) {
   const { access_key_id: accessKeyId, secret_access_key: secretAccessKey } = context.credentials;
   return verifySigV4Request(request, {
     credentials: new Map([[accessKeyId, { accessKeyId, secretAccessKey, principal: "suite", actions: [] }]]),
@@ -69,7 +40,7 @@ describe("AWS's SigV4 test suite", () => {
 
   for (const { name, context, read } of applicable) {
     it(`accepts ${name}, and refuses it with another signature or presigned`, () => {
-      const request = parseRequest(read("header-signed-request.txt"));
+      const request = parseSuiteRequest(read("header-signed-request.txt"));
       expect(verify(request, context).accessKeyId).toBe(context.credentials.access_key_id);
 
       const authorization = request.headers.authorization![0]!;
@@ -80,7 +51,7 @@ describe("AWS's SigV4 test suite", () => {
       };
       expect(() => verify(tampered, context)).toThrow(SigV4Error);
 
-      const presigned = parseRequest(read("query-signed-request.txt"));
+      const presigned = parseSuiteRequest(read("query-signed-request.txt"));
       expect(() => verify(presigned, context)).toThrow(
         expect.objectContaining({ errorName: "MissingAuthenticationToken" }),
       );
