@@ -13,7 +13,7 @@ export interface ServiceEnv {
   HOST: string;
   PORT: number;
   LEDGER_PORT: number;
-  /** How long the servers keep serving after SIGTERM (README, "Production behaviour"); tests that do not watch a shutdown say 0. */
+  /** How long the servers keep serving after SIGTERM (docs/operations.md, "Shutdown"); tests that do not watch a shutdown say 0. */
   SHUTDOWN_DRAIN_MS: number;
 }
 

@@ -176,7 +176,7 @@ function requestsFor(op: Operation): HostileRequest[] {
   return requests;
 }
 
-/** What every answer of the ledger carries: it answers JSON to programs, never a page (README, "Ledger service"). */
+/** What every answer of the ledger carries: it answers JSON to programs, never a page (docs/ledger-api.md, "Headers"). */
 const LEDGER_SECURITY_HEADERS: Record<string, string> = {
   "x-content-type-options": "nosniff",
   "cache-control": "no-store",

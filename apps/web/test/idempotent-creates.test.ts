@@ -1,6 +1,6 @@
 /**
- * POST /me/{collection} with an Idempotency-Key (README, "Retry-safe
- * creates"): a retry gets the first answer, never a second entry.
+ * POST /me/{collection} with an Idempotency-Key (docs/resume-api.md,
+ * "Retry-safe creates"): a retry gets the first answer, never a second entry.
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";

@@ -6,7 +6,7 @@ import { startWebServer, type WebServer } from "../../../test/web-server.ts";
 
 /**
  * GET /me/resume is answered from memory while the resume is unchanged
- * (src/server/resume-api.ts): these are the ways it could go stale or leak.
+ * (src/api/resume-api.ts): these are the ways it could go stale or leak.
  */
 let web: WebServer;
 let client: pg.Client;

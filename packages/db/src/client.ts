@@ -88,11 +88,10 @@ export function poolStatsOf(db: Database): { inUse: number; idle: number; waitin
  * and hang watch) without passing through Prisma; a failure is a
  * DatabaseQueryError, which the error classifier reads as it reads Prisma's.
  * For the ledger's posting statements, which every post waits on: Prisma's
- * raw-query path added about 0.5 ms to each (1.47 against 0.71 ms for a
- * one-post group commit, measured one after the other on one connection),
- * time that every post queued behind the statement waits too. Values map as
- * node-postgres maps them (arrays to arrays, json columns parsed, bigint
- * columns as strings).
+ * raw-query path adds time to each statement, and every post queued behind
+ * the statement waits that time too (measured: docs/benchmarks.md,
+ * "Posting"). Values map as node-postgres maps them (arrays to arrays, json
+ * columns parsed, bigint columns as strings).
  */
 export async function queryRows<T>(db: Database, sql: string, ...values: unknown[]): Promise<T[]> {
   const client = pools.get(db);

@@ -116,7 +116,7 @@ async function placeCluster(
   if (existing?.isSymbolicLink()) {
     const target = await realpath(requested).catch(() => null);
     if (target) return target;
-    // Its cluster was removed (README: how to remove it): start over.
+    // Its cluster was removed (docs/operations.md, "Removing the embedded database"): start over.
     await rm(requested, { force: true });
   }
   if (await place.canReach(path.dirname(requested))) return requested;

@@ -33,7 +33,7 @@ export function jsonAnswer(
   };
 }
 
-/** An answer with the one error body of both services (README, "Errors"). */
+/** An answer with the one error body of both services (docs/resume-api.md, "Errors"). */
 export function errorAnswer(
   status: number,
   message: string,
@@ -43,7 +43,7 @@ export function errorAnswer(
   return jsonAnswer(status, apiErrorBody(status, message, issues), headers);
 }
 
-/** The methods that only read: HEAD is answered wherever GET is (README, "Resume service"). */
+/** The methods that only read: HEAD is answered wherever GET is (docs/resume-api.md, "Methods"). */
 export const READ_METHODS: readonly string[] = ["GET", "HEAD"];
 
 /** A 405 naming in Allow the methods `where` takes. */

@@ -4,7 +4,7 @@ import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError, type z } from "zod";
 import { DomainError, errorNameForStatus, type DomainStatus } from "./domain-error.ts";
 
-/** The error body of every REST route of both services (see README, "Errors"). */
+/** The error body of every REST route of both services (docs/resume-api.md, "Errors"). */
 export interface ApiErrorBody {
   statusCode: number;
   error: string;

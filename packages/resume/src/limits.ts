@@ -1,4 +1,4 @@
-/** The resume service's limits (README, "Resume service"). */
+/** The resume service's limits (docs/resume-api.md, "Rules"). */
 export const LIMITS = {
   /** Names, titles and other one-line fields. */
   nameLength: 200,

@@ -1,6 +1,6 @@
 /**
  * The resume service's tRPC instance. One router serves the UI (tRPC) and
- * REST (trpc-to-openapi); both transports build the same context.
+ * REST (packages/rest); both transports build the same context.
  */
 import { initTRPC } from "@trpc/server";
 import { AuthenticationError } from "@app/auth";

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Answer } from "@app/rest";
 
-/** What a browser script on another origin may send and read (README, "CORS"). */
+/** What a browser script on another origin may send and read (docs/resume-api.md, "Cross-origin access (CORS)"). */
 const ALLOWED_METHODS = "GET, HEAD, POST, PUT, DELETE";
 const ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, X-Request-Id";
 const EXPOSED_HEADERS =

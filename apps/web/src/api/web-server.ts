@@ -41,9 +41,9 @@ const API_HEADERS = { ...SECURITY_HEADERS, "cache-control": "no-store", "api-ver
  * The web app's HTTP server (packages/service: limits, request ids, logs,
  * metrics, drained shutdown). It serves the API itself (`/me/*`, the editor's
  * `/api/trpc/*`, `/healthz`, `/livez`) and hands everything else to Next.js.
- * Why not a Next.js route: Next's routing costs about 2.8 ms of CPU per
- * request on top of the handler, which capped GET /me/resume near 300
- * requests/s on two cores (README, "Benchmarks").
+ * Why not a Next.js route: Next's routing costs more CPU per request than the
+ * handler itself, which capped GET /me/resume far below its target
+ * (measured: docs/benchmarks.md, "Resume").
  */
 export function createWebServer({
   api,

@@ -12,8 +12,8 @@ const SCOPE_CHOICES: { scope: TokenScope; label: string }[] = [
 const day = (iso: string) => iso.slice(0, 10);
 
 /**
- * Personal access tokens for scripts and REST clients (README, "Personal
- * access tokens"): make one, see its secret once and copy it, list, revoke.
+ * Personal access tokens for scripts and REST clients (docs/resume-api.md,
+ * "Personal access tokens"): make one, see its secret once and copy it, list, revoke.
  * Loaded only when opened.
  */
 export default function AccessTokensPanel() {

@@ -4,7 +4,7 @@ import { webEnv } from "../env.ts";
 let setup: Promise<AuthSetup> | undefined;
 let verifier: Promise<TokenVerifier> | undefined;
 
-/** The identity provider chosen by configuration (see README, "Authentication"). */
+/** The identity provider chosen by configuration (see docs/resume-api.md, "Authentication"). */
 export function authSetup(): Promise<AuthSetup> {
   const env = webEnv();
   setup ??= resolveAuthSetup(

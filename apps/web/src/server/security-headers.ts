@@ -1,6 +1,6 @@
 /**
  * Headers on every response of the web app: next.config.ts puts them on what
- * Next.js serves, src/server/web-server.ts on the API it serves itself. This
+ * Next.js serves, src/api/web-server.ts on the API it serves itself. This
  * Content-Security-Policy (scripts only from this origin, nothing inline) is
  * what the API, /docs and static files keep; src/proxy.ts replaces it on pages
  * with one carrying a per-request nonce.

@@ -345,7 +345,7 @@ export interface paths {
         };
         /**
          * The whole resume, as JSON, JSON Resume, Markdown or a themed HTML page
-         * @description `format=json` (default): the profile (null until the first PUT) and every collection in its order. `format=jsonresume`: a JSON Resume 1.0.0 document (README, "JSON Resume"). `format=markdown`: a conventional resume, user text escaped. `format=html`: a complete page in the JSON Resume theme `theme` (even, stackoverflow; default even) that loads nothing and runs nothing (Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:).
+         * @description `format=json` (default): the profile (null until the first PUT) and every collection in its order. `format=jsonresume`: a JSON Resume 1.0.0 document (docs/resume-api.md, "JSON Resume export and import"). `format=markdown`: a conventional resume, user text escaped. `format=html`: a complete page in the JSON Resume theme `theme` (even, stackoverflow; default even) that loads nothing and runs nothing (Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:).
          */
         get: operations["resume-get"];
         /**

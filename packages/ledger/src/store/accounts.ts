@@ -21,7 +21,8 @@ export async function createAccount(db: Database, input: NewAccount): Promise<Ac
 }
 
 /**
- * createAccount under the principal's Idempotency-Key (README, "Idempotency"):
+ * createAccount under the principal's Idempotency-Key (docs/ledger-api.md,
+ * "Idempotency"):
  * the account and its key are written by one statement, so a create that
  * fails writes neither. When the key is taken (before, or by a concurrent
  * create that committed first: the statement waits for it), nothing of this

@@ -4,7 +4,7 @@ import type { Transaction } from "../schemas.ts";
 
 /** A transaction ready to be written: checked in shape, not yet against the database. */
 export interface NewTransaction {
-  /** Who posts it: its idempotency key is this principal's (README, "Idempotency"). */
+  /** Who posts it: its idempotency key is this principal's (docs/ledger-api.md, "Idempotency"). */
   principal: string;
   idempotencyKey: string;
   requestHash: string;
@@ -26,11 +26,11 @@ export interface NewTransaction {
  *
  * The answer is built here from the values sent and what the database added
  * (ids are made here; the time and each entry's currency come back), not by
- * TRANSACTION_JSON as a replay reads it: building JSON in PostgreSQL cost every
- * statement about 0.2 ms (8 posts: 1.38 against 1.18 ms), a wait for every
- * post queued behind it. The values are the columns' own (ids in lower case,
- * dates as PostgreSQL writes them, times by the same to_char), and a test
- * compares both answers byte for byte.
+ * TRANSACTION_JSON as a replay reads it: building JSON in PostgreSQL makes
+ * every statement longer, a wait for every post queued behind it (measured:
+ * docs/benchmarks.md, "Posting"). The values are the columns' own (ids in
+ * lower case, dates as PostgreSQL writes them, times by the same to_char),
+ * and a test compares both answers byte for byte.
  */
 export async function insertTransactions(
   db: Database,

@@ -24,7 +24,7 @@ const DATE_MESSAGE = "must be a real date: YYYY-MM-DD, YYYY-MM or YYYY";
 const WEBSITE = "website";
 
 /**
- * Reads a JSON Resume document (README, "JSON Resume"): what has a home is
+ * Reads a JSON Resume document (docs/resume-api.md, "JSON Resume export and import"): what has a home is
  * mapped by json-resume-mapping.ts, partial dates mean their first day, a
  * skill's `level` is read case-insensitively (`master` is expert, anything
  * else unknown intermediate), a skill without `x-category` is a tool, a work

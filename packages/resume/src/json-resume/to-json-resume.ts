@@ -6,7 +6,8 @@ export type JsonResume = Record<string, unknown>;
 /**
  * The resume as a JSON Resume document (schema 1.0.0, whose top level allows
  * no other keys): every stored field, nulls left out, dates in full. Importing
- * it again gives the same resume (README, "JSON Resume").
+ * it again gives the same resume (docs/resume-api.md,
+ * "JSON Resume export and import").
  */
 export function toJsonResume(resume: WholeResume): JsonResume {
   const document: JsonResume = {};

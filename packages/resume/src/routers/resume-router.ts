@@ -38,7 +38,7 @@ export const resumeRouter = router({
         summary: "The whole resume, as JSON, JSON Resume, Markdown or a themed HTML page",
         description:
           "`format=json` (default): the profile (null until the first PUT) and every collection in its order. " +
-          '`format=jsonresume`: a JSON Resume 1.0.0 document (README, "JSON Resume"). ' +
+          '`format=jsonresume`: a JSON Resume 1.0.0 document (docs/resume-api.md, "JSON Resume export and import"). ' +
           "`format=markdown`: a conventional resume, user text escaped. " +
           `\`format=html\`: a complete page in the JSON Resume theme \`theme\` (${THEME_NAMES.join(", ")}; ` +
           `default ${THEME_NAMES[0]}) that loads nothing and runs nothing (Content-Security-Policy: ${THEMED_PAGE_POLICY}).`,

@@ -17,7 +17,7 @@ const signedInOnly = "Only with the sign-in provider's token: a personal access 
 /** Every route here answers it, and tells why (not the writes' "without resume:write"). */
 const PERSONAL_TOKEN_REFUSED = { 403: "INSUFFICIENT_SCOPE: a personal access token, whatever its scope." };
 
-/** Personal access tokens (README, "Personal access tokens"). */
+/** Personal access tokens (docs/resume-api.md, "Personal access tokens"). */
 export const tokenRouter = router({
   list: signedInProcedure
     .meta({

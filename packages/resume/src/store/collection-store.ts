@@ -61,7 +61,8 @@ function insertEntry(
 /**
  * A per-user, per-collection advisory lock makes the count and the insert one
  * step, so concurrent creates cannot pass the cap. It is also the first write
- * lock of the transaction, as the resume version row needs (README).
+ * lock of the transaction, as the resume version row needs
+ * (docs/resume-api.md, "The whole resume from memory").
  */
 export const lockCollection = (collection: Collection, userId: string): [string, string] =>
   advisoryXactLock(`${tableOf(collection).table}:${userId}`);
@@ -92,7 +93,7 @@ export async function createEntry<C extends Collection>(
 class KeyTakenMeanwhile extends Error {}
 
 /**
- * createEntry under an Idempotency-Key (README, "Retry-safe creates"): the
+ * createEntry under an Idempotency-Key (docs/resume-api.md, "Retry-safe creates"): the
  * first create with the key stores its answer in the same transaction as the
  * entry; a later one with the same body on the same collection gets that
  * answer again (`replayed`), one with another body or collection a 422. Creates
