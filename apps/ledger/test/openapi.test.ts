@@ -37,6 +37,7 @@ describe("GET /openapi.json (no signature needed)", () => {
         "POST /accounts",
         "GET /accounts",
         "GET /accounts/{id}",
+        "PATCH /accounts/{id}",
         "GET /accounts/{id}/entries",
         "GET /accounts/{id}/balance",
         "GET /balances",

@@ -273,3 +273,70 @@ describe("immutability triggers", () => {
     ).toBe(2);
   });
 });
+
+describe("bounds trigger (checked at commit)", () => {
+  /** A wallet that may not be overdrawn (max_balance 0), funded with `funds`. */
+  async function wallet(funds: number): Promise<string> {
+    const id = randomUUID();
+    currencyOf[id] = "USD";
+    await client.query(
+      "INSERT INTO ledger.accounts (id, name, type, currency, max_balance) VALUES ($1, $2, 'liability', 'USD', 0)",
+      [id, `bounded ${id}`],
+    );
+    await post([
+      [accounts.usdA, funds],
+      [id, -funds],
+    ]);
+    return id;
+  }
+
+  /** Opens a database transaction on its own connection that spends `amount` from `from`, not yet committed. */
+  async function openSpend(from: string, amount: number): Promise<pg.Client> {
+    const session = new pg.Client({ connectionString: inject("databaseUrl") });
+    await session.connect();
+    const id = randomUUID();
+    await session.query("BEGIN");
+    await session.query(
+      "INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, effective_date) VALUES ($1, 'trigger-test', gen_random_uuid()::text, repeat('0', 64), '2026-01-15')",
+      [id],
+    );
+    await session.query(
+      `INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
+       VALUES (gen_random_uuid(), $1, $2, 'USD', $3, '2026-01-15', 0), (gen_random_uuid(), $1, $4, 'USD', -$3::bigint, '2026-01-15', 1)`,
+      [id, from, amount, accounts.usdB],
+    );
+    return session;
+  }
+
+  it("refuses a transaction that alone takes an account past a bound it moves toward, and allows one moving away", async () => {
+    const id = await wallet(100);
+    await expect(
+      post([
+        [id, 101],
+        [accounts.usdB, -101],
+      ]),
+    ).rejects.toThrow(/beyond its max_balance 0/);
+    await post([
+      [id, 100],
+      [accounts.usdB, -100],
+    ]);
+    await post([
+      [accounts.usdB, 5],
+      [id, -5],
+    ]);
+  });
+
+  it("refuses the second of two raw transactions that each fit alone but not together, at its commit", async () => {
+    const id = await wallet(100);
+    const [one, two] = [await openSpend(id, 60), await openSpend(id, 60)];
+    try {
+      await one.query("COMMIT");
+      await expect(two.query("COMMIT")).rejects.toThrow(/takes account .* to 20, beyond its max_balance 0/);
+    } finally {
+      await Promise.all([one.end(), two.end()]);
+    }
+    expect(
+      await count("SELECT coalesce(sum(amount), 0) AS n FROM ledger.entries WHERE account_id = $1", [id]),
+    ).toBe(-40);
+  });
+});

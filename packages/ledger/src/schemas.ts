@@ -33,11 +33,67 @@ export const amount = z
 
 // ---------------------------------------------------------------- inputs
 
-export const createAccountInput = z.strictObject({
-  name: text().trim().min(1, "must not be empty").max(LIMITS.nameLength),
-  type: z.enum(ACCOUNT_TYPES),
-  currency: currencyCode,
-});
+const accountName = text().trim().min(1, "must not be empty").max(LIMITS.nameLength);
+
+/** A bound of an account's balance (its plain sum): minor units within ±(2^53-1), or null for none. */
+const balanceBound = (description: string) =>
+  z.int("must be a whole number of minor units within ±(2^53-1)").nullable().optional().meta({ description });
+
+const MIN_BALANCE =
+  "The lowest the balance (the plain sum) may be taken by a post that lowers it; null or absent: no bound. " +
+  "An asset that may not go negative has 0.";
+const MAX_BALANCE =
+  "The highest the balance may be taken by a post that raises it; null or absent: no bound. " +
+  "A wallet (liability, credit-normal) that may not be overdrawn has 0; with a 50.00 overdraft, 5000.";
+
+export const createAccountInput = z
+  .strictObject({
+    name: accountName,
+    type: z.enum(ACCOUNT_TYPES),
+    currency: currencyCode,
+    min_balance: balanceBound(`${MIN_BALANCE} At most 0: a new account's balance is 0.`),
+    max_balance: balanceBound(`${MAX_BALANCE} At least 0: a new account's balance is 0.`),
+  })
+  .superRefine(({ min_balance, max_balance }, ctx) => {
+    if (min_balance != null && min_balance > 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["min_balance"],
+        message: "must be at most 0: a new account's balance is 0",
+      });
+    }
+    if (max_balance != null && max_balance < 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["max_balance"],
+        message: "must be at least 0: a new account's balance is 0",
+      });
+    }
+  });
+
+export const patchAccountInput = z
+  .strictObject({
+    id: uuid(),
+    name: accountName.optional(),
+    min_balance: balanceBound(
+      `${MIN_BALANCE} Applies to later posts; a balance already below it is allowed.`,
+    ),
+    max_balance: balanceBound(
+      `${MAX_BALANCE} Applies to later posts; a balance already above it is allowed.`,
+    ),
+  })
+  .superRefine(({ name, min_balance, max_balance }, ctx) => {
+    if (name === undefined && min_balance === undefined && max_balance === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: [],
+        message: "nothing to change: send name, min_balance or max_balance",
+      });
+    }
+    if (min_balance != null && max_balance != null && min_balance > max_balance) {
+      ctx.addIssue({ code: "custom", path: ["min_balance"], message: "must be at most max_balance" });
+    }
+  });
 
 const entryInput = z.strictObject({ account_id: uuid(), amount });
 
@@ -142,7 +198,10 @@ export const accountOutput = z
     type: z.enum(ACCOUNT_TYPES),
     currency: z.string(),
     normal_balance: z.enum(["debit", "credit"]),
+    min_balance: z.number().int().nullable(),
+    max_balance: z.number().int().nullable(),
     created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime().meta({ description: "When its name or bounds last changed (PATCH)." }),
   })
   .meta({ id: "Account" });
 

@@ -1,4 +1,5 @@
-import { apiErrorBody, apiErrorOf, serviceUnavailable, type ApiIssue } from "./api-error.ts";
+import { apiErrorBody, apiErrorOf, type ApiIssue } from "./api-error.ts";
+import { serviceUnavailable } from "./domain-error.ts";
 import type { RequestTarget } from "./request-target.ts";
 
 /** A request as the REST handler reads it, whichever server received it. */

@@ -2,7 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError, type z } from "zod";
-import { DomainError, errorNameForStatus, type DomainStatus } from "./domain-error.ts";
+import { DomainError, errorNameForStatus, serviceUnavailable, type DomainStatus } from "./domain-error.ts";
 
 /** The error body of every REST route of both services (docs/resume-api.md, "Errors"). */
 export interface ApiErrorBody {
@@ -132,19 +132,6 @@ export function formatTrpcError({ error, shape }: { error: TRPCError; shape: Def
     code: shape.code,
     data: { code: shape.data.code, httpStatus: shape.data.httpStatus, body },
   };
-}
-
-const DATABASE_UNAVAILABLE = "the database is unavailable; try again shortly";
-
-/** How long a client is asked to wait before it retries a 503. */
-const RETRY_UNAVAILABLE_AFTER_SECONDS = "2";
-
-/** The one 503 of both services: the database cannot serve the request now; retry shortly. */
-export function serviceUnavailable(message = DATABASE_UNAVAILABLE, cause?: unknown): DomainError {
-  return new DomainError(503, message, {
-    headers: { "retry-after": RETRY_UNAVAILABLE_AFTER_SECONDS },
-    cause,
-  });
 }
 
 const TRPC_CODE_BY_STATUS: Record<DomainStatus, TRPC_ERROR_CODE_KEY> = {

@@ -55,3 +55,16 @@ export class DomainError extends Error {
     this.headers = headers;
   }
 }
+
+const DATABASE_UNAVAILABLE = "the database is unavailable; try again shortly";
+
+/** How long a client is asked to wait before it retries a 503. */
+const RETRY_UNAVAILABLE_AFTER_SECONDS = "2";
+
+/** The one 503 of both services: the database cannot serve the request now; retry shortly. */
+export function serviceUnavailable(message = DATABASE_UNAVAILABLE, cause?: unknown): DomainError {
+  return new DomainError(503, message, {
+    headers: { "retry-after": RETRY_UNAVAILABLE_AFTER_SECONDS },
+    cause,
+  });
+}

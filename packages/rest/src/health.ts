@@ -1,4 +1,4 @@
-import { serviceUnavailable } from "./api-error.ts";
+import { serviceUnavailable } from "./domain-error.ts";
 import {
   errorAnswerOf,
   jsonAnswer,

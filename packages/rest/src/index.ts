@@ -4,14 +4,18 @@ export {
   domainErrorsForTrpc,
   formatTrpcError,
   invalidRequestMessage,
-  serviceUnavailable,
   trpcErrorOf,
   type ApiError,
   type ApiErrorBody,
   type ApiIssue,
   type DescribeIssue,
 } from "./api-error.ts";
-export { DomainError, type DomainErrorOptions, type DomainStatus } from "./domain-error.ts";
+export {
+  DomainError,
+  serviceUnavailable,
+  type DomainErrorOptions,
+  type DomainStatus,
+} from "./domain-error.ts";
 export {
   errorAnswer,
   errorAnswerOf,

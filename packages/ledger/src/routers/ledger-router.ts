@@ -9,12 +9,19 @@ import {
   entriesPageOutput,
   idInput,
   LIMITS,
+  patchAccountInput,
   postTransactionBatchInput,
   postTransactionInput,
   reverseTransactionInput,
   transactionOutput,
 } from "../schemas.ts";
-import { createAccount, createAccountOnce, getAccount, listAccounts } from "../store/accounts.ts";
+import {
+  createAccount,
+  createAccountOnce,
+  getAccount,
+  listAccounts,
+  patchAccount,
+} from "../store/accounts.ts";
 import {
   ALL_BALANCES_TIMEOUT_MS,
   getAllBalances,
@@ -158,6 +165,25 @@ export const ledgerRouter = router({
     .input(idInput)
     .output(accountOutput)
     .query(({ ctx, input }) => getAccount(ctx.db, input.id)),
+
+  patchAccount: ledgerProcedure
+    .meta({
+      action: "ledger:CreateAccount",
+      openapi: {
+        method: "PATCH",
+        path: "/accounts/{id}",
+        tags: ["accounts"],
+        summary: "Rename an account or change its balance bounds",
+        description:
+          "Changes the fields sent (`name`, `min_balance`, `max_balance`; null removes a bound) and answers the " +
+          "account with `updated_at`. New bounds apply to later posts: a balance that already breaks one is allowed, " +
+          "and only posts that move it further beyond are refused.",
+      },
+      rest: { errors: accountNotFound },
+    })
+    .input(patchAccountInput)
+    .output(accountOutput)
+    .mutation(({ ctx, input: { id, ...change } }) => patchAccount(ctx.db, id, change)),
 
   listEntries: ledgerProcedure
     .meta({

@@ -4,19 +4,29 @@ import { DomainError } from "@app/rest/errors";
 import type { Account, AccountType } from "../schemas.ts";
 import { ACCOUNT_JSON } from "./sql.ts";
 
-type NewAccount = { name: string; type: AccountType; currency: string };
+type NewAccount = {
+  name: string;
+  type: AccountType;
+  currency: string;
+  min_balance?: number | null | undefined;
+  max_balance?: number | null | undefined;
+};
 
-const INSERT_ACCOUNT = `INSERT INTO ledger.accounts AS a (id, name, type, currency)
-  VALUES ($1::uuid, $2, $3::ledger.account_type, $4) RETURNING a.id, ${ACCOUNT_JSON} AS account`;
+const INSERT_ACCOUNT = `INSERT INTO ledger.accounts AS a (id, name, type, currency, min_balance, max_balance)
+  VALUES ($1::uuid, $2, $3::ledger.account_type, $4, $5::bigint, $6::bigint) RETURNING a.id, ${ACCOUNT_JSON} AS account`;
+
+/** The values of INSERT_ACCOUNT's parameters, $1 to $6. */
+const accountValues = (input: NewAccount) => [
+  randomUUID(),
+  input.name,
+  input.type,
+  input.currency,
+  input.min_balance ?? null,
+  input.max_balance ?? null,
+];
 
 export async function createAccount(db: Database, input: NewAccount): Promise<Account> {
-  const [row] = await db.$queryRawUnsafe<{ account: Account }[]>(
-    INSERT_ACCOUNT,
-    randomUUID(),
-    input.name,
-    input.type,
-    input.currency,
-  );
+  const [row] = await db.$queryRawUnsafe<{ account: Account }[]>(INSERT_ACCOUNT, ...accountValues(input));
   return row!.account;
 }
 
@@ -40,12 +50,9 @@ export async function createAccountOnce(
     const [row] = await db.$queryRawUnsafe<{ account: Account }[]>(
       `WITH a AS (${INSERT_ACCOUNT}),
             k AS (INSERT INTO ledger.account_idempotency_keys (principal, idempotency_key, request_hash, account_id, answer)
-                  SELECT $5, $6, $7, a.id, a.account FROM a)
+                  SELECT $7, $8, $9, a.id, a.account FROM a)
        SELECT account FROM a`,
-      randomUUID(),
-      input.name,
-      input.type,
-      input.currency,
+      ...accountValues(input),
       principal,
       idempotencyKey,
       requestHash,
@@ -89,3 +96,45 @@ export async function getAccount(db: Database, id: string): Promise<Account> {
 }
 
 export const accountNotFound = () => new DomainError(404, "no account with that id");
+
+/**
+ * Changes an account's name and bounds (those given; null removes a bound).
+ * The new bounds apply to later posts: a balance that already breaks one is
+ * left as it is. The update waits for posts that hold the account's lock.
+ */
+export async function patchAccount(
+  db: Database,
+  id: string,
+  change: {
+    name?: string | undefined;
+    min_balance?: number | null | undefined;
+    max_balance?: number | null | undefined;
+  },
+): Promise<Account> {
+  try {
+    const [row] = await db.$queryRawUnsafe<{ account: Account }[]>(
+      `UPDATE ledger.accounts AS a SET
+         name = coalesce($2, a.name),
+         min_balance = CASE WHEN $3::boolean THEN $4::bigint ELSE a.min_balance END,
+         max_balance = CASE WHEN $5::boolean THEN $6::bigint ELSE a.max_balance END,
+         updated_at = now()
+       WHERE a.id = $1::uuid
+       RETURNING ${ACCOUNT_JSON} AS account`,
+      id,
+      change.name ?? null,
+      change.min_balance !== undefined,
+      change.min_balance ?? null,
+      change.max_balance !== undefined,
+      change.max_balance ?? null,
+    );
+    if (!row) throw accountNotFound();
+    return row.account;
+  } catch (error) {
+    if (!isConstraintViolation(error, "accounts_bounds_ordered")) throw error;
+    // One of the two is the account's own: the database's check saw the pair.
+    const message = "must be at most max_balance";
+    throw new DomainError(400, `invalid request: min_balance: ${message}`, {
+      details: { issues: [{ path: "min_balance", message }] },
+    });
+  }
+}

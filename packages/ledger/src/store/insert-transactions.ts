@@ -20,9 +20,11 @@ export interface NewTransaction {
  * answers each one as written; null for a key that is known (or repeated in
  * `txs`: the first one is written; keys are the principal's). An unknown account has no currency, so its
  * entry breaks the NOT NULL (never silently dropped); unbalanced entries fail
- * the balance trigger; either refuses the whole statement. Keys are inserted in
- * sorted order, so two statements waiting on each other's keys (from two
- * servers) cannot deadlock.
+ * the balance trigger, a balance limit passed the bounds trigger; any of them
+ * refuses the whole statement. Keys are inserted in sorted order, and the
+ * bounded accounts of all the posts are locked first, in id order (the
+ * bounds trigger locks them again at commit, one transaction after another),
+ * so two statements (from two servers) cannot deadlock.
  *
  * The answer is built here from the values sent and what the database added
  * (ids are made here; the time and each entry's currency come back), not by
@@ -47,10 +49,15 @@ export async function insertTransactions(
   );
   const rows = await queryRows<{ id: string; created_at: string; currencies: string[] }>(
     db,
-    `WITH t AS (
+    `WITH bounded AS (
+       SELECT a.id FROM ledger.accounts a
+        WHERE a.id = ANY($10::uuid[]) AND (a.min_balance IS NOT NULL OR a.max_balance IS NOT NULL)
+        ORDER BY a.id FOR NO KEY UPDATE),
+     t AS (
        INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::date[], $7::uuid[])
          AS i(id, principal, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
+        WHERE (SELECT count(*) FROM bounded) >= 0
         ORDER BY principal, idempotency_key
        ON CONFLICT (principal, idempotency_key) DO NOTHING
        RETURNING id, effective_date, created_at),

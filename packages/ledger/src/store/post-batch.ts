@@ -3,6 +3,7 @@ import { apiIssuesOf, invalidRequestMessage } from "@app/rest";
 import type { z } from "zod";
 import type { BatchItem, BatchResult } from "../schemas.ts";
 import { firstOfEachKey, type NewTransaction } from "./insert-transactions.ts";
+import { untilWithinBounds } from "./balance-bounds.ts";
 import { checkPosts, postChecked, writeCheckedPosts, type PostOutcome } from "./post-checked.ts";
 import { newTransactionOf } from "./transactions.ts";
 
@@ -62,8 +63,17 @@ async function postEach(db: Database, valid: Item[], results: BatchResult[]): Pr
   return false;
 }
 
-/** Atomic: the new items written by one statement, or none when any item is refused (true). */
-async function postAtomically(db: Database, valid: Item[], results: BatchResult[]): Promise<boolean> {
+/**
+ * Atomic: the new items written by one statement, or none when any item is
+ * refused (true). Checked again when others took a bounded account's room
+ * between the check and the commit (untilWithinBounds).
+ */
+function postAtomically(db: Database, valid: Item[], results: BatchResult[]): Promise<boolean> {
+  return untilWithinBounds(() => writeAllOrNone(db, valid, results));
+}
+
+/** One round of postAtomically: `results` is only filled once the write went through (or none was made). */
+async function writeAllOrNone(db: Database, valid: Item[], results: BatchResult[]): Promise<boolean> {
   const { firsts, later } = splitByKey(valid);
   const checked = await checkPosts(
     db,

@@ -7,6 +7,7 @@ import {
   unbalancedCurrencies,
   type NewTransaction,
 } from "./insert-transactions.ts";
+import { boundedAccountsSql, boundsCheck, untilWithinBounds, type BoundedAccount } from "./balance-bounds.ts";
 import { TRANSACTION_JSON } from "./sql.ts";
 
 /** What became of a post: written (201), its key's original (200), or refused (422) with why. */
@@ -21,23 +22,28 @@ export type PostOutcome =
 
 /**
  * Posts checked against the database first, in one query for all of them:
- * a known key answers its original; an unknown account or entries that do not
- * balance are refused (422, named); the rest are written in one statement,
- * and so in one database transaction. Keys must differ from each other.
+ * a known key answers its original; an unknown account, entries that do not
+ * balance or a balance limit passed are refused (422, named); the rest are
+ * written in one statement, and so in one database transaction (checked again
+ * when others took a bounded account's room meanwhile: untilWithinBounds).
+ * Keys must differ from each other.
  */
 export async function postChecked(
   db: Database,
   txs: NewTransaction[],
 ): Promise<Map<NewTransaction, PostOutcome>> {
-  const checked = await checkPosts(db, txs);
-  const writable = txs.filter((tx) => checked.get(tx) === null);
-  const written = await writeCheckedPosts(db, writable);
-  return new Map(txs.map((tx) => [tx, checked.get(tx) ?? written.get(tx)!]));
+  return untilWithinBounds(async () => {
+    const checked = await checkPosts(db, txs);
+    const writable = txs.filter((tx) => checked.get(tx) === null);
+    const written = await writeCheckedPosts(db, writable);
+    return new Map(txs.map((tx) => [tx, checked.get(tx) ?? written.get(tx)!]));
+  });
 }
 
 /**
  * Each post's outcome as far as the database tells without writing: its
- * key's original, a refusal, or null when it may be written.
+ * key's original, a refusal, or null when it may be written. Posts are taken
+ * in order: one that passes counts toward the bounds of those after it.
  */
 export async function checkPosts(
   db: Database,
@@ -47,21 +53,24 @@ export async function checkPosts(
   const [state] = await queryRows<{
     known: KnownTransaction[] | null;
     currencies: Record<string, string> | null;
+    bounded: Record<string, BoundedAccount> | null;
   }>(
     db,
     `SELECT (${KNOWN_TRANSACTIONS_SQL}) AS known,
-            (SELECT json_object_agg(id, currency) FROM ledger.accounts WHERE id = ANY($3::uuid[])) AS currencies`,
+            (SELECT json_object_agg(id, currency) FROM ledger.accounts WHERE id = ANY($3::uuid[])) AS currencies,
+            (${boundedAccountsSql(3)}) AS bounded`,
     txs.map((tx) => tx.principal),
     txs.map((tx) => tx.idempotencyKey),
     accountIds,
   );
   const known = byScopedKey(state?.known);
   const currencies = state?.currencies ?? {};
+  const boundsRefusalOf = boundsCheck(state?.bounded ?? {});
   return new Map(
     txs.map((tx) => {
       const original = known.get(scopedKey(tx));
       if (original) return [tx, replayOf(original)];
-      const refusal = refusalOf(tx, currencies);
+      const refusal = refusalOf(tx, currencies) ?? boundsRefusalOf(tx);
       return [tx, refusal && { status: 422, error: refusal }];
     }),
   );

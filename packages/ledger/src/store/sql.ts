@@ -5,7 +5,8 @@ export const ACCOUNT_JSON = `json_build_object(
   'id', a.id, 'name', a.name, 'type', a.type, 'currency', a.currency,
   -- The side a balance is naturally read on (debit: asset, expense); the balance stays the plain sum.
   'normal_balance', CASE WHEN a.type IN ('asset', 'expense') THEN 'debit' ELSE 'credit' END,
-  'created_at', ${isoTimestampSql("a.created_at")})`;
+  'min_balance', a.min_balance, 'max_balance', a.max_balance,
+  'created_at', ${isoTimestampSql("a.created_at")}, 'updated_at', ${isoTimestampSql("a.updated_at")})`;
 
 /** The JSON of entry row `e`. */
 export const ENTRY_JSON = `json_build_object(

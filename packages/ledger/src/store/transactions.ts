@@ -5,13 +5,7 @@ import type { PostTransactionInput, Transaction } from "../schemas.ts";
 import { todayUtc } from "../today-utc.ts";
 import { writeWithGroupCommit } from "./group-commit.ts";
 import { scopedKey, type NewTransaction } from "./insert-transactions.ts";
-import {
-  knownTransactions,
-  postChecked,
-  replayOf,
-  writeCheckedPosts,
-  type PostOutcome,
-} from "./post-checked.ts";
+import { knownTransactions, postChecked, replayOf, type PostOutcome } from "./post-checked.ts";
 import { TRANSACTION_JSON } from "./sql.ts";
 
 export interface PostResult {
@@ -123,8 +117,9 @@ export async function reverseTransaction(
     entries: original.entries.map((e) => ({ account_id: e.account_id, amount: -e.amount })),
   };
   try {
-    // A concurrent post with the key waits on the unique key, then inserts nothing and replays.
-    return postResultOf((await writeCheckedPosts(db, [tx])).get(tx)!, hash);
+    // Checked like a post (a reversal may pass a balance limit too); a concurrent post with the key
+    // waits on the unique key, then inserts nothing and replays.
+    return postResultOf((await postChecked(db, [tx])).get(tx)!, hash);
   } catch (error) {
     if (isConstraintViolation(error, "transactions_reverses_transaction_id_key")) {
       // A concurrent reversal with the same key got there first: this one is its replay.

@@ -1,0 +1,355 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ledgerClient, type LedgerClient } from "../../../test/ledger-client.ts";
+import { READ_ONLY_KEY, startLedgerServer, type LedgerServer } from "../../../test/ledger-server.ts";
+
+/** Two ledger instances on one database: bounds must hold across both. */
+let first: LedgerServer;
+let second: LedgerServer;
+let client: LedgerClient;
+
+beforeAll(async () => {
+  [first, second] = await Promise.all([startLedgerServer(), startLedgerServer()]);
+  client = ledgerClient(first.url);
+});
+
+afterAll(async () => {
+  await Promise.all([first?.stop(), second?.stop()]);
+});
+
+const key = () => `limit-${crypto.randomUUID()}`;
+
+async function account(body: Record<string, unknown>): Promise<string> {
+  const created = await client.post("/accounts", {
+    name: `acct ${crypto.randomUUID()}`,
+    currency: "USD",
+    ...body,
+  });
+  expect(created.status, created.text).toBe(201);
+  return created.body.id as string;
+}
+
+const move = (entries: [string, number][], idempotency_key = key()) => ({
+  idempotency_key,
+  entries: entries.map(([account_id, amount]) => ({ account_id, amount })),
+});
+
+const balanceOf = async (id: string) =>
+  (await client.get(`/accounts/${id}/balance?as_of=2099-12-31`)).body.balance;
+
+/** A customer wallet (liability, may not be overdrawn: max_balance 0) holding `funds`, with the bank's cash and a shop. */
+async function fundedWallet(funds: number, bounds: Record<string, unknown> = { max_balance: 0 }) {
+  const [wallet, cash, shop] = [
+    await account({ type: "liability", ...bounds }),
+    await account({ type: "asset" }),
+    await account({ type: "income" }),
+  ];
+  expect(
+    (
+      await client.post(
+        "/transactions",
+        move([
+          [cash, funds],
+          [wallet, -funds],
+        ]),
+      )
+    ).status,
+  ).toBe(201);
+  return { wallet, cash, shop };
+}
+
+describe("balance limits", () => {
+  it("takes min_balance and max_balance on a new account and answers them; a new account's bounds must hold 0", async () => {
+    const created = await client.post("/accounts", {
+      name: "wallet",
+      type: "liability",
+      currency: "USD",
+      max_balance: 0,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      min_balance: null,
+      max_balance: 0,
+      updated_at: created.body.created_at,
+    });
+    const plain = await client.post("/accounts", { name: "plain", type: "asset", currency: "USD" });
+    expect(plain.body).toMatchObject({ min_balance: null, max_balance: null });
+
+    for (const [bounds, path] of [
+      [{ min_balance: 1 }, "min_balance"],
+      [{ max_balance: -5 }, "max_balance"],
+      [{ max_balance: 1.5 }, "max_balance"],
+      [{ min_balance: "0" }, "min_balance"],
+      [{ max_balance: 2 ** 53 }, "max_balance"],
+    ] as const) {
+      const refused = await client.post("/accounts", {
+        name: "x",
+        type: "asset",
+        currency: "USD",
+        ...bounds,
+      });
+      expect(refused.status, JSON.stringify(bounds)).toBe(400);
+      expect((refused.body.issues as { path: string }[]).map((i) => i.path)).toEqual([path]);
+    }
+  });
+
+  it("refuses a spend past max_balance with 422 BALANCE_LIMIT_EXCEEDED naming account, bound and sum, and leaves the key unused", async () => {
+    const { wallet, shop } = await fundedWallet(100);
+    expect(
+      (
+        await client.post(
+          "/transactions",
+          move([
+            [wallet, 30],
+            [shop, -30],
+          ]),
+        )
+      ).status,
+    ).toBe(201);
+
+    const spend = key();
+    const refused = await client.post(
+      "/transactions",
+      move(
+        [
+          [wallet, 80],
+          [shop, -80],
+        ],
+        spend,
+      ),
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.body).toEqual({
+      statusCode: 422,
+      error: "BALANCE_LIMIT_EXCEEDED",
+      message: `a balance limit would be passed: account ${wallet} would reach 10, past its max_balance 0`,
+      issues: [{ path: "entries.0", message: `account ${wallet} would reach 10, past its max_balance 0` }],
+    });
+    expect(await balanceOf(wallet)).toBe(-70);
+
+    // The key is unused: the same key may post what fits.
+    expect(
+      (
+        await client.post(
+          "/transactions",
+          move(
+            [
+              [wallet, 70],
+              [shop, -70],
+            ],
+            spend,
+          ),
+        )
+      ).status,
+    ).toBe(201);
+    expect(await balanceOf(wallet)).toBe(0);
+    expect(
+      (
+        await client.post(
+          "/transactions",
+          move([
+            [wallet, 1],
+            [shop, -1],
+          ]),
+        )
+      ).status,
+    ).toBe(422);
+    // Moving away from the bound is never refused.
+    expect(
+      (
+        await client.post(
+          "/transactions",
+          move([
+            [shop, 5],
+            [wallet, -5],
+          ]),
+        )
+      ).status,
+    ).toBe(201);
+  });
+
+  it("refuses what takes an asset below its min_balance, and allows an overdraft down to a negative one", async () => {
+    const [reserve, expenses] = [
+      await account({ type: "asset", min_balance: -50 }),
+      await account({ type: "expense" }),
+    ];
+    expect(
+      (
+        await client.post(
+          "/transactions",
+          move([
+            [expenses, 50],
+            [reserve, -50],
+          ]),
+        )
+      ).status,
+    ).toBe(201);
+    const refused = await client.post(
+      "/transactions",
+      move([
+        [expenses, 1],
+        [reserve, -1],
+      ]),
+    );
+    expect(refused.status).toBe(422);
+    expect((refused.body.issues as { message: string }[])[0]!.message).toBe(
+      `account ${reserve} would reach -51, past its min_balance -50`,
+    );
+  });
+
+  it("PATCH changes the name and bounds for later posts; a bound the balance breaks lets posts back toward it through", async () => {
+    const { wallet, shop } = await fundedWallet(100);
+    const before = (await client.get(`/accounts/${wallet}`)).body;
+    const patched = await client.send("PATCH", `/accounts/${wallet}`, { name: "renamed", max_balance: -150 });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ id: wallet, name: "renamed", max_balance: -150, min_balance: null });
+    expect(patched.body.updated_at).not.toBe(before.updated_at);
+    expect((await client.get(`/accounts/${wallet}`)).body).toEqual(patched.body);
+
+    // The balance, -100, is above the new max of -150: spending more is refused, funding is not.
+    expect(
+      (
+        await client.post(
+          "/transactions",
+          move([
+            [wallet, 1],
+            [shop, -1],
+          ]),
+        )
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await client.post(
+          "/transactions",
+          move([
+            [shop, 20],
+            [wallet, -20],
+          ]),
+        )
+      ).status,
+    ).toBe(201);
+
+    const cleared = await client.send("PATCH", `/accounts/${wallet}`, { max_balance: null });
+    expect(cleared.body).toMatchObject({ name: "renamed", max_balance: null });
+    expect(
+      (
+        await client.post(
+          "/transactions",
+          move([
+            [wallet, 500],
+            [shop, -500],
+          ]),
+        )
+      ).status,
+    ).toBe(201);
+
+    const reserve = await client.send("PATCH", `/accounts/${wallet}`, {
+      min_balance: 100,
+      max_balance: 1_000,
+    });
+    expect(reserve.body).toMatchObject({ min_balance: 100, max_balance: 1_000 });
+    const crossed = await client.send("PATCH", `/accounts/${wallet}`, { max_balance: 50 });
+    expect(crossed.status).toBe(400);
+    expect(crossed.body.issues).toEqual([{ path: "min_balance", message: "must be at most max_balance" }]);
+    for (const body of [{}, { min_balance: 10, max_balance: 5 }, { name: "" }, { unknown: 1 }]) {
+      expect((await client.send("PATCH", `/accounts/${wallet}`, body)).status, JSON.stringify(body)).toBe(
+        400,
+      );
+    }
+    expect((await client.send("PATCH", `/accounts/${crypto.randomUUID()}`, { name: "x" })).status).toBe(404);
+    const reader = ledgerClient(first.url, READ_ONLY_KEY);
+    expect((await reader.send("PATCH", `/accounts/${wallet}`, { name: "x" })).status).toBe(403);
+  });
+
+  it("refuses a reversal that would pass a bound", async () => {
+    const [wallet, cash, shop] = [
+      await account({ type: "liability", max_balance: 0 }),
+      await account({ type: "asset" }),
+      await account({ type: "income" }),
+    ];
+    const funding = await client.post(
+      "/transactions",
+      move([
+        [cash, 100],
+        [wallet, -100],
+      ]),
+    );
+    expect(
+      (
+        await client.post(
+          "/transactions",
+          move([
+            [wallet, 100],
+            [shop, -100],
+          ]),
+        )
+      ).status,
+    ).toBe(201);
+    const reversal = await client.post(`/transactions/${String(funding.body.id)}/reversal`, {
+      idempotency_key: key(),
+    });
+    expect(reversal.status).toBe(422);
+    expect(reversal.body).toMatchObject({ error: "BALANCE_LIMIT_EXCEEDED" });
+    expect(await balanceOf(wallet)).toBe(0);
+  });
+
+  it("checks batch items in order: alone when not atomic, all or none when atomic", async () => {
+    const { wallet, shop } = await fundedWallet(100);
+    const spend = (amount: number) =>
+      move([
+        [wallet, amount],
+        [shop, -amount],
+      ]);
+    const each = await client.post<{ results: { status: number; error?: { error: string } }[] }>(
+      "/transactions/batch",
+      { transactions: [spend(60), spend(60), spend(40)] },
+    );
+    expect(each.body.results.map((r) => r.status)).toEqual([201, 422, 201]);
+    expect(each.body.results[1]!.error?.error).toBe("BALANCE_LIMIT_EXCEEDED");
+    expect(await balanceOf(wallet)).toBe(0);
+
+    expect(
+      (
+        await client.post(
+          "/transactions",
+          move([
+            [shop, 50],
+            [wallet, -50],
+          ]),
+        )
+      ).status,
+    ).toBe(201);
+    const atomic = await client.post<{
+      error: string;
+      results: { status: number; error?: { error: string } }[];
+    }>("/transactions/batch", { atomic: true, transactions: [spend(30), spend(30)] });
+    expect(atomic.status).toBe(422);
+    expect(atomic.body.error).toBe("BATCH_REJECTED");
+    expect(atomic.body.results.map((r) => r.error?.error)).toEqual([
+      "BATCH_REJECTED",
+      "BALANCE_LIMIT_EXCEEDED",
+    ]);
+    expect(await balanceOf(wallet)).toBe(-50);
+  });
+
+  it("lets exactly as many of 64 racing spends through two instances as the wallet holds, five rounds over", async () => {
+    const clients = [ledgerClient(first.url), ledgerClient(second.url)];
+    for (let round = 0; round < 5; round += 1) {
+      const { wallet, shop } = await fundedWallet(100);
+      const answers = await Promise.all(
+        Array.from({ length: 64 }, (_, i) =>
+          clients[i % 2]!.post(
+            "/transactions",
+            move([
+              [wallet, 10],
+              [shop, -10],
+            ]),
+          ),
+        ),
+      );
+      const statuses = answers.map((a) => a.status).sort();
+      expect(statuses, `round ${round}`).toEqual([...Array(10).fill(201), ...Array(54).fill(422)]);
+      expect(await balanceOf(wallet), `round ${round}`).toBe(0);
+    }
+  });
+});
