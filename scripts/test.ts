@@ -78,6 +78,7 @@ const THROUGH_PGBOUNCER = [
   "apps/ledger/test/idempotency.test.ts",
   "apps/ledger/test/entries-and-reversal.test.ts",
   "apps/ledger/test/balances.test.ts",
+  "apps/ledger/test/balance-limits.test.ts",
 ];
 
 if (built) {
