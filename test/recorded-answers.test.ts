@@ -322,6 +322,41 @@ async function session(): Promise<RecordedAnswer[]> {
   await signed("GET", `/accounts/${cash}/balance?as_of=2026-03-03`);
   await signed("GET", `/accounts/${cash}/balance?as_of=2026-02-30`);
   await signed("GET", "/balances?as_of=2026-03-31");
+
+  // A wallet that may not be overdrawn, and holds on it.
+  const wallet = await idOf("POST", "/accounts", {
+    name: "Wallet",
+    type: "liability",
+    currency: "USD",
+    max_balance: 0,
+  });
+  const spend = (key: string, amount: number, extra: Record<string, unknown> = {}) => ({
+    idempotency_key: key,
+    effective_date: "2026-03-01",
+    entries: [
+      { account_id: wallet, amount },
+      { account_id: cash, amount: -amount },
+    ],
+    ...extra,
+  });
+  await signed("POST", "/transactions", spend("fund", -100));
+  await signed("POST", "/transactions", spend("overdraw", 150));
+  const held = await idOf("POST", "/transactions", spend("h-1", 60, { hold: { expires_in_seconds: 600 } }));
+  await signed("POST", "/transactions", spend("overdraw-2", 50));
+  await signed("GET", `/accounts/${wallet}/balance?as_of=2026-03-31`);
+  await signed("GET", `/accounts/${wallet}/holds`);
+  await signed("GET", `/accounts/${wallet}/holds?cursor=nope`);
+  await signed("POST", `/transactions/${held}/post`, spend("c-1", 70));
+  await signed("POST", `/transactions/${held}/post`, spend("c-1", 40));
+  await signed("POST", `/transactions/${held}/post`, spend("c-1", 40));
+  await signed("POST", `/transactions/${held}/void`, { idempotency_key: "v-1" });
+  await signed("POST", `/transactions/${held}/reversal`, { idempotency_key: "r-3" });
+  await signed("GET", `/transactions/${held}`);
+  const voided = await idOf("POST", "/transactions", spend("h-2", 10, { hold: { expires_in_seconds: 600 } }));
+  await signed("POST", `/transactions/${voided}/void`, { idempotency_key: "v-2" });
+  await signed("POST", `/transactions/${voided}/void`, { idempotency_key: "v-2" });
+  await signed("POST", `/transactions/${voided}/post`, { idempotency_key: "c-2" });
+  await signed("POST", `/transactions/${first}/void`, { idempotency_key: "v-3" });
   await signed("POST", "/transactions", post("t-6", 1), ledgerClient(ledger.url, READ_ONLY_KEY));
   await signed(
     "GET",

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ledgerClient, type LedgerClient } from "../../../test/ledger-client.ts";
 import { READ_ONLY_KEY, startLedgerServer, type LedgerServer } from "../../../test/ledger-server.ts";
+import { ledgerWallets } from "../../../test/ledger-wallets.ts";
 
 /** Two ledger instances on one database: bounds must hold across both. */
 let first: LedgerServer;
@@ -16,46 +17,7 @@ afterAll(async () => {
   await Promise.all([first?.stop(), second?.stop()]);
 });
 
-const key = () => `limit-${crypto.randomUUID()}`;
-
-async function account(body: Record<string, unknown>): Promise<string> {
-  const created = await client.post("/accounts", {
-    name: `acct ${crypto.randomUUID()}`,
-    currency: "USD",
-    ...body,
-  });
-  expect(created.status, created.text).toBe(201);
-  return created.body.id as string;
-}
-
-const move = (entries: [string, number][], idempotency_key = key()) => ({
-  idempotency_key,
-  entries: entries.map(([account_id, amount]) => ({ account_id, amount })),
-});
-
-const balanceOf = async (id: string) =>
-  (await client.get(`/accounts/${id}/balance?as_of=2099-12-31`)).body.balance;
-
-/** A customer wallet (liability, may not be overdrawn: max_balance 0) holding `funds`, with the bank's cash and a shop. */
-async function fundedWallet(funds: number, bounds: Record<string, unknown> = { max_balance: 0 }) {
-  const [wallet, cash, shop] = [
-    await account({ type: "liability", ...bounds }),
-    await account({ type: "asset" }),
-    await account({ type: "income" }),
-  ];
-  expect(
-    (
-      await client.post(
-        "/transactions",
-        move([
-          [cash, funds],
-          [wallet, -funds],
-        ]),
-      )
-    ).status,
-  ).toBe(201);
-  return { wallet, cash, shop };
-}
+const { key, account, move, balanceOf, fundedWallet } = ledgerWallets(() => client);
 
 describe("balance limits", () => {
   it("takes min_balance and max_balance on a new account and answers them; a new account's bounds must hold 0", async () => {

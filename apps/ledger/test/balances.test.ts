@@ -49,6 +49,8 @@ describe("balances", () => {
       currency: "USD",
       balance: 0,
       balance_exact: "0",
+      pending_debits: 0,
+      pending_credits: 0,
     });
     expect((await balance(cash, "2026-02-10")).balance).toBe(1000);
     expect((await balance(cash, "2026-02-19")).balance).toBe(1000);
@@ -72,7 +74,8 @@ describe("balances", () => {
 
     // Other test files create accounts meanwhile, so the list read before is within the
     // answer and the answer within the list read after.
-    const accountIds = async () => ((await client.get("/accounts")).body.items as { id: string }[]).map((x) => x.id);
+    const accountIds = async () =>
+      ((await client.get("/accounts")).body.items as { id: string }[]).map((x) => x.id);
     const before = await accountIds();
     const all = (await client.get("/balances?as_of=2026-06-30")).body as {
       as_of: string;
@@ -120,6 +123,8 @@ describe("balances", () => {
       currency: "USD",
       balance: null,
       balance_exact: exact,
+      pending_debits: 0,
+      pending_credits: 0,
     });
     expect((await balance(owed, "2026-03-31")).balance_exact).toBe(`-${exact}`);
     expect(await balance(ordinary, "2026-03-31")).toMatchObject({ balance: 1234, balance_exact: "1234" });

@@ -45,6 +45,9 @@ describe("GET /openapi.json (no signature needed)", () => {
         "POST /transactions/batch",
         "GET /transactions/{id}",
         "POST /transactions/{id}/reversal",
+        "POST /transactions/{id}/post",
+        "POST /transactions/{id}/void",
+        "GET /accounts/{id}/holds",
       ].sort(),
     );
     for (const item of Object.values(document.paths)) {

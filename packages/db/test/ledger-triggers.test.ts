@@ -340,3 +340,139 @@ describe("bounds trigger (checked at commit)", () => {
     ).toBe(-40);
   });
 });
+
+describe("holds (raw SQL)", () => {
+  /** A wallet that may not be overdrawn (max_balance 0), funded with `funds`. */
+  async function wallet(funds: number): Promise<string> {
+    const id = randomUUID();
+    currencyOf[id] = "USD";
+    await client.query(
+      "INSERT INTO ledger.accounts (id, name, type, currency, max_balance) VALUES ($1, $2, 'liability', 'USD', 0)",
+      [id, `held ${id}`],
+    );
+    await post([
+      [accounts.usdA, funds],
+      [id, -funds],
+    ]);
+    return id;
+  }
+
+  /** Inserts a hold of `amount` from `from` to usdB, open for `seconds` (negative: already expired); its id. */
+  async function hold(
+    from: string,
+    amount: number,
+    seconds = 600,
+    entryOf = "hold_entries",
+  ): Promise<string> {
+    const id = randomUUID();
+    await client.query("BEGIN");
+    try {
+      await client.query(
+        `INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, effective_date, hold_expires_at)
+         VALUES ($1, 'trigger-test', gen_random_uuid()::text, repeat('0', 64), '2026-01-15', now() + make_interval(secs => $2))`,
+        [id, seconds],
+      );
+      await client.query(
+        entryOf === "hold_entries"
+          ? `INSERT INTO ledger.hold_entries (id, hold_id, account_id, currency, amount, expires_at, position)
+             SELECT gen_random_uuid(), t.id, x.account, 'USD', x.amount, t.hold_expires_at, x.position
+               FROM ledger.transactions t, (VALUES ($2::uuid, $3::bigint, 0), ($4::uuid, -$3::bigint, 1)) x(account, amount, position)
+              WHERE t.id = $1`
+          : `INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
+             VALUES (gen_random_uuid(), $1, $2, 'USD', $3, '2026-01-15', 0), (gen_random_uuid(), $1, $4, 'USD', -$3::bigint, '2026-01-15', 1)`,
+        [id, from, amount, accounts.usdB],
+      );
+      await client.query("COMMIT");
+      return id;
+    } catch (error) {
+      await client.query("ROLLBACK");
+      throw error;
+    }
+  }
+
+  const voidHold = (id: string) =>
+    client.query(
+      `INSERT INTO ledger.hold_resolutions (hold_id, principal, idempotency_key, request_hash)
+       VALUES ($1, 'trigger-test', gen_random_uuid()::text, repeat('0', 64))`,
+      [id],
+    );
+
+  it("counts an open hold toward the bounds: a second hold or a spend past the rest is refused at commit", async () => {
+    const id = await wallet(100);
+    const held = await hold(id, 70);
+    await expect(hold(id, 40)).rejects.toThrow(/takes account .* to 10, beyond its max_balance 0/);
+    await expect(
+      post([
+        [id, 40],
+        [accounts.usdB, -40],
+      ]),
+    ).rejects.toThrow(/beyond its max_balance 0/);
+    await voidHold(held);
+    await post([
+      [id, 40],
+      [accounts.usdB, -40],
+    ]);
+    // An expired hold counts for nothing.
+    await expect(hold(id, 60, -1)).resolves.toBeTypeOf("string");
+    await hold(id, 60);
+  });
+
+  it("keeps entries to transactions and hold entries to holds, each balanced", async () => {
+    const id = await wallet(100);
+    await expect(hold(id, 10, 600, "entries")).rejects.toThrow(/is a hold: its entries are hold entries/);
+    await client.query("BEGIN");
+    try {
+      const ordinary = randomUUID();
+      await client.query(
+        "INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, effective_date) VALUES ($1, 'trigger-test', gen_random_uuid()::text, repeat('0', 64), '2026-01-15')",
+        [ordinary],
+      );
+      await expect(
+        client.query(
+          `INSERT INTO ledger.hold_entries (id, hold_id, account_id, currency, amount, expires_at, position)
+           VALUES (gen_random_uuid(), $1, $2, 'USD', 5, now(), 0)`,
+          [ordinary, id],
+        ),
+      ).rejects.toThrow(/hold entries join a hold written with them/);
+    } finally {
+      await client.query("ROLLBACK");
+    }
+    const held = await hold(id, 10);
+    await expect(
+      client.query("UPDATE ledger.hold_entries SET amount = 1 WHERE hold_id = $1", [held]),
+    ).rejects.toThrow();
+    await expect(
+      client.query("DELETE FROM ledger.hold_entries WHERE hold_id = $1", [held]),
+    ).rejects.toThrow();
+  });
+
+  it("resolves a hold once, before it expires, and a transaction posting a hold only with its resolution", async () => {
+    const id = await wallet(100);
+    const held = await hold(id, 10);
+    await voidHold(held);
+    await expect(voidHold(held)).rejects.toThrow(/hold_resolutions_pkey/);
+    await expect(
+      client.query("DELETE FROM ledger.hold_resolutions WHERE hold_id = $1", [held]),
+    ).rejects.toThrow();
+    const expired = await hold(id, 10, -1);
+    await expect(voidHold(expired)).rejects.toThrow(/expired at/);
+
+    const open = await hold(id, 10);
+    await client.query("BEGIN");
+    try {
+      const posting = randomUUID();
+      await client.query(
+        "INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, effective_date, hold_id) VALUES ($1, 'trigger-test', gen_random_uuid()::text, repeat('0', 64), '2026-01-15', $2)",
+        [posting, open],
+      );
+      await client.query(
+        `INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
+         VALUES (gen_random_uuid(), $1, $2, 'USD', 10, '2026-01-15', 0), (gen_random_uuid(), $1, $3, 'USD', -10, '2026-01-15', 1)`,
+        [posting, id, accounts.usdB],
+      );
+      await expect(client.query("COMMIT")).rejects.toThrow(/posts hold .* without resolving it/);
+    } finally {
+      await client.query("ROLLBACK");
+    }
+  });
+});

@@ -133,6 +133,8 @@ describe("schema.prisma against the migrated database", () => {
       "Experience",
       "Goal",
       "Hobby",
+      "HoldEntry",
+      "HoldResolution",
       "IdempotencyKey",
       "Profile",
       "RateLimit",

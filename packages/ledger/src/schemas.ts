@@ -1,5 +1,6 @@
 import { calendarDate, text } from "@app/rest/fields";
 import { z } from "zod";
+import { listCursor } from "./list-cursor.ts";
 
 const ACCOUNT_TYPES = ["asset", "liability", "income", "expense"] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
@@ -15,6 +16,7 @@ export const LIMITS = {
   transactionsPerBatch: 1_000,
   batchBodyBytes: 4 * 1024 * 1024,
   pageSize: { min: 1, max: 200, default: 50 },
+  holdSeconds: 30 * 24 * 60 * 60,
 } as const;
 
 const uuid = () => z.uuid("must be a uuid");
@@ -134,15 +136,31 @@ function refuseAccountMovesOutOfRange(
   }
 }
 
+const entriesInput = z
+  .array(entryInput)
+  .min(2, "a transaction needs at least 2 entries")
+  .max(LIMITS.entriesPerTransaction, `at most ${LIMITS.entriesPerTransaction} entries`)
+  .superRefine(refuseAccountMovesOutOfRange);
+
+const holdInput = z
+  .strictObject({
+    expires_in_seconds: z
+      .int("must be a whole number of seconds")
+      .min(1)
+      .max(LIMITS.holdSeconds, `must be at most ${LIMITS.holdSeconds} (30 days)`),
+  })
+  .meta({
+    description:
+      "Makes this a hold: its amounts are reserved (counted toward bounds, in no balance) until it is posted, " +
+      "voided or expires this many seconds from now.",
+  });
+
 export const postTransactionInput = z.strictObject({
   idempotency_key: idempotencyKey,
   description,
   effective_date: calendarDate().optional().meta({ description: "Defaults to today (UTC)." }),
-  entries: z
-    .array(entryInput)
-    .min(2, "a transaction needs at least 2 entries")
-    .max(LIMITS.entriesPerTransaction, `at most ${LIMITS.entriesPerTransaction} entries`)
-    .superRefine(refuseAccountMovesOutOfRange),
+  entries: entriesInput,
+  hold: holdInput.optional(),
 });
 
 /**
@@ -172,6 +190,20 @@ export const reverseTransactionInput = z.strictObject({
   effective_date: calendarDate().optional().meta({ description: "Defaults to today (UTC)." }),
 });
 
+export const postHoldInput = z.strictObject({
+  id: uuid(),
+  idempotency_key: idempotencyKey,
+  description,
+  effective_date: calendarDate().optional().meta({ description: "Defaults to today (UTC)." }),
+  entries: entriesInput.optional().meta({
+    description:
+      "A partial capture: each account in the hold, with its sign and at most its amount there, summing to zero " +
+      "per currency; the rest is released. Absent: the hold's amounts in full.",
+  }),
+});
+
+export const voidHoldInput = z.strictObject({ id: uuid(), idempotency_key: idempotencyKey });
+
 export const idInput = z.object({ id: uuid() });
 
 export const asOfInput = z.object({
@@ -184,7 +216,14 @@ export const entriesPageInput = z.object({
   offset: z.number().int().min(0).default(0),
 });
 
+export const holdsPageInput = z.object({
+  id: uuid(),
+  limit: z.number().int().min(LIMITS.pageSize.min).max(LIMITS.pageSize.max).default(LIMITS.pageSize.default),
+  cursor: listCursor().optional().meta({ description: "The `next_cursor` of the page before." }),
+});
+
 export type PostTransactionInput = z.output<typeof postTransactionInput>;
+export type PostHoldInput = z.output<typeof postHoldInput>;
 /** A batch item: valid, or why not. */
 export type BatchItem =
   { input: PostTransactionInput } | { invalid: { issues: readonly z.core.$ZodIssue[] } };
@@ -224,10 +263,32 @@ export const transactionOutput = z
     description: z.string().nullable(),
     effective_date: z.iso.date(),
     reverses_transaction_id: z.uuid().nullable(),
+    status: z.enum(["posted", "pending", "voided", "expired"]).meta({
+      description:
+        "`posted` for every transaction that moved balances; a hold is `pending` until it is posted (`posted`), " +
+        "voided (`voided`) or reaches `expires_at` (`expired`).",
+    }),
+    hold_id: z.uuid().nullable().meta({ description: "The hold this transaction posts; null for others." }),
+    expires_at: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: "When a hold stops counting; null for others." }),
     created_at: z.iso.datetime(),
-    entries: z.array(entryOutput),
+    entries: z.array(entryOutput).meta({
+      description: "A hold's entries are what it reserves: in no balance and no account's entries list.",
+    }),
   })
   .meta({ id: "Transaction" });
+
+export const holdsPageOutput = z
+  .object({
+    items: z.array(transactionOutput),
+    next_cursor: z
+      .string()
+      .nullable()
+      .meta({ description: "The next page's cursor; null on the last page." }),
+  })
+  .meta({ id: "HoldPage" });
 
 export const entriesPageOutput = z
   .object({ items: z.array(entryOutput), limit: z.number().int(), offset: z.number().int() })
@@ -245,7 +306,24 @@ const exactBalance = {
 };
 
 export const balanceOutput = z
-  .object({ account_id: z.uuid(), as_of: z.iso.date(), currency: z.string(), ...exactBalance })
+  .object({
+    account_id: z.uuid(),
+    as_of: z.iso.date(),
+    currency: z.string(),
+    ...exactBalance,
+    pending_debits: z
+      .number()
+      .int()
+      .nullable()
+      .meta({
+        description:
+          "What the account's open holds may still add (the positive of each one's amount there), now; >= 0. " +
+          "Null beyond 2^53-1.",
+      }),
+    pending_credits: z.number().int().nullable().meta({
+      description: "What its open holds may still take (the negative of each one's amount there), now; <= 0.",
+    }),
+  })
   .meta({ id: "AccountBalance" });
 
 export const balancesOutput = z
@@ -256,9 +334,10 @@ export const balancesOutput = z
   .meta({ id: "Balances" });
 
 const batchItemError = z.object({
-  error: z
-    .string()
-    .meta({ description: "BAD_REQUEST, UNBALANCED_TRANSACTION, UNKNOWN_ACCOUNT or BATCH_REJECTED." }),
+  error: z.string().meta({
+    description:
+      "BAD_REQUEST, UNBALANCED_TRANSACTION, UNKNOWN_ACCOUNT, BALANCE_LIMIT_EXCEEDED or BATCH_REJECTED.",
+  }),
   message: z.string(),
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 });

@@ -80,4 +80,40 @@ describe("verifyLedger", () => {
     );
     expect(found.some((v) => v.subject === good)).toBe(false);
   });
+
+  it("takes a hold's hold entries for its entries, and finds a broken hold", async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    await sql.query(
+      "INSERT INTO ledger.accounts (id, name, type, currency) VALUES ($1, 'a', 'asset', 'EUR'), ($2, 'b', 'income', 'EUR')",
+      [a, b],
+    );
+    const insertHold = async (id: string, amounts: number[]) => {
+      await sql.query(
+        "INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, effective_date, hold_expires_at) VALUES ($1, 'verify-test', $2, repeat('0', 64), '2026-01-01', now() + interval '1 hour')",
+        [id, `hold-${id}`],
+      );
+      for (const [position, amount] of amounts.entries()) {
+        await sql.query(
+          `INSERT INTO ledger.hold_entries (id, hold_id, account_id, currency, amount, expires_at, position)
+           SELECT gen_random_uuid(), t.id, $2, 'EUR', $3, t.hold_expires_at, $4 FROM ledger.transactions t WHERE t.id = $1`,
+          [id, position === 0 ? a : b, amount, position],
+        );
+      }
+    };
+    const held = randomUUID();
+    await sql.query("BEGIN");
+    await insertHold(held, [30, -30]);
+    await sql.query("COMMIT");
+    expect((await verifyLedger(db)).filter((v) => v.subject === held)).toEqual([]);
+
+    const broken = randomUUID();
+    await sql.query("BEGIN");
+    await sql.query("SET LOCAL session_replication_role = replica");
+    await insertHold(broken, [9]);
+    await sql.query("COMMIT");
+    expect((await verifyLedger(db)).filter((v) => v.subject === broken)).toEqual([
+      { rule: "transaction-unbalanced", subject: broken, detail: "EUR sums to 9" },
+      { rule: "transaction-too-few-entries", subject: broken, detail: "1 entries" },
+    ]);
+  });
 });

@@ -7,13 +7,17 @@ import {
   createAccountInput,
   entriesPageInput,
   entriesPageOutput,
+  holdsPageInput,
+  holdsPageOutput,
   idInput,
   LIMITS,
   patchAccountInput,
+  postHoldInput,
   postTransactionBatchInput,
   postTransactionInput,
   reverseTransactionInput,
   transactionOutput,
+  voidHoldInput,
 } from "../schemas.ts";
 import {
   createAccount,
@@ -35,6 +39,7 @@ import {
   type PostResult,
 } from "../store/transactions.ts";
 import { postTransactionBatch } from "../store/post-batch.ts";
+import { listOpenHolds, postHold, voidHold } from "../store/holds.ts";
 import { todayUtc } from "../today-utc.ts";
 import { DomainError, idempotencyKeyHeader, idempotencyKeyOf } from "@app/rest";
 import { router, ledgerProcedure, type LedgerContext } from "../trpc.ts";
@@ -43,7 +48,12 @@ import { z } from "zod";
 const accountNotFound = { 404: "No account with this id." };
 const transactionNotFound = { 404: "No transaction with this id." };
 const postingErrors = {
-  422: "UNBALANCED_TRANSACTION (entries do not sum to zero per currency) or UNKNOWN_ACCOUNT (named in the message).",
+  422:
+    "UNBALANCED_TRANSACTION (entries do not sum to zero per currency), UNKNOWN_ACCOUNT (named in the message) or " +
+    "BALANCE_LIMIT_EXCEEDED (each account, its bound and the sum it would reach in `issues`); the key stays unused.",
+};
+const holdConflicts = {
+  409: "NOT_A_HOLD, HOLD_VOIDED, HOLD_ALREADY_POSTED or HOLD_EXPIRED: the hold is resolved once, before its expires_at.",
 };
 
 function warnOfReusedKey(ctx: LedgerContext, key: string) {
@@ -247,7 +257,8 @@ export const ledgerRouter = router({
         summary: "Post a balanced transaction (idempotent by idempotency_key)",
         description:
           "201 for a new transaction. A known idempotency_key answers 200 with the original, byte for byte, and " +
-          "Idempotent-Replayed (plus Idempotency-Key-Mismatch when the body differs).",
+          "Idempotent-Replayed (plus Idempotency-Key-Mismatch when the body differs). With `hold`, a pending " +
+          "transaction: its amounts are reserved against the accounts' bounds until it is posted, voided or expires.",
       },
       rest: { ...replayDocs, errors: postingErrors },
     })
@@ -334,7 +345,11 @@ export const ledgerRouter = router({
       },
       rest: {
         ...replayDocs,
-        errors: { ...transactionNotFound, 409: "The transaction has already been reversed." },
+        errors: {
+          ...transactionNotFound,
+          409: "The transaction has already been reversed, or is a hold (HOLD_NOT_REVERSIBLE).",
+          ...postingErrors,
+        },
       },
     })
     .input(reverseTransactionInput)
@@ -342,6 +357,86 @@ export const ledgerRouter = router({
     .mutation(async ({ ctx, input }) =>
       answerPost(ctx, await reverseTransaction(ctx.db, input, ctx.caller.principal), input.idempotency_key),
     ),
+
+  postHold: ledgerProcedure
+    .meta({
+      action: "ledger:PostTransaction",
+      openapi: {
+        method: "POST",
+        path: "/transactions/{id}/post",
+        tags: ["holds"],
+        summary: "Post a pending hold, in full or in part",
+        description:
+          "A new transaction with `hold_id` naming the hold: its amounts in full or, with `entries`, a part (each " +
+          "account in the hold, same sign, at most its amount there, summing to zero per currency); the rest is " +
+          "released. Idempotent by idempotency_key like any post.",
+      },
+      rest: {
+        ...replayDocs,
+        errors: {
+          ...transactionNotFound,
+          ...holdConflicts,
+          422: `INVALID_CAPTURE (an entry outside the hold), or as a post: ${postingErrors[422]}`,
+        },
+      },
+    })
+    .input(postHoldInput)
+    .output(transactionOutput)
+    .mutation(async ({ ctx, input }) =>
+      answerPost(ctx, await postHold(ctx.db, input, ctx.caller.principal), input.idempotency_key),
+    ),
+
+  voidHold: ledgerProcedure
+    .meta({
+      action: "ledger:PostTransaction",
+      openapi: {
+        method: "POST",
+        path: "/transactions/{id}/void",
+        tags: ["holds"],
+        summary: "Void a pending hold",
+        description:
+          "Ends the hold's reservation; answers the hold, `voided`. A retry with the same idempotency_key answers " +
+          "it again (Idempotent-Replayed: true).",
+      },
+      rest: {
+        successHeaders: {
+          "Idempotent-Replayed": "true on a replay.",
+          "Idempotency-Key-Mismatch": "true when a replay's request differs from the original's.",
+        },
+        errors: { ...transactionNotFound, ...holdConflicts },
+      },
+    })
+    .input(voidHoldInput)
+    .output(transactionOutput)
+    .mutation(async ({ ctx, input }) => {
+      const result = await voidHold(ctx.db, input, ctx.caller.principal);
+      if (result.replayed) {
+        ctx.response.headers.set("Idempotent-Replayed", "true");
+        if (result.mismatch) {
+          ctx.response.headers.set("Idempotency-Key-Mismatch", "true");
+          warnOfReusedKey(ctx, input.idempotency_key);
+        }
+      }
+      return result.transaction;
+    }),
+
+  listHolds: ledgerProcedure
+    .meta({
+      action: "ledger:Read",
+      openapi: {
+        method: "GET",
+        path: "/accounts/{id}/holds",
+        tags: ["holds"],
+        summary: "An account's open holds, newest first",
+        description:
+          "Holds neither posted, voided nor expired that reserve an amount on the account; `limit` 1-200 (50), " +
+          "`cursor` the `next_cursor` of the page before.",
+      },
+      rest: { errors: { ...accountNotFound, 400: "A cursor this server did not make." } },
+    })
+    .input(holdsPageInput)
+    .output(holdsPageOutput)
+    .query(({ ctx, input }) => listOpenHolds(ctx.db, input.id, input.limit, input.cursor)),
 });
 
 export type LedgerRouter = typeof ledgerRouter;

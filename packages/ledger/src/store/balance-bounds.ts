@@ -2,39 +2,62 @@ import { isConstraintViolation } from "@app/db";
 import { DomainError, serviceUnavailable } from "@app/rest/errors";
 import type { NewTransaction } from "./insert-transactions.ts";
 
-/** A bounded account as a check needs it: its bounds and the sum of all its entries (exact digits). */
+/**
+ * A bounded account as a check needs it: its bounds, the sum of all its
+ * entries, and what its open holds may still add (debits) and take (credits),
+ * as exact digits.
+ */
 export interface BoundedAccount {
   min_balance: number | null;
   max_balance: number | null;
   total: string;
+  pending_debits: string;
+  pending_credits: string;
 }
 
 /**
- * The bounded accounts among the ids in parameter `$n`, by id, each with the
- * sum of every entry it has, whatever its date (the rule's "posted total").
+ * The bounded accounts among the ids in parameter `$accounts`, by id, each
+ * with the sum of every entry it has, whatever its date (the rule's "posted
+ * total"), and its open holds' reservations, leaving out the holds in
+ * parameter `$resolving` (posted by the posts being checked).
  */
-export const boundedAccountsSql = (n: number) => `SELECT json_object_agg(a.id, json_build_object(
+export const boundedAccountsSql = (
+  accounts: number,
+  resolving: number,
+) => `SELECT json_object_agg(a.id, json_build_object(
     'min_balance', a.min_balance, 'max_balance', a.max_balance,
-    'total', (SELECT coalesce(sum(e.amount), 0) FROM ledger.entries e WHERE e.account_id = a.id)::text))
-  FROM ledger.accounts a
- WHERE a.id = ANY($${n}::uuid[]) AND (a.min_balance IS NOT NULL OR a.max_balance IS NOT NULL)`;
+    'total', (SELECT coalesce(sum(e.amount), 0) FROM ledger.entries e WHERE e.account_id = a.id)::text,
+    'pending_debits', p.debits::text, 'pending_credits', p.credits::text))
+  FROM ledger.accounts a CROSS JOIN LATERAL ledger.pending_of(a.id, $${resolving}::uuid[]) p
+ WHERE a.id = ANY($${accounts}::uuid[]) AND (a.min_balance IS NOT NULL OR a.max_balance IS NOT NULL)`;
 
 /**
  * The bounds check of posts taken one after another: a post is refused (422
  * BALANCE_LIMIT_EXCEEDED, each account with its bound and the sum it would
  * reach in `issues`) when, on an account it moves toward a bound, the sum
- * would pass it; a post that passes counts for the ones after it. An account
- * already beyond a bound may still move back toward its range.
+ * with what open holds may still move that way would pass it; a post that
+ * passes counts for the ones after it (a hold among the open holds). An
+ * account already beyond a bound may still move back toward its range.
  */
 export function boundsCheck(
   bounded: Record<string, BoundedAccount>,
 ): (tx: NewTransaction) => DomainError | null {
-  const sums = new Map(Object.entries(bounded).map(([id, account]) => [id, BigInt(account.total)]));
+  const sums = new Map(
+    Object.entries(bounded).map(([id, account]) => [
+      id,
+      {
+        total: BigInt(account.total),
+        debits: BigInt(account.pending_debits),
+        credits: BigInt(account.pending_credits),
+      },
+    ]),
+  );
   return (tx) => {
     const moves = movesOf(tx, bounded);
     const issues = [...moves].flatMap(([id, { move, entry }]) => {
       const { min_balance: min, max_balance: max } = bounded[id]!;
-      const reach = sums.get(id)! + move;
+      const { total, debits, credits } = sums.get(id)!;
+      const reach = total + (move > 0n ? debits : credits) + move;
       const passed =
         move > 0n && max !== null && reach > BigInt(max)
           ? `max_balance ${max}`
@@ -55,7 +78,12 @@ export function boundsCheck(
         },
       );
     }
-    for (const [id, { move }] of moves) sums.set(id, sums.get(id)! + move);
+    for (const [id, { move }] of moves) {
+      const sum = sums.get(id)!;
+      if (tx.holdSeconds === null) sum.total += move;
+      else if (move > 0n) sum.debits += move;
+      else sum.credits += move;
+    }
     return null;
   };
 }

@@ -9,25 +9,43 @@ import { ENTRY_JSON } from "./sql.ts";
  * digits tell it. One account so is no reason to fail a read of any other.
  */
 function exactBalance(sum: string): { balance: number | null; balance_exact: string } {
-  const value = Number(sum);
-  return { balance: Number.isSafeInteger(value) ? value : null, balance_exact: sum };
+  return { balance: safeOrNull(sum), balance_exact: sum };
 }
 
-/** The sum of the account's entries with effective_date <= asOf, summed from the entries every time. */
+/** Digits as a JSON number when one holds them exactly, else null. */
+function safeOrNull(digits: string): number | null {
+  const value = Number(digits);
+  return Number.isSafeInteger(value) ? value : null;
+}
+
+/**
+ * The sum of the account's entries with effective_date <= asOf, summed from
+ * the entries every time, and what its open holds reserve now.
+ */
 export async function getBalance(db: Database, accountId: string, asOf: string) {
-  const [row] = await db.$queryRawUnsafe<{ currency: string; balance: string }[]>(
+  const [row] = await db.$queryRawUnsafe<
+    { currency: string; balance: string; pending_debits: string; pending_credits: string }[]
+  >(
     // The sum is not correlated with the account row, so it is planned for this
     // very account (index-only or parallel scan), exactly like the bare SUM.
-    `SELECT a.currency, b.balance::text AS balance
+    `SELECT a.currency, b.balance::text AS balance, p.debits::text AS pending_debits, p.credits::text AS pending_credits
        FROM ledger.accounts a,
             (SELECT coalesce(sum(amount), 0) AS balance FROM ledger.entries
-              WHERE account_id = $1::uuid AND effective_date <= $2::date) b
+              WHERE account_id = $1::uuid AND effective_date <= $2::date) b,
+            ledger.pending_of($1::uuid, '{}') p
       WHERE a.id = $1::uuid`,
     accountId,
     asOf,
   );
   if (!row) throw accountNotFound();
-  return { account_id: accountId, as_of: asOf, currency: row.currency, ...exactBalance(row.balance) };
+  return {
+    account_id: accountId,
+    as_of: asOf,
+    currency: row.currency,
+    ...exactBalance(row.balance),
+    pending_debits: safeOrNull(row.pending_debits),
+    pending_credits: safeOrNull(row.pending_credits),
+  };
 }
 
 /**

@@ -11,6 +11,10 @@ export interface NewTransaction {
   description: string | null;
   effectiveDate: string;
   reversesTransactionId: string | null;
+  /** A hold: open for this many seconds from its commit (its entries are hold entries). */
+  holdSeconds: number | null;
+  /** A post of this hold: written with the hold's resolution. */
+  holdId: string | null;
   entries: { account_id: string; amount: number }[];
 }
 
@@ -24,7 +28,9 @@ export interface NewTransaction {
  * refuses the whole statement. Keys are inserted in sorted order, and the
  * bounded accounts of all the posts are locked first, in id order (the
  * bounds trigger locks them again at commit, one transaction after another),
- * so two statements (from two servers) cannot deadlock.
+ * so two statements (from two servers) cannot deadlock. A hold's entries
+ * are hold entries; a post of a hold writes the hold's resolution with it (a
+ * hold resolved before breaks hold_resolutions_pkey: the statement too).
  *
  * The answer is built here from the values sent and what the database added
  * (ids are made here; the time and each entry's currency come back), not by
@@ -47,31 +53,53 @@ export async function insertTransactions(
   const entries = unique.flatMap(({ tx, id, entryIds }) =>
     tx.entries.map((e, position) => ({ ...e, id: entryIds[position]!, transactionId: id, position })),
   );
-  const rows = await queryRows<{ id: string; created_at: string; currencies: string[] }>(
+  const rows = await queryRows<{
+    id: string;
+    created_at: string;
+    expires_at: string | null;
+    currencies: string[];
+  }>(
     db,
     `WITH bounded AS (
        SELECT a.id FROM ledger.accounts a
         WHERE a.id = ANY($10::uuid[]) AND (a.min_balance IS NOT NULL OR a.max_balance IS NOT NULL)
         ORDER BY a.id FOR NO KEY UPDATE),
      t AS (
-       INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::date[], $7::uuid[])
-         AS i(id, principal, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
+       INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, description, effective_date,
+                                        reverses_transaction_id, hold_expires_at, hold_id)
+       SELECT i.id, i.principal, i.idempotency_key, i.request_hash, i.description, i.effective_date,
+              i.reverses_transaction_id, now() + make_interval(secs => i.hold_seconds), i.hold_id
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::date[], $7::uuid[], $13::int[], $14::uuid[])
+           AS i(id, principal, idempotency_key, request_hash, description, effective_date, reverses_transaction_id,
+                hold_seconds, hold_id)
         WHERE (SELECT count(*) FROM bounded) >= 0
-        ORDER BY principal, idempotency_key
+        ORDER BY i.principal, i.idempotency_key
        ON CONFLICT (principal, idempotency_key) DO NOTHING
-       RETURNING id, effective_date, created_at),
-     written_entries AS (
-       INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
-       SELECT p.id, t.id, p.account_id, a.currency, p.amount, t.effective_date, p.position
+       RETURNING id, principal, idempotency_key, request_hash, effective_date, created_at, hold_expires_at, hold_id),
+     p AS (
+       SELECT p.*, t.effective_date, t.hold_expires_at, a.currency
          FROM unnest($8::uuid[], $9::uuid[], $10::uuid[], $11::bigint[], $12::int[])
            AS p(id, transaction_id, account_id, amount, position)
          JOIN t ON t.id = p.transaction_id
-         LEFT JOIN ledger.accounts a ON a.id = p.account_id
-       RETURNING transaction_id, currency, position)
-     SELECT t.id::text AS id, ${isoTimestampSql("t.created_at")} AS created_at, w.currencies
+         LEFT JOIN ledger.accounts a ON a.id = p.account_id),
+     written_entries AS (
+       INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
+       SELECT id, transaction_id, account_id, currency, amount, effective_date, position FROM p
+        WHERE hold_expires_at IS NULL
+       RETURNING transaction_id, currency, position),
+     written_hold_entries AS (
+       INSERT INTO ledger.hold_entries (id, hold_id, account_id, currency, amount, expires_at, position)
+       SELECT id, transaction_id, account_id, currency, amount, hold_expires_at, position FROM p
+        WHERE hold_expires_at IS NOT NULL
+       RETURNING hold_id AS transaction_id, currency, position),
+     resolutions AS (
+       INSERT INTO ledger.hold_resolutions (hold_id, transaction_id, principal, idempotency_key, request_hash)
+       SELECT hold_id, id, principal, idempotency_key, request_hash FROM t WHERE hold_id IS NOT NULL)
+     SELECT t.id::text AS id, ${isoTimestampSql("t.created_at")} AS created_at,
+            ${isoTimestampSql("t.hold_expires_at")} AS expires_at, w.currencies
        FROM t JOIN (SELECT e.transaction_id, array_agg(e.currency ORDER BY e.position) AS currencies
-                      FROM written_entries e GROUP BY e.transaction_id) w
+                      FROM (SELECT * FROM written_entries UNION ALL SELECT * FROM written_hold_entries) e
+                     GROUP BY e.transaction_id) w
          ON w.transaction_id = t.id`,
     unique.map(({ id }) => id),
     unique.map(({ tx }) => tx.principal),
@@ -85,6 +113,8 @@ export async function insertTransactions(
     entries.map((e) => e.account_id),
     entries.map((e) => e.amount),
     entries.map((e) => e.position),
+    unique.map(({ tx }) => tx.holdSeconds),
+    unique.map(({ tx }) => tx.holdId),
   );
   const byId = new Map<string, (typeof unique)[number]>(unique.map((u) => [u.id, u]));
   for (const row of rows) {
@@ -95,6 +125,9 @@ export async function insertTransactions(
       description: tx.description,
       effective_date: tx.effectiveDate,
       reverses_transaction_id: tx.reversesTransactionId,
+      status: tx.holdSeconds === null ? "posted" : "pending",
+      hold_id: tx.holdId,
+      expires_at: row.expires_at,
       created_at: row.created_at,
       entries: tx.entries.map((e, position) => ({
         id: entryIds[position]!,

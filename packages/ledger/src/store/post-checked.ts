@@ -58,10 +58,11 @@ export async function checkPosts(
     db,
     `SELECT (${KNOWN_TRANSACTIONS_SQL}) AS known,
             (SELECT json_object_agg(id, currency) FROM ledger.accounts WHERE id = ANY($3::uuid[])) AS currencies,
-            (${boundedAccountsSql(3)}) AS bounded`,
+            (${boundedAccountsSql(3, 4)}) AS bounded`,
     txs.map((tx) => tx.principal),
     txs.map((tx) => tx.idempotencyKey),
     accountIds,
+    txs.flatMap((tx) => (tx.holdId ? [tx.holdId] : [])),
   );
   const known = byScopedKey(state?.known);
   const currencies = state?.currencies ?? {};

@@ -17,7 +17,7 @@ export interface PostResult {
 }
 
 /** sha256 of the request as sent (an omitted date stays omitted), to tell a replay from a reused key. */
-function requestHash(request: unknown): string {
+export function requestHash(request: unknown): string {
   return createHash("sha256").update(JSON.stringify(request)).digest("hex");
 }
 
@@ -39,6 +39,8 @@ export function newTransactionOf(input: PostTransactionInput, principal: string)
     description: input.description ?? null,
     effectiveDate: input.effective_date ?? todayUtc(),
     reversesTransactionId: null,
+    holdSeconds: input.hold?.expires_in_seconds ?? null,
+    holdId: null,
     // The checks compare ids as text, as PostgreSQL writes them: lower case.
     entries: input.entries.map((e) => ({ ...e, account_id: e.account_id.toLowerCase() })),
   };
@@ -69,7 +71,7 @@ export async function postTransaction(
 }
 
 /** A post's outcome as its answer to a request with `requestHash`: the transaction, or the 422 it was refused with. */
-function postResultOf(outcome: PostOutcome, requestHash: string): PostResult {
+export function postResultOf(outcome: PostOutcome, requestHash: string): PostResult {
   if (outcome.status === 422) throw outcome.error;
   return {
     transaction: outcome.transaction,
@@ -79,7 +81,7 @@ function postResultOf(outcome: PostOutcome, requestHash: string): PostResult {
 }
 
 /** The transaction of the principal's known key, as a replay; undefined for an unknown key. */
-async function replayOfKnownKey(
+export async function replayOfKnownKey(
   db: Database,
   key: Pick<NewTransaction, "principal" | "idempotencyKey">,
   requestHash: string,
@@ -108,12 +110,19 @@ export async function reverseTransaction(
   if (known) return known;
 
   const original = await getTransaction(db, input.id);
+  if (original.expires_at !== null) {
+    throw new DomainError(409, `transaction ${original.id} is a hold: void it instead, or reverse its post`, {
+      error: "HOLD_NOT_REVERSIBLE",
+    });
+  }
   const tx: NewTransaction = {
     ...key,
     requestHash: hash,
     description: input.description ?? `Reversal of ${original.id}`,
     effectiveDate: input.effective_date ?? todayUtc(),
     reversesTransactionId: original.id,
+    holdSeconds: null,
+    holdId: null,
     entries: original.entries.map((e) => ({ account_id: e.account_id, amount: -e.amount })),
   };
   try {

@@ -15,7 +15,9 @@ const CHECKS: { rule: LedgerViolation["rule"]; sql: string }[] = [
   {
     rule: "transaction-unbalanced",
     sql: `SELECT transaction_id::text AS subject, currency || ' sums to ' || sum(amount) AS detail
-            FROM ledger.entries GROUP BY transaction_id, currency HAVING sum(amount) <> 0`,
+            FROM (SELECT transaction_id, currency, amount FROM ledger.entries
+                  UNION ALL SELECT hold_id, currency, amount FROM ledger.hold_entries) e
+           GROUP BY transaction_id, currency HAVING sum(amount) <> 0`,
   },
   {
     rule: "currency-unbalanced",
@@ -28,17 +30,28 @@ const CHECKS: { rule: LedgerViolation["rule"]; sql: string }[] = [
             FROM ledger.entries e LEFT JOIN ledger.transactions t ON t.id = e.transaction_id WHERE t.id IS NULL`,
   },
   {
+    rule: "entry-without-transaction",
+    sql: `SELECT h.id::text AS subject, 'names hold ' || h.hold_id AS detail
+            FROM ledger.hold_entries h LEFT JOIN ledger.transactions t ON t.id = h.hold_id AND t.hold_expires_at IS NOT NULL
+           WHERE t.id IS NULL`,
+  },
+  {
+    // A hold's entries are its hold entries.
     rule: "transaction-too-few-entries",
     sql: `SELECT t.id::text AS subject, count(e.id) || ' entries' AS detail
-            FROM ledger.transactions t LEFT JOIN ledger.entries e ON e.transaction_id = t.id
+            FROM ledger.transactions t
+            LEFT JOIN (SELECT id, transaction_id, false AS held FROM ledger.entries
+                       UNION ALL SELECT id, hold_id, true FROM ledger.hold_entries) e
+              ON e.transaction_id = t.id AND e.held = (t.hold_expires_at IS NOT NULL)
            GROUP BY t.id HAVING count(e.id) < 2`,
   },
 ];
 
 /**
  * Scans the whole ledger for what the database's triggers should make
- * impossible: a transaction or a currency that does not sum to zero, an entry
- * without its transaction, a transaction with fewer than two entries.
+ * impossible: a transaction (a hold by its hold entries) or a currency that
+ * does not sum to zero, an entry without its transaction or a hold entry
+ * without its hold, a transaction with fewer than two entries.
  */
 export async function verifyLedger(db: Database): Promise<LedgerViolation[]> {
   const violations: LedgerViolation[] = [];

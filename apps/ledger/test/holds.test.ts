@@ -1,0 +1,377 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ledgerClient, type LedgerClient } from "../../../test/ledger-client.ts";
+import { startLedgerServer, type LedgerServer } from "../../../test/ledger-server.ts";
+import { ledgerWallets } from "../../../test/ledger-wallets.ts";
+
+/** Two ledger instances on one database: a hold must hold across both. */
+let first: LedgerServer;
+let second: LedgerServer;
+let client: LedgerClient;
+
+beforeAll(async () => {
+  [first, second] = await Promise.all([startLedgerServer(), startLedgerServer()]);
+  client = ledgerClient(first.url);
+});
+
+afterAll(async () => {
+  await Promise.all([first?.stop(), second?.stop()]);
+});
+
+const { key, move, balanceOf, fundedWallet } = ledgerWallets(() => client);
+
+/** A hold's body: these amounts reserved for `seconds`. */
+const hold = (entries: [string, number][], seconds = 600, idempotency_key = key()) => ({
+  ...move(entries, idempotency_key),
+  hold: { expires_in_seconds: seconds },
+});
+
+const pendingOf = async (id: string) => {
+  const { pending_debits, pending_credits } = (await client.get(`/accounts/${id}/balance`)).body;
+  return { pending_debits, pending_credits };
+};
+
+async function placeHold(entries: [string, number][], seconds = 600): Promise<string> {
+  const placed = await client.post("/transactions", hold(entries, seconds));
+  expect(placed.status, placed.text).toBe(201);
+  return placed.body.id as string;
+}
+
+describe("holds", () => {
+  it("reserves a hold's amounts: pending, in no balance or entries list, counted toward the bounds", async () => {
+    const { wallet, shop } = await fundedWallet(100);
+    const placed = await client.post(
+      "/transactions",
+      hold([
+        [wallet, 60],
+        [shop, -60],
+      ]),
+    );
+    expect(placed.status).toBe(201);
+    expect(placed.body).toMatchObject({ status: "pending", hold_id: null });
+    const expiresIn =
+      Date.parse(placed.body.expires_at as string) - Date.parse(placed.body.created_at as string);
+    expect(expiresIn).toBe(600_000);
+    expect((await client.get(`/transactions/${placed.body.id}`)).body).toEqual(placed.body);
+
+    expect(await balanceOf(wallet)).toBe(-100);
+    expect(await pendingOf(wallet)).toEqual({ pending_debits: 60, pending_credits: 0 });
+    expect(await pendingOf(shop)).toEqual({ pending_debits: 0, pending_credits: -60 });
+    const entries = (await client.get(`/accounts/${wallet}/entries`)).body.items as {
+      transaction_id: string;
+    }[];
+    expect(entries.map((e) => e.transaction_id)).not.toContain(placed.body.id);
+
+    // 100 held by 60: a spend of 50 would take the wallet past 0 once the hold is posted.
+    const refusedKey = key();
+    const refused = await client.post(
+      "/transactions",
+      move(
+        [
+          [wallet, 50],
+          [shop, -50],
+        ],
+        refusedKey,
+      ),
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      error: "BALANCE_LIMIT_EXCEEDED",
+      issues: [{ path: "entries.0", message: `account ${wallet} would reach 10, past its max_balance 0` }],
+    });
+    // So would a second hold, and its key stays unused.
+    const refusedHold = await client.post(
+      "/transactions",
+      hold(
+        [
+          [wallet, 50],
+          [shop, -50],
+        ],
+        600,
+        refusedKey,
+      ),
+    );
+    expect(refusedHold.status).toBe(422);
+    const fits = await client.post(
+      "/transactions",
+      move(
+        [
+          [wallet, 40],
+          [shop, -40],
+        ],
+        refusedKey,
+      ),
+    );
+    expect(fits.status).toBe(201);
+  });
+
+  it("posts a hold in full, or in part releasing the rest; a capture beyond the hold is refused", async () => {
+    const { wallet, shop } = await fundedWallet(100);
+    const full = await placeHold([
+      [wallet, 30],
+      [shop, -30],
+    ]);
+    const posted = await client.post(`/transactions/${full}/post`, { idempotency_key: key() });
+    expect(posted.status).toBe(201);
+    expect(posted.headers.get("location")).toBe(`/transactions/${posted.body.id}`);
+    expect(posted.body).toMatchObject({ status: "posted", hold_id: full, expires_at: null });
+    expect((posted.body.entries as { amount: number }[]).map((e) => e.amount)).toEqual([30, -30]);
+    expect((await client.get(`/transactions/${posted.body.id}`)).body).toEqual(posted.body);
+    expect((await client.get(`/transactions/${full}`)).body.status).toBe("posted");
+    expect(await balanceOf(wallet)).toBe(-70);
+
+    const partial = await placeHold([
+      [wallet, 60],
+      [shop, -60],
+    ]);
+    const tooMuchKey = key();
+    const tooMuch = await client.post(`/transactions/${partial}/post`, {
+      idempotency_key: tooMuchKey,
+      entries: [
+        { account_id: wallet, amount: 61 },
+        { account_id: shop, amount: -61 },
+      ],
+    });
+    expect(tooMuch.status).toBe(422);
+    expect(tooMuch.body).toMatchObject({
+      error: "INVALID_CAPTURE",
+      issues: [
+        { path: "entries.0", message: `account ${wallet} is held 60: 61 is more` },
+        { path: "entries.1", message: `account ${shop} is held -60: -61 is more` },
+      ],
+    });
+    for (const entries of [
+      [
+        { account_id: wallet, amount: -10 },
+        { account_id: shop, amount: 10 },
+      ],
+      [
+        { account_id: wallet, amount: 10 },
+        { account_id: crypto.randomUUID(), amount: -10 },
+      ],
+    ]) {
+      const outside = await client.post(`/transactions/${partial}/post`, { idempotency_key: key(), entries });
+      expect(outside.status, outside.text).toBe(422);
+      expect(outside.body.error).toBe("INVALID_CAPTURE");
+    }
+    const unbalanced = await client.post(`/transactions/${partial}/post`, {
+      idempotency_key: key(),
+      entries: [
+        { account_id: wallet, amount: 20 },
+        { account_id: shop, amount: -10 },
+      ],
+    });
+    expect(unbalanced.body.error).toBe("UNBALANCED_TRANSACTION");
+
+    // The refused captures left the key unused and the hold pending.
+    const captured = await client.post(`/transactions/${partial}/post`, {
+      idempotency_key: tooMuchKey,
+      entries: [
+        { account_id: wallet, amount: 25 },
+        { account_id: shop, amount: -25 },
+      ],
+    });
+    expect(captured.status, captured.text).toBe(201);
+    expect(await balanceOf(wallet)).toBe(-45);
+    // The other 35 are released: the wallet's 45 can all be spent.
+    expect(await pendingOf(wallet)).toEqual({ pending_debits: 0, pending_credits: 0 });
+    const rest = await client.post(
+      "/transactions",
+      move([
+        [wallet, 45],
+        [shop, -45],
+      ]),
+    );
+    expect(rest.status).toBe(201);
+    expect(await balanceOf(wallet)).toBe(0);
+  });
+
+  it("is resolved once: replays answer the first post or void, other attempts 409 naming why", async () => {
+    const { wallet, shop } = await fundedWallet(100);
+    const entries: [string, number][] = [
+      [wallet, 10],
+      [shop, -10],
+    ];
+    const posted = await placeHold(entries);
+    const post = { idempotency_key: key(), description: "captured" };
+    const first = await client.post(`/transactions/${posted}/post`, post);
+    expect(first.status).toBe(201);
+    const again = await ledgerClient(second.url).post(`/transactions/${posted}/post`, post);
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(first.text);
+    const otherKey = await client.post(`/transactions/${posted}/post`, { idempotency_key: key() });
+    expect([otherKey.status, otherKey.body.error]).toEqual([409, "HOLD_ALREADY_POSTED"]);
+    const voidAfterPost = await client.post(`/transactions/${posted}/void`, { idempotency_key: key() });
+    expect([voidAfterPost.status, voidAfterPost.body.error]).toEqual([409, "HOLD_ALREADY_POSTED"]);
+
+    const voided = await placeHold(entries);
+    const voidKey = key();
+    const firstVoid = await client.post(`/transactions/${voided}/void`, { idempotency_key: voidKey });
+    expect(firstVoid.status).toBe(200);
+    expect(firstVoid.body).toMatchObject({ id: voided, status: "voided" });
+    expect((await client.get(`/transactions/${voided}`)).body).toEqual(firstVoid.body);
+    const replay = await client.post(`/transactions/${voided}/void`, { idempotency_key: voidKey });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.text).toBe(firstVoid.text);
+    const secondVoid = await client.post(`/transactions/${voided}/void`, { idempotency_key: key() });
+    expect([secondVoid.status, secondVoid.body.error]).toEqual([409, "HOLD_VOIDED"]);
+    const postAfterVoid = await client.post(`/transactions/${voided}/post`, { idempotency_key: key() });
+    expect([postAfterVoid.status, postAfterVoid.body.error]).toEqual([409, "HOLD_VOIDED"]);
+    expect(await pendingOf(wallet)).toEqual({ pending_debits: 0, pending_credits: 0 });
+    expect(await balanceOf(wallet)).toBe(-90);
+
+    // A hold is not reversible; its post is, like any transaction.
+    const reversal = await client.post(`/transactions/${voided}/reversal`, { idempotency_key: key() });
+    expect([reversal.status, reversal.body.error]).toEqual([409, "HOLD_NOT_REVERSIBLE"]);
+    const reversed = await client.post(`/transactions/${first.body.id}/reversal`, { idempotency_key: key() });
+    expect(reversed.status).toBe(201);
+    expect(await balanceOf(wallet)).toBe(-100);
+
+    const notAHold = await client.post(`/transactions/${reversed.body.id}/void`, { idempotency_key: key() });
+    expect([notAHold.status, notAHold.body.error]).toEqual([409, "NOT_A_HOLD"]);
+    const unknown = await client.post(`/transactions/${crypto.randomUUID()}/post`, {
+      idempotency_key: key(),
+    });
+    expect(unknown.status).toBe(404);
+  });
+
+  it("stops counting a hold at expires_at: it reads expired, and post and void answer 409 HOLD_EXPIRED", async () => {
+    const { wallet, shop } = await fundedWallet(100);
+    const expiring = await placeHold(
+      [
+        [wallet, 100],
+        [shop, -100],
+      ],
+      2,
+    );
+    const { expires_at } = (await client.get(`/transactions/${expiring}`)).body as { expires_at: string };
+    const spend = move([
+      [wallet, 100],
+      [shop, -100],
+    ]);
+    const whileHeld = await client.post("/transactions", spend);
+    expect(whileHeld.status).toBe(422);
+    expect((await client.get(`/accounts/${wallet}/holds`)).body.items).toHaveLength(1);
+
+    await sleep(Date.parse(expires_at) - Date.now() + 100);
+    expect((await client.get(`/transactions/${expiring}`)).body.status).toBe("expired");
+    expect(await pendingOf(wallet)).toEqual({ pending_debits: 0, pending_credits: 0 });
+    expect((await client.get(`/accounts/${wallet}/holds`)).body.items).toEqual([]);
+    for (const action of ["post", "void"]) {
+      const late = await client.post(`/transactions/${expiring}/${action}`, { idempotency_key: key() });
+      expect([late.status, late.body.error], action).toEqual([409, "HOLD_EXPIRED"]);
+    }
+    const afterwards = await client.post("/transactions", spend);
+    expect(afterwards.status).toBe(201);
+    expect(await balanceOf(wallet)).toBe(0);
+  });
+
+  it("lists an account's open holds newest first, a cursor page at a time", async () => {
+    const { wallet, shop } = await fundedWallet(100);
+    const placed: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      placed.push(
+        await placeHold([
+          [wallet, 1],
+          [shop, -1],
+        ]),
+      );
+    }
+    await client.post(`/transactions/${placed[1]}/void`, { idempotency_key: key() });
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await client.get(`/accounts/${wallet}/holds?limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+      expect(page.status).toBe(200);
+      seen.push(...(page.body.items as { id: string; status: string }[]).map((h) => h.id));
+      cursor = page.body.next_cursor as string | null;
+    } while (cursor);
+    expect(seen).toEqual([placed[4], placed[3], placed[2], placed[0]]);
+
+    expect((await client.get(`/accounts/${crypto.randomUUID()}/holds`)).status).toBe(404);
+    const foreign = Buffer.from(JSON.stringify(["x", 1])).toString("base64url");
+    for (const bad of ["nope", foreign, "limit=0"]) {
+      const query = bad.startsWith("limit") ? bad : `cursor=${bad}`;
+      expect((await client.get(`/accounts/${wallet}/holds?${query}`)).status, bad).toBe(400);
+    }
+  });
+
+  it("takes holds in batches, counted toward the bounds in order, atomic or not", async () => {
+    const { wallet, shop } = await fundedWallet(100);
+    const item = (amount: number) =>
+      hold([
+        [wallet, amount],
+        [shop, -amount],
+      ]);
+    const each = await client.post("/transactions/batch", { transactions: [item(60), item(60), item(40)] });
+    expect(each.status).toBe(200);
+    expect((each.body.results as { status: number }[]).map((r) => r.status)).toEqual([201, 422, 201]);
+    expect(await pendingOf(wallet)).toEqual({ pending_debits: 100, pending_credits: 0 });
+
+    const other = await fundedWallet(100);
+    const atomic = await client.post("/transactions/batch", {
+      atomic: true,
+      transactions: [
+        hold([
+          [other.wallet, 70],
+          [other.shop, -70],
+        ]),
+        move([
+          [other.wallet, 40],
+          [other.shop, -40],
+        ]),
+      ],
+    });
+    expect(atomic.status).toBe(422);
+    expect(await pendingOf(other.wallet)).toEqual({ pending_debits: 0, pending_credits: 0 });
+  });
+
+  it("lets exactly as many of 64 racing holds through two instances as the wallet holds, five rounds over", async () => {
+    const clients = [ledgerClient(first.url), ledgerClient(second.url)];
+    for (let round = 0; round < 5; round += 1) {
+      const { wallet, shop } = await fundedWallet(100);
+      const answers = await Promise.all(
+        Array.from({ length: 64 }, (_, i) =>
+          clients[i % 2]!.post(
+            "/transactions",
+            hold([
+              [wallet, 10],
+              [shop, -10],
+            ]),
+          ),
+        ),
+      );
+      const statuses = answers.map((a) => a.status).sort();
+      expect(statuses, `round ${round}`).toEqual([...Array(10).fill(201), ...Array(54).fill(422)]);
+      expect(await pendingOf(wallet), `round ${round}`).toEqual({ pending_debits: 100, pending_credits: 0 });
+      expect(await balanceOf(wallet)).toBe(-100);
+    }
+  });
+
+  it("lets exactly one of a post and a void racing on one hold win, through two instances", async () => {
+    const { wallet, shop } = await fundedWallet(1000);
+    for (let round = 0; round < 20; round += 1) {
+      const held = await placeHold([
+        [wallet, 10],
+        [shop, -10],
+      ]);
+      const [posted, voided] = await Promise.all([
+        ledgerClient(first.url).post(`/transactions/${held}/post`, { idempotency_key: key() }),
+        ledgerClient(second.url).post(`/transactions/${held}/void`, { idempotency_key: key() }),
+      ]);
+      const outcome = [posted.status, voided.status];
+      expect([
+        [201, 409],
+        [409, 200],
+      ]).toContainEqual(outcome);
+      const status = (await client.get(`/transactions/${held}`)).body.status;
+      expect(status).toBe(posted.status === 201 ? "posted" : "voided");
+      expect(posted.status === 201 ? voided.body.error : posted.body.error).toBe(
+        posted.status === 201 ? "HOLD_ALREADY_POSTED" : "HOLD_VOIDED",
+      );
+    }
+    expect(await pendingOf(wallet)).toEqual({ pending_debits: 0, pending_credits: 0 });
+  });
+});

@@ -1,0 +1,217 @@
+import { isConstraintViolation, queryRows, type Database } from "@app/db";
+import { DomainError } from "@app/rest/errors";
+import { decodeListCursor, encodeListCursor } from "../list-cursor.ts";
+import type { PostHoldInput, Transaction } from "../schemas.ts";
+import { todayUtc } from "../today-utc.ts";
+import { accountNotFound } from "./accounts.ts";
+import type { NewTransaction } from "./insert-transactions.ts";
+import { postChecked } from "./post-checked.ts";
+import { TRANSACTION_JSON } from "./sql.ts";
+import { postResultOf, replayOfKnownKey, requestHash, type PostResult } from "./transactions.ts";
+
+/**
+ * Why a hold cannot be posted or voided now (409), read from its derived
+ * status; null while it is pending.
+ */
+function unresolvable(hold: Transaction): DomainError | null {
+  if (hold.expires_at === null) {
+    return new DomainError(409, `transaction ${hold.id} is not a hold`, { error: "NOT_A_HOLD" });
+  }
+  switch (hold.status) {
+    case "voided":
+      return new DomainError(409, `hold ${hold.id} was voided`, { error: "HOLD_VOIDED" });
+    case "posted":
+      return new DomainError(409, `hold ${hold.id} was posted`, { error: "HOLD_ALREADY_POSTED" });
+    case "expired":
+      return new DomainError(409, `hold ${hold.id} expired at ${hold.expires_at}`, { error: "HOLD_EXPIRED" });
+    default:
+      return null;
+  }
+}
+
+/** A resolution that lost to another, or came after the expiry, as the database tells it. */
+const LOST_RESOLUTION = [
+  "hold_resolutions_pkey",
+  "transactions_hold_id_key",
+  "hold_resolutions_before_expiry",
+  "hold_resolutions_void_key",
+];
+const lostResolution = (error: unknown) => LOST_RESOLUTION.some((name) => isConstraintViolation(error, name));
+
+async function getHold(db: Database, id: string): Promise<Transaction> {
+  const [row] = await queryRows<{ hold: Transaction }>(
+    db,
+    `SELECT ${TRANSACTION_JSON} AS hold FROM ledger.transactions t WHERE t.id = $1::uuid`,
+    id,
+  );
+  if (!row) throw new DomainError(404, "no transaction with that id");
+  return row.hold;
+}
+
+/**
+ * Posts a pending hold (POST /transactions/{id}/post): a new transaction,
+ * `hold_id` naming the hold, with the hold's amounts or, given `entries`, a
+ * part of them (each account in the hold, with its sign, at most its amount
+ * there); the rest is released. Idempotent by the post's key like any post;
+ * a hold already resolved or expired is a 409 naming which, also when a
+ * concurrent post or void won (one resolution per hold: its primary key).
+ */
+export async function postHold(db: Database, input: PostHoldInput, principal: string): Promise<PostResult> {
+  const hash = requestHash({ kind: "hold-post", ...input, description: input.description ?? null });
+  const key = { principal, idempotencyKey: input.idempotency_key };
+  const known = await replayOfKnownKey(db, key, hash);
+  if (known) return known;
+
+  const hold = await getHold(db, input.id.toLowerCase());
+  const refusal = unresolvable(hold);
+  if (refusal) throw refusal;
+  const entries = input.entries
+    ? captureOf(hold, input.entries)
+    : hold.entries.map(({ account_id, amount }) => ({ account_id, amount }));
+  const tx: NewTransaction = {
+    ...key,
+    requestHash: hash,
+    description: input.description ?? hold.description,
+    effectiveDate: input.effective_date ?? todayUtc(),
+    reversesTransactionId: null,
+    holdSeconds: null,
+    holdId: hold.id,
+    entries,
+  };
+  try {
+    return postResultOf((await postChecked(db, [tx])).get(tx)!, hash);
+  } catch (error) {
+    if (!lostResolution(error)) throw error;
+    // Another post or void got there first (or the hold expired meanwhile); a post with this key is its replay.
+    const replayed = await replayOfKnownKey(db, key, hash);
+    if (replayed) return replayed;
+    throw unresolvable(await getHold(db, hold.id)) ?? error;
+  }
+}
+
+/**
+ * The entries of a partial capture, ids in lower case, or a 422
+ * INVALID_CAPTURE naming each entry that leaves the hold: an account not in
+ * it, the other sign, or more than the hold's amount there (per account, its
+ * entries summed). Whether they balance is checked as for any post.
+ */
+function captureOf(hold: Transaction, entries: { account_id: string; amount: number }[]) {
+  const held = netsByAccount(hold.entries);
+  const captured = netsByAccount(entries.map((e) => ({ ...e, account_id: e.account_id.toLowerCase() })));
+  const issues = [...captured].flatMap(([account, { net, first }]) => {
+    const reserved = held.get(account)?.net ?? 0n;
+    const message =
+      reserved === 0n
+        ? `account ${account} is not in the hold`
+        : reserved > 0n !== net > 0n
+          ? `account ${account} is held ${reserved}: a capture there has the same sign`
+          : (net > 0n ? net > reserved : net < reserved)
+            ? `account ${account} is held ${reserved}: ${net} is more`
+            : null;
+    return message ? [{ path: `entries.${first}`, message }] : [];
+  });
+  if (issues.length > 0) {
+    throw new DomainError(
+      422,
+      `not a capture of hold ${hold.id}: ${issues.map((i) => i.message).join("; ")}`,
+      {
+        error: "INVALID_CAPTURE",
+        details: { issues },
+      },
+    );
+  }
+  return entries.map((e) => ({ ...e, account_id: e.account_id.toLowerCase() }));
+}
+
+/** Each account's entries summed, with the position of its first entry. */
+function netsByAccount(entries: { account_id: string; amount: number }[]) {
+  const nets = new Map<string, { net: bigint; first: number }>();
+  entries.forEach(({ account_id, amount }, position) => {
+    const known = nets.get(account_id);
+    nets.set(account_id, { net: (known?.net ?? 0n) + BigInt(amount), first: known?.first ?? position });
+  });
+  return nets;
+}
+
+/**
+ * Voids a pending hold (POST /transactions/{id}/void): its reservation ends;
+ * the answer is the hold, `voided`. A void's key is the principal's among
+ * voids: a retry answers the hold again (a replay). A hold already resolved
+ * or expired is a 409, as for postHold.
+ */
+export async function voidHold(
+  db: Database,
+  input: { id: string; idempotency_key: string },
+  principal: string,
+): Promise<PostResult> {
+  const hash = requestHash({ kind: "void", ...input });
+  const known = await knownVoid(db, principal, input.idempotency_key, hash);
+  if (known) return known;
+
+  const hold = await getHold(db, input.id.toLowerCase());
+  const refusal = unresolvable(hold);
+  if (refusal) throw refusal;
+  try {
+    await queryRows(
+      db,
+      `INSERT INTO ledger.hold_resolutions (hold_id, transaction_id, principal, idempotency_key, request_hash)
+       VALUES ($1::uuid, NULL, $2, $3, $4)`,
+      hold.id,
+      principal,
+      input.idempotency_key,
+      hash,
+    );
+  } catch (error) {
+    if (!lostResolution(error)) throw error;
+    const replayed = await knownVoid(db, principal, input.idempotency_key, hash);
+    if (replayed) return replayed;
+    throw unresolvable(await getHold(db, hold.id)) ?? error;
+  }
+  return { transaction: { ...hold, status: "voided" }, replayed: false, mismatch: false };
+}
+
+/** The hold voided under the principal's key, as a replay; undefined for a key no void has. */
+async function knownVoid(
+  db: Database,
+  principal: string,
+  idempotencyKey: string,
+  requestHash: string,
+): Promise<PostResult | undefined> {
+  const [row] = await queryRows<{ request_hash: string; hold: Transaction }>(
+    db,
+    `SELECT r.request_hash, ${TRANSACTION_JSON} AS hold
+       FROM ledger.hold_resolutions r JOIN ledger.transactions t ON t.id = r.hold_id
+      WHERE r.principal = $1 AND r.idempotency_key = $2 AND r.transaction_id IS NULL`,
+    principal,
+    idempotencyKey,
+  );
+  return row && { transaction: row.hold, replayed: true, mismatch: row.request_hash !== requestHash };
+}
+
+/** A page of the account's open holds, newest first (created_at, then id, descending). */
+export async function listOpenHolds(db: Database, accountId: string, limit: number, cursor?: string) {
+  const after = cursor === undefined ? null : decodeListCursor(cursor);
+  const [row] = await queryRows<{ found: boolean; holds: Transaction[] }>(
+    db,
+    `SELECT EXISTS (SELECT 1 FROM ledger.accounts WHERE id = $1::uuid) AS found,
+            (SELECT coalesce(json_agg(x.hold ORDER BY x.created_at DESC, x.id DESC), '[]'::json)
+               FROM (SELECT ${TRANSACTION_JSON} AS hold, t.created_at, t.id FROM ledger.transactions t
+                      WHERE t.id IN (SELECT h.hold_id FROM ledger.hold_entries h
+                                      WHERE h.account_id = $1::uuid AND h.expires_at > now()
+                                        AND NOT EXISTS (SELECT 1 FROM ledger.hold_resolutions r WHERE r.hold_id = h.hold_id))
+                        AND ($3::timestamptz IS NULL OR (t.created_at, t.id) < ($3::timestamptz, $4::uuid))
+                      ORDER BY t.created_at DESC, t.id DESC
+                      LIMIT $2 + 1) x) AS holds`,
+    accountId,
+    limit,
+    after?.createdAt ?? null,
+    after?.id ?? null,
+  );
+  if (!row?.found) throw accountNotFound();
+  const { holds } = row;
+  const last = holds.length > limit ? holds[limit - 1]! : null;
+  return {
+    items: holds.slice(0, limit),
+    next_cursor: last && encodeListCursor({ createdAt: last.created_at, id: last.id }),
+  };
+}
