@@ -174,3 +174,96 @@ describe("kill -9 during a stream of batches", () => {
     }
   });
 });
+
+describe("kill -9 during a stream of holds and captures on a bounded account", () => {
+  it("loses no acknowledged hold or capture, breaks no bound, and replays every key afterwards", async () => {
+    let ledger = await startProcess();
+    const client = ledgerClient(`http://127.0.0.1:${port}`);
+    const wallet = (
+      await client.post("/accounts", { name: "wallet", type: "liability", currency: "USD", max_balance: 0 })
+    ).body.id as string;
+    const shop = await client.account("USD", "income");
+    const cash = await client.account("USD", "asset");
+    const funded = await client.post("/transactions", {
+      idempotency_key: `fund-${crypto.randomUUID()}`,
+      entries: [
+        { account_id: cash, amount: 300 },
+        { account_id: wallet, amount: -300 },
+      ],
+    });
+    expect(funded.status).toBe(201);
+    const holdOf = (key: string) => ({
+      idempotency_key: key,
+      hold: { expires_in_seconds: 3600 },
+      entries: [
+        { account_id: wallet, amount: 10 },
+        { account_id: shop, amount: -10 },
+      ],
+    });
+    const captureOf = (key: string) => ({
+      idempotency_key: key,
+      entries: [
+        { account_id: wallet, amount: 7 },
+        { account_id: shop, amount: -7 },
+      ],
+    });
+
+    const holds = new Map<string, LedgerResult>();
+    const captures = new Map<string, { hold: string; answer: LedgerResult | null }>();
+    let killed = false;
+    const stream = Promise.all(
+      Array.from({ length: 8 }, async (_, worker) => {
+        for (let i = 0; !killed; i += 1) {
+          const holdKey = `crash-hold-${worker}-${i}-${crypto.randomUUID()}`;
+          const held = await client.post("/transactions", holdOf(holdKey)).catch(() => null);
+          if (held?.status !== 201) continue;
+          holds.set(holdKey, held);
+          const captureKey = `crash-capture-${worker}-${i}-${crypto.randomUUID()}`;
+          const hold = held.body.id as string;
+          captures.set(captureKey, { hold, answer: null });
+          const captured = await client
+            .post(`/transactions/${hold}/post`, captureOf(captureKey))
+            .catch(() => null);
+          if (captured?.status === 201) captures.set(captureKey, { hold, answer: captured });
+        }
+      }),
+    );
+    while ([...captures.values()].filter((c) => c.answer).length < 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const exited = new Promise((resolve) => ledger.once("exit", resolve));
+    ledger.kill("SIGKILL");
+    await exited;
+    killed = true;
+    await stream;
+
+    ledger = await startProcess();
+    try {
+      for (const [key, first] of holds) {
+        const stored = (await client.get(`/transactions/${first.body.id}`)).body;
+        expect({ ...stored, status: null }, key).toEqual({ ...first.body, status: null });
+        const retried = await client.post("/transactions", holdOf(key));
+        expect(retried.status, key).toBe(200);
+      }
+      for (const [key, { hold, answer }] of captures) {
+        const retried = await client.post(`/transactions/${hold}/post`, captureOf(key));
+        if (answer) {
+          expect(retried.status, key).toBe(200);
+          expect(retried.text, key).toBe(answer.text);
+        } else {
+          // In flight at the kill: committed whole (a replay) or not at all (posted now).
+          expect([200, 201], `${key}: ${retried.text}`).toContain(retried.status);
+        }
+        expect((await client.get(`/transactions/${hold}`)).body.status).toBe("posted");
+      }
+      const balance = (await client.get(`/accounts/${wallet}/balance`)).body as {
+        balance: number;
+        pending_debits: number;
+      };
+      expect(balance.balance + balance.pending_debits).toBeLessThanOrEqual(0);
+      expect(await verifyLedger(db)).toEqual([]);
+    } finally {
+      ledger.kill("SIGTERM");
+    }
+  });
+});
