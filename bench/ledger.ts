@@ -6,40 +6,9 @@ import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { startBarePostingServer } from "./bare-posting-ceiling.ts";
-import { BENCH_KEY } from "./environment.ts";
 import { createMinimalSchema, emptyMinimalSchema } from "./minimal-schema.ts";
-import { createSignedHttpClient } from "./signed-http-client.ts";
+import { call, CLIENTS, createAccount, ledger, row, type Ledger } from "./ledger-calls.ts";
 import { fmt, percentile, printTable, runLoad, type LoadResult } from "./stats.ts";
-
-const CLIENTS = 16;
-
-type Ledger = ReturnType<typeof ledger>;
-
-function ledger(ledgerUrl: string) {
-  return createSignedHttpClient(ledgerUrl, BENCH_KEY, { region: "us-east-1" });
-}
-
-/** A signed call that must succeed; its JSON answer. */
-async function call(client: Ledger, path: string, init: { method?: string; body?: unknown } = {}) {
-  const response = await client.request(init.method ?? "GET", path, init.body);
-  if (response.status >= 300) throw new Error(`${response.status} ${response.body}`);
-  return JSON.parse(response.body) as Record<string, unknown>;
-}
-
-async function createAccount(client: Ledger, name: string, type: string): Promise<string> {
-  const account = await call(client, "/accounts", { method: "POST", body: { name, type, currency: "USD" } });
-  return account.id as string;
-}
-
-/** A table row of a load run: transactions (`perRequest` per request), errors, rate, latency per request. */
-const row = (name: string, r: LoadResult, perRequest = 1) => [
-  name,
-  r.requests * perRequest,
-  r.errors,
-  fmt((r.requests * perRequest) / r.seconds, 0),
-  fmt(percentile(r.latenciesMs, 50)),
-  fmt(percentile(r.latenciesMs, 99)),
-];
 
 /**
  * Single posts and batches of 2-entry transactions with new keys, served over

@@ -1,10 +1,11 @@
 /**
- * `npm run bench [posting|resume|balances ...]`: starts its own database and
+ * `npm run bench [posting|resume|balances|controls ...]`: starts its own database and
  * production servers, prints a table per benchmark, cleans up. BENCH_SECONDS
  * sets each load run's length (default 10).
  */
 import os from "node:os";
 import { benchBalances, benchPosting } from "./ledger.ts";
+import { benchControls } from "./ledger-controls.ts";
 import { benchResume } from "./resume.ts";
 import { env } from "../scripts/env.ts";
 import { startBenchEnvironment } from "./environment.ts";
@@ -21,6 +22,7 @@ try {
   if (wanted("posting")) await benchPosting(environment.ledgerUrl, environment.databaseUrl, seconds);
   if (wanted("resume")) await benchResume(environment.startWeb, seconds);
   if (wanted("balances")) await benchBalances(environment.ledgerUrl, environment.databaseUrl);
+  if (wanted("controls")) await benchControls(environment.ledgerUrl, environment.databaseUrl, seconds);
 } catch (error) {
   console.error(error);
   process.exitCode = 1;

@@ -476,3 +476,87 @@ describe("holds (raw SQL)", () => {
     }
   });
 });
+
+describe("partial sums of bounded accounts (account_totals)", () => {
+  const totalsOf = async (account: string) =>
+    (
+      await client.query<{ total: string; transaction_id: string | null }>(
+        "SELECT total::text, transaction_id FROM ledger.account_totals WHERE account_id = $1 ORDER BY version",
+        [account],
+      )
+    ).rows;
+
+  async function boundedWallet(funds: number): Promise<string> {
+    const id = randomUUID();
+    currencyOf[id] = "USD";
+    await client.query(
+      "INSERT INTO ledger.accounts (id, name, type, currency, max_balance) VALUES ($1, $2, 'liability', 'USD', 0)",
+      [id, `totalled ${id}`],
+    );
+    await post([
+      [accounts.usdA, funds],
+      [id, -funds],
+    ]);
+    return id;
+  }
+
+  it("keeps a total per posted transaction of a bounded account, none for an unbounded one", async () => {
+    const id = await boundedWallet(100);
+    const spent = await post([
+      [id, 30],
+      [accounts.usdB, -30],
+    ]);
+    expect((await totalsOf(id)).map((t) => t.total)).toEqual(["-100", "-70"]);
+    expect((await totalsOf(id)).at(-1)!.transaction_id).toBe(spent);
+    expect(await totalsOf(accounts.usdB)).toEqual([]);
+  });
+
+  it("takes no total by hand and changes none; truncated, the next post sums the entries and answers as before", async () => {
+    const id = await boundedWallet(100);
+    await expect(
+      client.query(
+        "INSERT INTO ledger.account_totals (account_id, version, total) VALUES ($1, 99, -1000000)",
+        [id],
+      ),
+    ).rejects.toThrow(/written by the ledger's triggers only/);
+    await expect(
+      client.query("UPDATE ledger.account_totals SET total = -1000000 WHERE account_id = $1", [id]),
+    ).rejects.toThrow();
+    await expect(
+      client.query("DELETE FROM ledger.account_totals WHERE account_id = $1", [id]),
+    ).rejects.toThrow();
+
+    await client.query("TRUNCATE ledger.account_totals");
+    await expect(
+      post([
+        [id, 101],
+        [accounts.usdB, -101],
+      ]),
+    ).rejects.toThrow(/to 1, beyond its max_balance 0/);
+    await post([
+      [id, 100],
+      [accounts.usdB, -100],
+    ]);
+    expect((await totalsOf(id)).map((t) => t.total)).toEqual(["0"]);
+  });
+
+  it("starts an account's totals afresh when it is given bounds again, with the entries posted meanwhile", async () => {
+    const id = await boundedWallet(100);
+    await client.query("UPDATE ledger.accounts SET max_balance = NULL WHERE id = $1", [id]);
+    await post([
+      [id, 150],
+      [accounts.usdB, -150],
+    ]);
+    await client.query("UPDATE ledger.accounts SET max_balance = 100 WHERE id = $1", [id]);
+    expect((await totalsOf(id)).map((t) => [t.total, t.transaction_id])).toEqual([
+      ["-100", expect.any(String)],
+      ["50", null],
+    ]);
+    await expect(
+      post([
+        [id, 51],
+        [accounts.usdB, -51],
+      ]),
+    ).rejects.toThrow(/to 101, beyond its max_balance 100/);
+  });
+});

@@ -72,6 +72,8 @@ function expectedType(
       return { data_type: "smallint", udt_name: "int2" };
     case "Int":
       return { data_type: "integer", udt_name: "int4" };
+    case "Decimal":
+      return { data_type: "numeric", udt_name: "numeric" };
     case "Float":
       return { data_type: "double precision", udt_name: "float8" };
     case "Boolean":
@@ -127,6 +129,7 @@ describe("schema.prisma against the migrated database", () => {
       "AccessToken",
       "Account",
       "AccountIdempotencyKey",
+      "AccountTotal",
       "Certification",
       "Education",
       "Entry",

@@ -116,4 +116,35 @@ describe("verifyLedger", () => {
       { rule: "transaction-too-few-entries", subject: broken, detail: "1 entries" },
     ]);
   });
+
+  it("finds a bounded account whose latest partial sum is not the sum of its entries", async () => {
+    const [wallet, cash] = [randomUUID(), randomUUID()];
+    await sql.query(
+      "INSERT INTO ledger.accounts (id, name, type, currency, max_balance) VALUES ($1, 'w', 'liability', 'GBP', 0), ($2, 'c', 'asset', 'GBP', NULL)",
+      [wallet, cash],
+    );
+    const funding = randomUUID();
+    await sql.query("BEGIN");
+    await sql.query(
+      "INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, effective_date) VALUES ($1, 'verify-test', $2, repeat('0', 64), '2026-01-01')",
+      [funding, `fund-${funding}`],
+    );
+    await sql.query(
+      `INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
+       VALUES (gen_random_uuid(), $1, $2, 'GBP', 40, '2026-01-01', 0), (gen_random_uuid(), $1, $3, 'GBP', -40, '2026-01-01', 1)`,
+      [funding, cash, wallet],
+    );
+    await sql.query("COMMIT");
+    expect((await verifyLedger(db)).filter((v) => v.subject === wallet)).toEqual([]);
+
+    await sql.query("BEGIN");
+    await sql.query("SET LOCAL session_replication_role = replica");
+    await sql.query("INSERT INTO ledger.account_totals (account_id, version, total) VALUES ($1, 99, -1000)", [
+      wallet,
+    ]);
+    await sql.query("COMMIT");
+    expect((await verifyLedger(db)).filter((v) => v.subject === wallet)).toEqual([
+      { rule: "account-total-differs", subject: wallet, detail: "latest total -1000, entries sum to -40" },
+    ]);
+  });
 });

@@ -9,6 +9,8 @@
  * - A statement the database refuses (an unknown account, an imbalance) writes
  *   nothing; its posts are then checked together (post-checked.ts): the good
  *   ones are written together again, the others refused with what is wrong.
+ *   When that statement is refused too (a hold posted by another writer in
+ *   between), each post is checked and written alone.
  * - Keys are inserted in sorted order, so two servers' statements cannot
  *   deadlock on each other's keys.
  * - At most BATCH_POSTS posts go in one statement; a chunk that fails fails its
@@ -84,11 +86,29 @@ async function writeChunk(
   try {
     return await writeCheckedPosts(db, txs);
   } catch (error) {
-    const code = databaseErrorCode(error) ?? "";
-    const refused = REFUSED_POST.has(code) || (txs.length > 1 && POST_FAILURE.test(code));
-    if (!refused) throw error;
+    if (!refusedOnAPostsMerits(error, txs)) throw error;
     // A repeated key's later posts answer as replays (null) of its first.
-    const checked = await postChecked(db, firstOfEachKey(txs));
+    const firsts = firstOfEachKey(txs);
+    const checked = await postChecked(db, firsts).catch(async (checkedError: unknown) => {
+      // Refused again (a hold resolved by another writer between check and write): each alone.
+      if (!refusedOnAPostsMerits(checkedError, firsts)) throw checkedError;
+      return new Map(await Promise.all(firsts.map(async (tx) => [tx, await postAlone(db, tx)] as const)));
+    });
     return new Map(txs.map((tx) => [tx, checked.get(tx) ?? null]));
+  }
+}
+
+/** Whether the database refused a statement of `txs` for what one of them is. */
+function refusedOnAPostsMerits(error: unknown, txs: NewTransaction[]): boolean {
+  const code = databaseErrorCode(error) ?? "";
+  return REFUSED_POST.has(code) || (txs.length > 1 && POST_FAILURE.test(code));
+}
+
+/** A post checked and written by itself; a failure is its own. */
+async function postAlone(db: Database, tx: NewTransaction): Promise<GroupCommitOutcome> {
+  try {
+    return (await postChecked(db, [tx])).get(tx)!;
+  } catch (error) {
+    return { failed: error };
   }
 }

@@ -4,30 +4,12 @@ import { decodeListCursor, encodeListCursor } from "../list-cursor.ts";
 import type { PostHoldInput, Transaction } from "../schemas.ts";
 import { todayUtc } from "../today-utc.ts";
 import { accountNotFound } from "./accounts.ts";
+import { writeWithGroupCommit } from "./group-commit.ts";
+import { holdConflict } from "./hold-conflict.ts";
 import type { NewTransaction } from "./insert-transactions.ts";
-import { postChecked } from "./post-checked.ts";
+import { KNOWN_TRANSACTIONS_SQL, postChecked, replayOf, type KnownTransaction } from "./post-checked.ts";
 import { TRANSACTION_JSON } from "./sql.ts";
 import { postResultOf, replayOfKnownKey, requestHash, type PostResult } from "./transactions.ts";
-
-/**
- * Why a hold cannot be posted or voided now (409), read from its derived
- * status; null while it is pending.
- */
-function unresolvable(hold: Transaction): DomainError | null {
-  if (hold.expires_at === null) {
-    return new DomainError(409, `transaction ${hold.id} is not a hold`, { error: "NOT_A_HOLD" });
-  }
-  switch (hold.status) {
-    case "voided":
-      return new DomainError(409, `hold ${hold.id} was voided`, { error: "HOLD_VOIDED" });
-    case "posted":
-      return new DomainError(409, `hold ${hold.id} was posted`, { error: "HOLD_ALREADY_POSTED" });
-    case "expired":
-      return new DomainError(409, `hold ${hold.id} expired at ${hold.expires_at}`, { error: "HOLD_EXPIRED" });
-    default:
-      return null;
-  }
-}
 
 /** A resolution that lost to another, or came after the expiry, as the database tells it. */
 const LOST_RESOLUTION = [
@@ -52,22 +34,28 @@ async function getHold(db: Database, id: string): Promise<Transaction> {
  * Posts a pending hold (POST /transactions/{id}/post): a new transaction,
  * `hold_id` naming the hold, with the hold's amounts or, given `entries`, a
  * part of them (each account in the hold, with its sign, at most its amount
- * there); the rest is released. Idempotent by the post's key like any post;
- * a hold already resolved or expired is a 409 naming which, also when a
- * concurrent post or void won (one resolution per hold: its primary key).
+ * there); the rest is released. Idempotent by the post's key like any post,
+ * and written like one, with the posts that arrive alongside it
+ * (group-commit.ts). A hold already resolved or expired is a 409 naming
+ * which, also when a concurrent post or void won (one resolution per hold:
+ * its primary key).
  */
 export async function postHold(db: Database, input: PostHoldInput, principal: string): Promise<PostResult> {
   const hash = requestHash({ kind: "hold-post", ...input, description: input.description ?? null });
   const key = { principal, idempotencyKey: input.idempotency_key };
-  const known = await replayOfKnownKey(db, key, hash);
-  if (known) return known;
-
-  const hold = await getHold(db, input.id.toLowerCase());
-  const refusal = unresolvable(hold);
-  if (refusal) throw refusal;
-  const entries = input.entries
-    ? captureOf(hold, input.entries)
-    : hold.entries.map(({ account_id, amount }) => ({ account_id, amount }));
+  const [state] = await queryRows<{ known: KnownTransaction | null; hold: Transaction | null }>(
+    db,
+    `SELECT (${KNOWN_TRANSACTIONS_SQL}) -> 0 AS known,
+            (SELECT ${TRANSACTION_JSON} FROM ledger.transactions t WHERE t.id = $3::uuid) AS hold`,
+    [principal],
+    [input.idempotency_key],
+    input.id,
+  );
+  if (state?.known) return postResultOf(replayOf(state.known), hash);
+  const hold = state?.hold;
+  if (!hold) throw new DomainError(404, "no transaction with that id");
+  const conflict = holdConflict(hold);
+  if (conflict) throw conflict;
   const tx: NewTransaction = {
     ...key,
     requestHash: hash,
@@ -76,16 +64,20 @@ export async function postHold(db: Database, input: PostHoldInput, principal: st
     reversesTransactionId: null,
     holdSeconds: null,
     holdId: hold.id,
-    entries,
+    entries: input.entries
+      ? captureOf(hold, input.entries)
+      : hold.entries.map(({ account_id, amount }) => ({ account_id, amount })),
   };
   try {
-    return postResultOf((await postChecked(db, [tx])).get(tx)!, hash);
+    const grouped = await writeWithGroupCommit(db, tx);
+    if (grouped && "failed" in grouped) throw grouped.failed;
+    return postResultOf(grouped ?? (await postChecked(db, [tx])).get(tx)!, hash);
   } catch (error) {
     if (!lostResolution(error)) throw error;
     // Another post or void got there first (or the hold expired meanwhile); a post with this key is its replay.
     const replayed = await replayOfKnownKey(db, key, hash);
     if (replayed) return replayed;
-    throw unresolvable(await getHold(db, hold.id)) ?? error;
+    throw holdConflict(await getHold(db, hold.id)) ?? error;
   }
 }
 
@@ -149,7 +141,7 @@ export async function voidHold(
   if (known) return known;
 
   const hold = await getHold(db, input.id.toLowerCase());
-  const refusal = unresolvable(hold);
+  const refusal = holdConflict(hold);
   if (refusal) throw refusal;
   try {
     await queryRows(
@@ -165,7 +157,7 @@ export async function voidHold(
     if (!lostResolution(error)) throw error;
     const replayed = await knownVoid(db, principal, input.idempotency_key, hash);
     if (replayed) return replayed;
-    throw unresolvable(await getHold(db, hold.id)) ?? error;
+    throw holdConflict(await getHold(db, hold.id)) ?? error;
   }
   return { transaction: { ...hold, status: "voided" }, replayed: false, mismatch: false };
 }

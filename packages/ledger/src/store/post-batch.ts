@@ -4,7 +4,7 @@ import type { z } from "zod";
 import type { BatchItem, BatchResult } from "../schemas.ts";
 import { firstOfEachKey, type NewTransaction } from "./insert-transactions.ts";
 import { untilWithinBounds } from "./balance-bounds.ts";
-import { checkPosts, postChecked, writeCheckedPosts, type PostOutcome } from "./post-checked.ts";
+import { checkPosts, isRefused, postChecked, writeCheckedPosts, type PostOutcome } from "./post-checked.ts";
 import { newTransactionOf } from "./transactions.ts";
 
 export interface BatchAnswer {
@@ -57,7 +57,7 @@ async function postEach(db: Database, valid: Item[], results: BatchResult[]): Pr
       firsts.map((item) => item.tx),
     );
     const byKey = answerFirsts(firsts, (item) => outcomes.get(item.tx)!, results);
-    pending = later.filter((item) => byKey.get(item.tx.idempotencyKey)!.status === 422);
+    pending = later.filter((item) => isRefused(byKey.get(item.tx.idempotencyKey)));
     answerLater(later, byKey, results, null);
   }
   return false;
@@ -81,7 +81,7 @@ async function writeAllOrNone(db: Database, valid: Item[], results: BatchResult[
   );
   const refused = [
     ...results.flatMap((result, index) => (result ? [index] : [])),
-    ...firsts.filter((item) => checked.get(item.tx)?.status === 422).map((item) => item.index),
+    ...firsts.filter((item) => isRefused(checked.get(item.tx))).map((item) => item.index),
   ].sort((a, b) => a - b);
   const written =
     refused.length > 0
@@ -129,7 +129,7 @@ function answerLater(
 ): void {
   for (const item of later) {
     const first = byKey.get(item.tx.idempotencyKey);
-    if (first && first.status !== 422) results[item.index] = resultOf({ ...first, status: 200 }, item.tx);
+    if (first && !isRefused(first)) results[item.index] = resultOf({ ...first, status: 200 }, item.tx);
     else if (otherwise) results[item.index] = otherwise;
   }
 }
@@ -144,7 +144,8 @@ function splitByKey(items: Item[]): { firsts: Item[]; later: Item[] } {
 }
 
 function resultOf(outcome: PostOutcome, tx: NewTransaction): BatchResult {
-  if (outcome.status === 422) {
+  if (isRefused(outcome)) {
+    // A batch item is a post, never the post of a hold: its refusals are 422s.
     return { status: 422, error: { error: outcome.error.errorName, message: outcome.error.message } };
   }
   const mismatch = outcome.status === 200 && outcome.originalHash !== tx.requestHash;

@@ -1,4 +1,4 @@
-import { queryRows, type Database } from "@app/db";
+import { isoTimestampSql, queryRows, type Database } from "@app/db";
 import { DomainError } from "@app/rest/errors";
 import type { Transaction } from "../schemas.ts";
 import {
@@ -8,9 +8,13 @@ import {
   type NewTransaction,
 } from "./insert-transactions.ts";
 import { boundedAccountsSql, boundsCheck, untilWithinBounds, type BoundedAccount } from "./balance-bounds.ts";
-import { TRANSACTION_JSON } from "./sql.ts";
+import { holdConflict } from "./hold-conflict.ts";
+import { STATUS_SQL, TRANSACTION_JSON } from "./sql.ts";
 
-/** What became of a post: written (201), its key's original (200), or refused (422) with why. */
+/**
+ * What became of a post: written (201), its key's original (200), or refused
+ * with why (a 422, or the 409 of a hold that can no longer be posted).
+ */
 export type PostOutcome =
   | {
       status: 201 | 200;
@@ -18,12 +22,18 @@ export type PostOutcome =
       /** The request hash of the post that wrote `transaction`, to tell a replay from a reused key. */
       originalHash: string;
     }
-  | { status: 422; error: DomainError };
+  | Refused;
+
+export type Refused = { status: "refused"; error: DomainError };
+
+export const isRefused = (outcome: PostOutcome | null | undefined): outcome is Refused =>
+  outcome?.status === "refused";
 
 /**
  * Posts checked against the database first, in one query for all of them:
  * a known key answers its original; an unknown account, entries that do not
- * balance or a balance limit passed are refused (422, named); the rest are
+ * balance, a balance limit passed (422, named) or a hold resolved or expired
+ * (409) are refused; the rest are
  * written in one statement, and so in one database transaction (checked again
  * when others took a bounded account's room meanwhile: untilWithinBounds).
  * Keys must differ from each other.
@@ -54,11 +64,15 @@ export async function checkPosts(
     known: KnownTransaction[] | null;
     currencies: Record<string, string> | null;
     bounded: Record<string, BoundedAccount> | null;
+    holds: Record<string, Pick<Transaction, "id" | "status" | "expires_at">> | null;
   }>(
     db,
     `SELECT (${KNOWN_TRANSACTIONS_SQL}) AS known,
             (SELECT json_object_agg(id, currency) FROM ledger.accounts WHERE id = ANY($3::uuid[])) AS currencies,
-            (${boundedAccountsSql(3, 4)}) AS bounded`,
+            (${boundedAccountsSql(3, 4)}) AS bounded,
+            (SELECT json_object_agg(t.id, json_build_object('id', t.id, 'status', ${STATUS_SQL},
+                                                            'expires_at', ${isoTimestampSql("t.hold_expires_at")}))
+               FROM ledger.transactions t WHERE t.id = ANY($4::uuid[])) AS holds`,
     txs.map((tx) => tx.principal),
     txs.map((tx) => tx.idempotencyKey),
     accountIds,
@@ -66,13 +80,16 @@ export async function checkPosts(
   );
   const known = byScopedKey(state?.known);
   const currencies = state?.currencies ?? {};
+  const holds = state?.holds ?? {};
   const boundsRefusalOf = boundsCheck(state?.bounded ?? {});
   return new Map(
     txs.map((tx) => {
       const original = known.get(scopedKey(tx));
       if (original) return [tx, replayOf(original)];
-      const refusal = refusalOf(tx, currencies) ?? boundsRefusalOf(tx);
-      return [tx, refusal && { status: 422, error: refusal }];
+      // A hold posted or voided meanwhile (by another writer, or after an earlier check) is a 409.
+      const refusal =
+        (tx.holdId && holdConflict(holds[tx.holdId]!)) || refusalOf(tx, currencies) || boundsRefusalOf(tx);
+      return [tx, refusal ? { status: "refused", error: refusal } : null];
     }),
   );
 }
@@ -103,7 +120,7 @@ export async function writeCheckedPosts(
   return outcomes;
 }
 
-interface KnownTransaction {
+export interface KnownTransaction {
   principal: string;
   idempotency_key: string;
   request_hash: string;
@@ -111,7 +128,7 @@ interface KnownTransaction {
 }
 
 /** The transactions of the known keys among the pairs of principals `$1` and keys `$2`, each as every answer shows it. */
-const KNOWN_TRANSACTIONS_SQL = `SELECT json_agg(json_build_object('principal', t.principal,
+export const KNOWN_TRANSACTIONS_SQL = `SELECT json_agg(json_build_object('principal', t.principal,
     'idempotency_key', t.idempotency_key, 'request_hash', t.request_hash, 'transaction', ${TRANSACTION_JSON}))
   FROM ledger.transactions t
  WHERE (t.principal, t.idempotency_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))`;

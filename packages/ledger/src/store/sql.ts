@@ -22,7 +22,7 @@ const HOLD_ENTRY_JSON = `json_build_object(
  * The status of transaction row `t`, derived when read: a hold is posted or
  * voided by its resolution, else expired from expires_at on, else pending.
  */
-const STATUS_SQL = `CASE WHEN t.hold_expires_at IS NULL THEN 'posted'
+export const STATUS_SQL = `CASE WHEN t.hold_expires_at IS NULL THEN 'posted'
   ELSE coalesce((SELECT CASE WHEN r.transaction_id IS NULL THEN 'voided' ELSE 'posted' END
                    FROM ledger.hold_resolutions r WHERE r.hold_id = t.id),
                 CASE WHEN t.hold_expires_at <= now() THEN 'expired' ELSE 'pending' END) END`;

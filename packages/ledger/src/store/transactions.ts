@@ -70,9 +70,9 @@ export async function postTransaction(
   return postResultOf(grouped ?? (await postChecked(db, [tx])).get(tx)!, tx.requestHash);
 }
 
-/** A post's outcome as its answer to a request with `requestHash`: the transaction, or the 422 it was refused with. */
+/** A post's outcome as its answer to a request with `requestHash`: the transaction, or the error it was refused with. */
 export function postResultOf(outcome: PostOutcome, requestHash: string): PostResult {
-  if (outcome.status === 422) throw outcome.error;
+  if (outcome.status === "refused") throw outcome.error;
   return {
     transaction: outcome.transaction,
     replayed: outcome.status === 200,

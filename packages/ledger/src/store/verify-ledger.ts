@@ -5,7 +5,8 @@ export interface LedgerViolation {
     | "transaction-unbalanced"
     | "currency-unbalanced"
     | "entry-without-transaction"
-    | "transaction-too-few-entries";
+    | "transaction-too-few-entries"
+    | "account-total-differs";
   /** The transaction, entry or currency concerned. */
   subject: string;
   detail: string;
@@ -45,13 +46,25 @@ const CHECKS: { rule: LedgerViolation["rule"]; sql: string }[] = [
               ON e.transaction_id = t.id AND e.held = (t.hold_expires_at IS NOT NULL)
            GROUP BY t.id HAVING count(e.id) < 2`,
   },
+  {
+    // Partial sums are kept while an account has bounds: its latest must be the sum of its entries.
+    rule: "account-total-differs",
+    sql: `SELECT a.id::text AS subject,
+                 'latest total ' || t.total || ', entries sum to ' || coalesce(s.total, 0) AS detail
+            FROM ledger.accounts a
+            JOIN LATERAL (SELECT total FROM ledger.account_totals
+                           WHERE account_id = a.id ORDER BY version DESC LIMIT 1) t ON true
+            LEFT JOIN LATERAL (SELECT sum(amount) AS total FROM ledger.entries WHERE account_id = a.id) s ON true
+           WHERE (a.min_balance IS NOT NULL OR a.max_balance IS NOT NULL) AND t.total <> coalesce(s.total, 0)`,
+  },
 ];
 
 /**
  * Scans the whole ledger for what the database's triggers should make
  * impossible: a transaction (a hold by its hold entries) or a currency that
  * does not sum to zero, an entry without its transaction or a hold entry
- * without its hold, a transaction with fewer than two entries.
+ * without its hold, a transaction with fewer than two entries, a bounded
+ * account whose latest partial sum is not the sum of its entries.
  */
 export async function verifyLedger(db: Database): Promise<LedgerViolation[]> {
   const violations: LedgerViolation[] = [];
