@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { LedgerClient } from "./ledger-client.ts";
+import { ledgerClient, type LedgerClient } from "./ledger-client.ts";
 
 /**
  * Accounts, moves and funded wallets for the tests of balance limits and
@@ -45,5 +45,27 @@ export function ledgerWallets(clientOf: () => LedgerClient) {
     return { wallet, cash, shop };
   }
 
-  return { key, account, move, balanceOf, fundedWallet };
+  /**
+   * 64 spends of 10 from a new wallet holding 100, sent at once through the
+   * servers at `urls` in turn, each body made by `bodyOf` (a post's, a
+   * hold's); the wallet, and the answers' statuses in order.
+   */
+  async function raceSpends(urls: string[], bodyOf: (entries: [string, number][]) => unknown) {
+    const clients = urls.map((url) => ledgerClient(url));
+    const { wallet, shop } = await fundedWallet(100);
+    const answers = await Promise.all(
+      Array.from({ length: 64 }, (_, i) =>
+        clients[i % clients.length]!.post(
+          "/transactions",
+          bodyOf([
+            [wallet, 10],
+            [shop, -10],
+          ]),
+        ),
+      ),
+    );
+    return { wallet, statuses: answers.map((a) => a.status).sort() };
+  }
+
+  return { key, account, move, balanceOf, fundedWallet, raceSpends };
 }

@@ -17,7 +17,7 @@ afterAll(async () => {
   await Promise.all([first?.stop(), second?.stop()]);
 });
 
-const { key, account, move, balanceOf, fundedWallet } = ledgerWallets(() => client);
+const { key, account, move, balanceOf, fundedWallet, raceSpends } = ledgerWallets(() => client);
 
 describe("balance limits", () => {
   it("takes min_balance and max_balance on a new account and answers them; a new account's bounds must hold 0", async () => {
@@ -295,21 +295,8 @@ describe("balance limits", () => {
   });
 
   it("lets exactly as many of 64 racing spends through two instances as the wallet holds, five rounds over", async () => {
-    const clients = [ledgerClient(first.url), ledgerClient(second.url)];
     for (let round = 0; round < 5; round += 1) {
-      const { wallet, shop } = await fundedWallet(100);
-      const answers = await Promise.all(
-        Array.from({ length: 64 }, (_, i) =>
-          clients[i % 2]!.post(
-            "/transactions",
-            move([
-              [wallet, 10],
-              [shop, -10],
-            ]),
-          ),
-        ),
-      );
-      const statuses = answers.map((a) => a.status).sort();
+      const { wallet, statuses } = await raceSpends([first.url, second.url], (entries) => move(entries));
       expect(statuses, `round ${round}`).toEqual([...Array(10).fill(201), ...Array(54).fill(422)]);
       expect(await balanceOf(wallet), `round ${round}`).toBe(0);
     }

@@ -44,6 +44,13 @@ async function startProcess(): Promise<ChildProcess> {
   return child;
 }
 
+/** kill -9, and wait until the process is gone. */
+async function killNow(ledger: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => ledger.once("exit", resolve));
+  ledger.kill("SIGKILL");
+  await exited;
+}
+
 /** How many of `keys` have a transaction, and how many entries those have. */
 async function storedOf(keys: string[]): Promise<{ transactions: number; entries: number }> {
   const [row] = await db.$queryRawUnsafe<{ transactions: number; entries: number }[]>(
@@ -83,9 +90,7 @@ describe("kill -9 during a stream of posts", () => {
       }),
     );
     while (acknowledged.size < 30) await new Promise((resolve) => setTimeout(resolve, 20));
-    const exited = new Promise((resolve) => ledger.once("exit", resolve));
-    ledger.kill("SIGKILL");
-    await exited;
+    await killNow(ledger);
     killed = true;
     await stream;
 
@@ -144,9 +149,7 @@ describe("kill -9 during a stream of batches", () => {
       }),
     );
     while (acknowledged.length < 8) await new Promise((resolve) => setTimeout(resolve, 20));
-    const exited = new Promise((resolve) => ledger.once("exit", resolve));
-    ledger.kill("SIGKILL");
-    await exited;
+    await killNow(ledger);
     killed = true;
     await stream;
 
@@ -231,9 +234,7 @@ describe("kill -9 during a stream of holds and captures on a bounded account", (
     while ([...captures.values()].filter((c) => c.answer).length < 20) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    const exited = new Promise((resolve) => ledger.once("exit", resolve));
-    ledger.kill("SIGKILL");
-    await exited;
+    await killNow(ledger);
     killed = true;
     await stream;
 

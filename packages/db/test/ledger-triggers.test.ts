@@ -79,6 +79,41 @@ async function count(sql: string, params: unknown[]): Promise<number> {
   return Number((await client.query<{ n: string }>(sql, params)).rows[0]!.n);
 }
 
+/** Inserts a hold of `amount` from `from` to usdB, open for `seconds` (negative: already expired); its id. */
+async function hold(from: string, amount: number, seconds = 600, entryOf = "hold_entries"): Promise<string> {
+  const id = randomUUID();
+  await client.query("BEGIN");
+  try {
+    await client.query(
+      `INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, effective_date, hold_expires_at)
+       VALUES ($1, 'trigger-test', gen_random_uuid()::text, repeat('0', 64), '2026-01-15', now() + make_interval(secs => $2))`,
+      [id, seconds],
+    );
+    await client.query(
+      entryOf === "hold_entries"
+        ? `INSERT INTO ledger.hold_entries (id, hold_id, account_id, currency, amount, expires_at, position)
+           SELECT gen_random_uuid(), t.id, x.account, 'USD', x.amount, t.hold_expires_at, x.position
+             FROM ledger.transactions t, (VALUES ($2::uuid, $3::bigint, 0), ($4::uuid, -$3::bigint, 1)) x(account, amount, position)
+            WHERE t.id = $1`
+        : `INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
+           VALUES (gen_random_uuid(), $1, $2, 'USD', $3, '2026-01-15', 0), (gen_random_uuid(), $1, $4, 'USD', -$3::bigint, '2026-01-15', 1)`,
+      [id, from, amount, accounts.usdB],
+    );
+    await client.query("COMMIT");
+    return id;
+  } catch (error) {
+    await client.query("ROLLBACK");
+    throw error;
+  }
+}
+
+const voidHold = (id: string) =>
+  client.query(
+    `INSERT INTO ledger.hold_resolutions (hold_id, principal, idempotency_key, request_hash)
+     VALUES ($1, 'trigger-test', gen_random_uuid()::text, repeat('0', 64))`,
+    [id],
+  );
+
 describe("balance trigger (checked at commit)", () => {
   it("accepts a balanced two-entry transaction", async () => {
     const id = await post([
@@ -357,46 +392,6 @@ describe("holds (raw SQL)", () => {
     return id;
   }
 
-  /** Inserts a hold of `amount` from `from` to usdB, open for `seconds` (negative: already expired); its id. */
-  async function hold(
-    from: string,
-    amount: number,
-    seconds = 600,
-    entryOf = "hold_entries",
-  ): Promise<string> {
-    const id = randomUUID();
-    await client.query("BEGIN");
-    try {
-      await client.query(
-        `INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, effective_date, hold_expires_at)
-         VALUES ($1, 'trigger-test', gen_random_uuid()::text, repeat('0', 64), '2026-01-15', now() + make_interval(secs => $2))`,
-        [id, seconds],
-      );
-      await client.query(
-        entryOf === "hold_entries"
-          ? `INSERT INTO ledger.hold_entries (id, hold_id, account_id, currency, amount, expires_at, position)
-             SELECT gen_random_uuid(), t.id, x.account, 'USD', x.amount, t.hold_expires_at, x.position
-               FROM ledger.transactions t, (VALUES ($2::uuid, $3::bigint, 0), ($4::uuid, -$3::bigint, 1)) x(account, amount, position)
-              WHERE t.id = $1`
-          : `INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
-             VALUES (gen_random_uuid(), $1, $2, 'USD', $3, '2026-01-15', 0), (gen_random_uuid(), $1, $4, 'USD', -$3::bigint, '2026-01-15', 1)`,
-        [id, from, amount, accounts.usdB],
-      );
-      await client.query("COMMIT");
-      return id;
-    } catch (error) {
-      await client.query("ROLLBACK");
-      throw error;
-    }
-  }
-
-  const voidHold = (id: string) =>
-    client.query(
-      `INSERT INTO ledger.hold_resolutions (hold_id, principal, idempotency_key, request_hash)
-       VALUES ($1, 'trigger-test', gen_random_uuid()::text, repeat('0', 64))`,
-      [id],
-    );
-
   it("counts an open hold toward the bounds: a second hold or a spend past the rest is refused at commit", async () => {
     const id = await wallet(100);
     const held = await hold(id, 70);
@@ -558,5 +553,28 @@ describe("partial sums of bounded accounts (account_totals)", () => {
         [accounts.usdB, -51],
       ]),
     ).rejects.toThrow(/to 101, beyond its max_balance 100/);
+  });
+
+  it("keeps what open holds reserve: a hold adds it, a void releases it, the next row takes an expired one away", async () => {
+    const id = await boundedWallet(100);
+    const held = await hold(id, 30);
+    await hold(id, 20, 1);
+    const reserved = async () =>
+      (
+        await client.query<{ debits: string; credits: string }>(
+          "SELECT held_debits::text AS debits, held_credits::text AS credits FROM ledger.account_totals WHERE account_id = $1 ORDER BY version DESC LIMIT 1",
+          [id],
+        )
+      ).rows[0];
+    expect(await reserved()).toEqual({ debits: "50", credits: "0" });
+    await voidHold(held);
+    expect(await reserved()).toEqual({ debits: "20", credits: "0" });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await post([
+      [id, 100],
+      [accounts.usdB, -100],
+    ]);
+    expect(await reserved()).toEqual({ debits: "0", credits: "0" });
+    expect((await totalsOf(id)).at(-1)!.total).toBe("0");
   });
 });

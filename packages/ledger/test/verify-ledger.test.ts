@@ -139,12 +139,17 @@ describe("verifyLedger", () => {
 
     await sql.query("BEGIN");
     await sql.query("SET LOCAL session_replication_role = replica");
-    await sql.query("INSERT INTO ledger.account_totals (account_id, version, total) VALUES ($1, 99, -1000)", [
-      wallet,
-    ]);
+    await sql.query(
+      "INSERT INTO ledger.account_totals (account_id, version, total, as_of) VALUES ($1, 99, -1000, now())",
+      [wallet],
+    );
     await sql.query("COMMIT");
     expect((await verifyLedger(db)).filter((v) => v.subject === wallet)).toEqual([
-      { rule: "account-total-differs", subject: wallet, detail: "latest total -1000, entries sum to -40" },
+      {
+        rule: "account-total-differs",
+        subject: wallet,
+        detail: "kept -1000 (held 0 / 0), entries and open holds -40 (held 0 / 0)",
+      },
     ]);
   });
 });

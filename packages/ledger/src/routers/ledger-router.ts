@@ -64,15 +64,19 @@ function warnOfReusedKey(ctx: LedgerContext, key: string) {
 
 /** 201 (the route's status) for a new transaction; 200 with Idempotent-Replayed for a known key (and a mismatch flag). */
 function answerPost(ctx: LedgerContext, result: PostResult, key: string) {
+  if (result.replayed) ctx.response.status = 200;
+  else ctx.response.headers.set("Location", `/transactions/${result.transaction.id}`);
+  return answerReplay(ctx, result, key);
+}
+
+/** The transaction, with Idempotent-Replayed for a known key (and Idempotency-Key-Mismatch, logged, for another body). */
+function answerReplay(ctx: LedgerContext, result: PostResult, key: string) {
   if (result.replayed) {
-    ctx.response.status = 200;
     ctx.response.headers.set("Idempotent-Replayed", "true");
     if (result.mismatch) {
       ctx.response.headers.set("Idempotency-Key-Mismatch", "true");
       warnOfReusedKey(ctx, key);
     }
-  } else {
-    ctx.response.headers.set("Location", `/transactions/${result.transaction.id}`);
   }
   return result.transaction;
 }
@@ -408,17 +412,9 @@ export const ledgerRouter = router({
     })
     .input(voidHoldInput)
     .output(transactionOutput)
-    .mutation(async ({ ctx, input }) => {
-      const result = await voidHold(ctx.db, input, ctx.caller.principal);
-      if (result.replayed) {
-        ctx.response.headers.set("Idempotent-Replayed", "true");
-        if (result.mismatch) {
-          ctx.response.headers.set("Idempotency-Key-Mismatch", "true");
-          warnOfReusedKey(ctx, input.idempotency_key);
-        }
-      }
-      return result.transaction;
-    }),
+    .mutation(async ({ ctx, input }) =>
+      answerReplay(ctx, await voidHold(ctx.db, input, ctx.caller.principal), input.idempotency_key),
+    ),
 
   listHolds: ledgerProcedure
     .meta({

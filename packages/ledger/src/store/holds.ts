@@ -144,14 +144,21 @@ export async function voidHold(
   const refusal = holdConflict(hold);
   if (refusal) throw refusal;
   try {
+    // The hold's bounded accounts are locked first, in id order, as a post of it locks them: a void
+    // and a post racing on one hold then queue on the accounts, never deadlock on them and its key.
     await queryRows(
       db,
-      `INSERT INTO ledger.hold_resolutions (hold_id, transaction_id, principal, idempotency_key, request_hash)
-       VALUES ($1::uuid, NULL, $2, $3, $4)`,
+      `WITH bounded AS (
+         SELECT a.id FROM ledger.accounts a
+          WHERE a.id = ANY($5::uuid[]) AND (a.min_balance IS NOT NULL OR a.max_balance IS NOT NULL)
+          ORDER BY a.id FOR NO KEY UPDATE)
+       INSERT INTO ledger.hold_resolutions (hold_id, transaction_id, principal, idempotency_key, request_hash)
+       SELECT $1::uuid, NULL, $2, $3, $4 WHERE (SELECT count(*) FROM bounded) >= 0`,
       hold.id,
       principal,
       input.idempotency_key,
       hash,
+      hold.entries.map((e) => e.account_id),
     );
   } catch (error) {
     if (!lostResolution(error)) throw error;

@@ -47,15 +47,19 @@ const CHECKS: { rule: LedgerViolation["rule"]; sql: string }[] = [
            GROUP BY t.id HAVING count(e.id) < 2`,
   },
   {
-    // Partial sums are kept while an account has bounds: its latest must be the sum of its entries.
+    // Partial sums are kept while an account has bounds: its latest, carried to now, must be what its
+    // entries and open holds sum to.
     rule: "account-total-differs",
     sql: `SELECT a.id::text AS subject,
-                 'latest total ' || t.total || ', entries sum to ' || coalesce(s.total, 0) AS detail
+                 'kept ' || k.total || ' (held ' || k.debits || ' / ' || k.credits || '), entries and open holds ' ||
+                 e.total || ' (held ' || h.debits || ' / ' || h.credits || ')' AS detail
             FROM ledger.accounts a
-            JOIN LATERAL (SELECT total FROM ledger.account_totals
-                           WHERE account_id = a.id ORDER BY version DESC LIMIT 1) t ON true
-            LEFT JOIN LATERAL (SELECT sum(amount) AS total FROM ledger.entries WHERE account_id = a.id) s ON true
-           WHERE (a.min_balance IS NOT NULL OR a.max_balance IS NOT NULL) AND t.total <> coalesce(s.total, 0)`,
+            JOIN LATERAL ledger.account_totals_at(a.id, now()) k ON true
+            JOIN LATERAL (SELECT coalesce(sum(amount), 0) AS total FROM ledger.entries WHERE account_id = a.id) e ON true
+            JOIN LATERAL ledger.held_between(a.id, now(), 'infinity', false) h ON true
+           WHERE (a.min_balance IS NOT NULL OR a.max_balance IS NOT NULL)
+             AND EXISTS (SELECT 1 FROM ledger.account_totals t WHERE t.account_id = a.id)
+             AND (k.total, k.debits, k.credits) IS DISTINCT FROM (e.total, h.debits, h.credits)`,
   },
 ];
 
@@ -64,7 +68,8 @@ const CHECKS: { rule: LedgerViolation["rule"]; sql: string }[] = [
  * impossible: a transaction (a hold by its hold entries) or a currency that
  * does not sum to zero, an entry without its transaction or a hold entry
  * without its hold, a transaction with fewer than two entries, a bounded
- * account whose latest partial sum is not the sum of its entries.
+ * account whose latest partial sums are not what its entries and open holds
+ * sum to.
  */
 export async function verifyLedger(db: Database): Promise<LedgerViolation[]> {
   const violations: LedgerViolation[] = [];
