@@ -142,50 +142,72 @@ BEGIN
 END;
 $$;
 
--- The bounds at commit: for each bounded account the transaction moves
--- (its entries; a hold's hold entries; the hold a post resolves), the account
--- locked, its next row appended, and the bound it moves toward checked
--- against the total and what open holds may still move it that way.
+-- The bounds of one account a transaction moves, at commit: the account
+-- locked, its next row appended (`move` posted, `held` reserved by a new hold
+-- until `held_until`, `released` by the post of hold `resolves`, which ran
+-- until `released_until`), and the bound it moves toward checked against the
+-- total and what open holds may still move it that way.
+CREATE FUNCTION ledger.check_account_bounds(account UUID, made_by UUID, move NUMERIC, held NUMERIC,
+    held_until TIMESTAMPTZ, resolves UUID, released NUMERIC, released_until TIMESTAMPTZ) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+    bounds RECORD;
+    kept RECORD;
+BEGIN
+    SELECT min_balance, max_balance INTO bounds FROM ledger.accounts WHERE id = account FOR NO KEY UPDATE;
+    SELECT * INTO kept FROM ledger.append_account_total(account, made_by, move, held, held_until, resolves,
+        released, released_until);
+    IF move + held > 0 AND bounds.max_balance IS NOT NULL AND kept.total + kept.debits > bounds.max_balance THEN
+        RAISE EXCEPTION 'transaction % takes account % to %, beyond its max_balance %',
+            made_by, account, kept.total + kept.debits, bounds.max_balance
+            USING ERRCODE = 'check_violation', CONSTRAINT = 'accounts_balance_limits';
+    ELSIF move + held < 0 AND bounds.min_balance IS NOT NULL AND kept.total + kept.credits < bounds.min_balance THEN
+        RAISE EXCEPTION 'transaction % takes account % to %, beyond its min_balance %',
+            made_by, account, kept.total + kept.credits, bounds.min_balance
+            USING ERRCODE = 'check_violation', CONSTRAINT = 'accounts_balance_limits';
+    END IF;
+END;
+$$;
+
+-- Each bounded account the transaction moves (its entries; a hold's hold
+-- entries; the hold a post resolves), in id order. An ordinary post, the
+-- common case, reads only its entries, as before holds.
 CREATE OR REPLACE FUNCTION ledger.check_transaction_bounds() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
     moved RECORD;
-    bounds RECORD;
     released_until TIMESTAMPTZ;
-    now_kept RECORD;
 BEGIN
+    IF NEW.hold_expires_at IS NULL AND NEW.hold_id IS NULL THEN
+        FOR moved IN
+            SELECT e.account_id, sum(e.amount) AS move
+              FROM ledger.entries e JOIN ledger.accounts a ON a.id = e.account_id
+             WHERE e.transaction_id = NEW.id AND (a.min_balance IS NOT NULL OR a.max_balance IS NOT NULL)
+             GROUP BY e.account_id
+             ORDER BY e.account_id
+        LOOP
+            PERFORM ledger.check_account_bounds(moved.account_id, NEW.id, moved.move, 0, NULL, NULL, 0, NULL);
+        END LOOP;
+        RETURN NULL;
+    END IF;
     IF NEW.hold_id IS NOT NULL THEN
         SELECT hold_expires_at INTO released_until FROM ledger.transactions WHERE id = NEW.hold_id;
     END IF;
     FOR moved IN
         SELECT m.account_id, sum(m.posted) AS move, sum(m.held) AS held, sum(m.released) AS released
           FROM (SELECT account_id, amount AS posted, 0 AS held, 0 AS released FROM ledger.entries
-                 WHERE transaction_id = NEW.id AND NEW.hold_expires_at IS NULL
+                 WHERE transaction_id = NEW.id
                 UNION ALL
-                SELECT account_id, 0, amount, 0 FROM ledger.hold_entries
-                 WHERE hold_id = NEW.id AND NEW.hold_expires_at IS NOT NULL
+                SELECT account_id, 0, amount, 0 FROM ledger.hold_entries WHERE hold_id = NEW.id
                 UNION ALL
-                SELECT account_id, 0, 0, amount FROM ledger.hold_entries
-                 WHERE hold_id = NEW.hold_id AND NEW.hold_id IS NOT NULL) m
+                SELECT account_id, 0, 0, amount FROM ledger.hold_entries WHERE hold_id = NEW.hold_id) m
           JOIN ledger.accounts a ON a.id = m.account_id
          WHERE a.min_balance IS NOT NULL OR a.max_balance IS NOT NULL
          GROUP BY m.account_id
          ORDER BY m.account_id
     LOOP
-        SELECT min_balance, max_balance INTO bounds FROM ledger.accounts WHERE id = moved.account_id FOR NO KEY UPDATE;
-        SELECT * INTO now_kept FROM ledger.append_account_total(moved.account_id, NEW.id, moved.move,
-            moved.held, NEW.hold_expires_at, NEW.hold_id, moved.released, released_until);
-        IF moved.move + moved.held > 0 AND bounds.max_balance IS NOT NULL
-           AND now_kept.total + now_kept.debits > bounds.max_balance THEN
-            RAISE EXCEPTION 'transaction % takes account % to %, beyond its max_balance %',
-                NEW.id, moved.account_id, now_kept.total + now_kept.debits, bounds.max_balance
-                USING ERRCODE = 'check_violation', CONSTRAINT = 'accounts_balance_limits';
-        ELSIF moved.move + moved.held < 0 AND bounds.min_balance IS NOT NULL
-           AND now_kept.total + now_kept.credits < bounds.min_balance THEN
-            RAISE EXCEPTION 'transaction % takes account % to %, beyond its min_balance %',
-                NEW.id, moved.account_id, now_kept.total + now_kept.credits, bounds.min_balance
-                USING ERRCODE = 'check_violation', CONSTRAINT = 'accounts_balance_limits';
-        END IF;
+        PERFORM ledger.check_account_bounds(moved.account_id, NEW.id, moved.move, moved.held, NEW.hold_expires_at,
+            NEW.hold_id, moved.released, released_until);
     END LOOP;
     RETURN NULL;
 END;

@@ -18,6 +18,81 @@ export interface NewTransaction {
   entries: { account_id: string; amount: number }[];
 }
 
+/** Locks the bounded accounts among $10 in id order (the statements below wait on it before writing). */
+const LOCK_BOUNDED = `bounded AS (
+   SELECT a.id FROM ledger.accounts a
+    WHERE a.id = ANY($10::uuid[]) AND (a.min_balance IS NOT NULL OR a.max_balance IS NOT NULL)
+    ORDER BY a.id FOR NO KEY UPDATE)`;
+
+/** The answer's rows: each written transaction, its time, a hold's expiry, its entries' currencies in order. */
+const WRITTEN = (
+  entries: string,
+) => `SELECT t.id::text AS id, ${isoTimestampSql("t.created_at")} AS created_at,
+       ${isoTimestampSql("t.hold_expires_at")} AS expires_at, w.currencies
+  FROM t JOIN (SELECT e.transaction_id, array_agg(e.currency ORDER BY e.position) AS currencies
+                 FROM ${entries} e GROUP BY e.transaction_id) w
+    ON w.transaction_id = t.id`;
+
+/** Posts that neither hold nor post a hold: $1-$7 the transactions, $8-$12 their entries. */
+const INSERT_POSTS = `WITH ${LOCK_BOUNDED},
+  t AS (
+    INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
+    SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::date[], $7::uuid[])
+      AS i(id, principal, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
+     WHERE (SELECT count(*) FROM bounded) >= 0
+     ORDER BY principal, idempotency_key
+    ON CONFLICT (principal, idempotency_key) DO NOTHING
+    RETURNING id, effective_date, created_at, hold_expires_at),
+  written_entries AS (
+    INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
+    SELECT p.id, t.id, p.account_id, a.currency, p.amount, t.effective_date, p.position
+      FROM unnest($8::uuid[], $9::uuid[], $10::uuid[], $11::bigint[], $12::int[])
+        AS p(id, transaction_id, account_id, amount, position)
+      JOIN t ON t.id = p.transaction_id
+      LEFT JOIN ledger.accounts a ON a.id = p.account_id
+    RETURNING transaction_id, currency, position)
+${WRITTEN("written_entries")}`;
+
+/**
+ * Posts among which are holds or posts of holds: as INSERT_POSTS, with $13
+ * each hold's seconds (null: not a hold) and $14 the hold each posts (null:
+ * none). A hold's entries are hold entries; a post of a hold writes the hold's
+ * resolution.
+ */
+const INSERT_WITH_HOLDS = `WITH ${LOCK_BOUNDED},
+  t AS (
+    INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, description, effective_date,
+                                     reverses_transaction_id, hold_expires_at, hold_id)
+    SELECT i.id, i.principal, i.idempotency_key, i.request_hash, i.description, i.effective_date,
+           i.reverses_transaction_id, now() + make_interval(secs => i.hold_seconds), i.hold_id
+      FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::date[], $7::uuid[], $13::int[], $14::uuid[])
+        AS i(id, principal, idempotency_key, request_hash, description, effective_date, reverses_transaction_id,
+             hold_seconds, hold_id)
+     WHERE (SELECT count(*) FROM bounded) >= 0
+     ORDER BY i.principal, i.idempotency_key
+    ON CONFLICT (principal, idempotency_key) DO NOTHING
+    RETURNING id, principal, idempotency_key, request_hash, effective_date, created_at, hold_expires_at, hold_id),
+  p AS (
+    SELECT p.*, t.effective_date, t.hold_expires_at, a.currency
+      FROM unnest($8::uuid[], $9::uuid[], $10::uuid[], $11::bigint[], $12::int[])
+        AS p(id, transaction_id, account_id, amount, position)
+      JOIN t ON t.id = p.transaction_id
+      LEFT JOIN ledger.accounts a ON a.id = p.account_id),
+  written_entries AS (
+    INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
+    SELECT id, transaction_id, account_id, currency, amount, effective_date, position FROM p
+     WHERE hold_expires_at IS NULL
+    RETURNING transaction_id, currency, position),
+  written_hold_entries AS (
+    INSERT INTO ledger.hold_entries (id, hold_id, account_id, currency, amount, expires_at, position)
+    SELECT id, transaction_id, account_id, currency, amount, hold_expires_at, position FROM p
+     WHERE hold_expires_at IS NOT NULL
+    RETURNING hold_id AS transaction_id, currency, position),
+  resolutions AS (
+    INSERT INTO ledger.hold_resolutions (hold_id, transaction_id, principal, idempotency_key, request_hash)
+    SELECT hold_id, id, principal, idempotency_key, request_hash FROM t WHERE hold_id IS NOT NULL)
+${WRITTEN("(SELECT * FROM written_entries UNION ALL SELECT * FROM written_hold_entries)")}`;
+
 /**
  * Inserts transactions and their entries in one statement (one round trip, one
  * implicit database transaction: the balance triggers run at its commit) and
@@ -31,6 +106,8 @@ export interface NewTransaction {
  * so two statements (from two servers) cannot deadlock. A hold's entries
  * are hold entries; a post of a hold writes the hold's resolution with it (a
  * hold resolved before breaks hold_resolutions_pkey: the statement too).
+ * Posts without either take the statement of before holds existed, which
+ * does less (measured: docs/benchmarks.md, "Balance limits and holds").
  *
  * The answer is built here from the values sent and what the database added
  * (ids are made here; the time and each entry's currency come back), not by
@@ -53,54 +130,8 @@ export async function insertTransactions(
   const entries = unique.flatMap(({ tx, id, entryIds }) =>
     tx.entries.map((e, position) => ({ ...e, id: entryIds[position]!, transactionId: id, position })),
   );
-  const rows = await queryRows<{
-    id: string;
-    created_at: string;
-    expires_at: string | null;
-    currencies: string[];
-  }>(
-    db,
-    `WITH bounded AS (
-       SELECT a.id FROM ledger.accounts a
-        WHERE a.id = ANY($10::uuid[]) AND (a.min_balance IS NOT NULL OR a.max_balance IS NOT NULL)
-        ORDER BY a.id FOR NO KEY UPDATE),
-     t AS (
-       INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, description, effective_date,
-                                        reverses_transaction_id, hold_expires_at, hold_id)
-       SELECT i.id, i.principal, i.idempotency_key, i.request_hash, i.description, i.effective_date,
-              i.reverses_transaction_id, now() + make_interval(secs => i.hold_seconds), i.hold_id
-         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::date[], $7::uuid[], $13::int[], $14::uuid[])
-           AS i(id, principal, idempotency_key, request_hash, description, effective_date, reverses_transaction_id,
-                hold_seconds, hold_id)
-        WHERE (SELECT count(*) FROM bounded) >= 0
-        ORDER BY i.principal, i.idempotency_key
-       ON CONFLICT (principal, idempotency_key) DO NOTHING
-       RETURNING id, principal, idempotency_key, request_hash, effective_date, created_at, hold_expires_at, hold_id),
-     p AS (
-       SELECT p.*, t.effective_date, t.hold_expires_at, a.currency
-         FROM unnest($8::uuid[], $9::uuid[], $10::uuid[], $11::bigint[], $12::int[])
-           AS p(id, transaction_id, account_id, amount, position)
-         JOIN t ON t.id = p.transaction_id
-         LEFT JOIN ledger.accounts a ON a.id = p.account_id),
-     written_entries AS (
-       INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
-       SELECT id, transaction_id, account_id, currency, amount, effective_date, position FROM p
-        WHERE hold_expires_at IS NULL
-       RETURNING transaction_id, currency, position),
-     written_hold_entries AS (
-       INSERT INTO ledger.hold_entries (id, hold_id, account_id, currency, amount, expires_at, position)
-       SELECT id, transaction_id, account_id, currency, amount, hold_expires_at, position FROM p
-        WHERE hold_expires_at IS NOT NULL
-       RETURNING hold_id AS transaction_id, currency, position),
-     resolutions AS (
-       INSERT INTO ledger.hold_resolutions (hold_id, transaction_id, principal, idempotency_key, request_hash)
-       SELECT hold_id, id, principal, idempotency_key, request_hash FROM t WHERE hold_id IS NOT NULL)
-     SELECT t.id::text AS id, ${isoTimestampSql("t.created_at")} AS created_at,
-            ${isoTimestampSql("t.hold_expires_at")} AS expires_at, w.currencies
-       FROM t JOIN (SELECT e.transaction_id, array_agg(e.currency ORDER BY e.position) AS currencies
-                      FROM (SELECT * FROM written_entries UNION ALL SELECT * FROM written_hold_entries) e
-                     GROUP BY e.transaction_id) w
-         ON w.transaction_id = t.id`,
+  const withHolds = unique.some(({ tx }) => tx.holdSeconds !== null || tx.holdId !== null);
+  const values = [
     unique.map(({ id }) => id),
     unique.map(({ tx }) => tx.principal),
     unique.map(({ tx }) => tx.idempotencyKey),
@@ -113,8 +144,17 @@ export async function insertTransactions(
     entries.map((e) => e.account_id),
     entries.map((e) => e.amount),
     entries.map((e) => e.position),
-    unique.map(({ tx }) => tx.holdSeconds),
-    unique.map(({ tx }) => tx.holdId),
+  ];
+  const rows = await queryRows<{
+    id: string;
+    created_at: string;
+    expires_at: string | null;
+    currencies: string[];
+  }>(
+    db,
+    withHolds ? INSERT_WITH_HOLDS : INSERT_POSTS,
+    ...values,
+    ...(withHolds ? [unique.map(({ tx }) => tx.holdSeconds), unique.map(({ tx }) => tx.holdId)] : []),
   );
   const byId = new Map<string, (typeof unique)[number]>(unique.map((u) => [u.id, u]));
   for (const row of rows) {
