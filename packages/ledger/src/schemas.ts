@@ -210,15 +210,18 @@ export const asOfInput = z.object({
   as_of: calendarDate().optional().meta({ description: "End of day, inclusive. Defaults to today (UTC)." }),
 });
 
+const pageLimit = () =>
+  z.number().int().min(LIMITS.pageSize.min).max(LIMITS.pageSize.max).default(LIMITS.pageSize.default);
+
 export const entriesPageInput = z.object({
   id: uuid(),
-  limit: z.number().int().min(LIMITS.pageSize.min).max(LIMITS.pageSize.max).default(LIMITS.pageSize.default),
+  limit: pageLimit(),
   offset: z.number().int().min(0).default(0),
 });
 
 export const holdsPageInput = z.object({
   id: uuid(),
-  limit: z.number().int().min(LIMITS.pageSize.min).max(LIMITS.pageSize.max).default(LIMITS.pageSize.default),
+  limit: pageLimit(),
   cursor: listCursor().optional().meta({ description: "The `next_cursor` of the page before." }),
 });
 

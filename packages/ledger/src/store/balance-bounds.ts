@@ -18,19 +18,16 @@ export interface BoundedAccount {
 /**
  * The bounded accounts among the ids in parameter `$accounts`, by id, each
  * with the sum of every entry it has, whatever its date (the rule's "posted
- * total": its latest partial sum, or summed from its entries when it has
- * none), and its open holds' reservations, leaving out the holds in
- * parameter `$resolving` (posted by the posts being checked).
+ * total"), and its open holds' reservations, leaving out the holds in
+ * parameter `$resolving` (posted by the posts being checked): both from the
+ * account's partial sums (ledger.pending_of).
  */
 export const boundedAccountsSql = (
   accounts: number,
   resolving: number,
 ) => `SELECT json_object_agg(a.id, json_build_object(
     'min_balance', a.min_balance, 'max_balance', a.max_balance,
-    'total', coalesce(
-      (SELECT t.total FROM ledger.account_totals t WHERE t.account_id = a.id ORDER BY t.version DESC LIMIT 1),
-      (SELECT sum(e.amount) FROM ledger.entries e WHERE e.account_id = a.id), 0)::text,
-    'pending_debits', p.debits::text, 'pending_credits', p.credits::text))
+    'total', p.total::text, 'pending_debits', p.debits::text, 'pending_credits', p.credits::text))
   FROM ledger.accounts a CROSS JOIN LATERAL ledger.pending_of(a.id, $${resolving}::uuid[]) p
  WHERE a.id = ANY($${accounts}::uuid[]) AND (a.min_balance IS NOT NULL OR a.max_balance IS NOT NULL)`;
 

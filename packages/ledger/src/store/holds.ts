@@ -6,10 +6,17 @@ import { todayUtc } from "../today-utc.ts";
 import { accountNotFound } from "./accounts.ts";
 import { writeWithGroupCommit } from "./group-commit.ts";
 import { holdConflict } from "./hold-conflict.ts";
-import type { NewTransaction } from "./insert-transactions.ts";
+import { lockBoundedSql, type NewTransaction } from "./insert-transactions.ts";
 import { KNOWN_TRANSACTIONS_SQL, postChecked, replayOf, type KnownTransaction } from "./post-checked.ts";
 import { TRANSACTION_JSON } from "./sql.ts";
-import { postResultOf, replayOfKnownKey, requestHash, type PostResult } from "./transactions.ts";
+import {
+  getTransaction,
+  postResultOf,
+  transactionNotFound,
+  replayOfKnownKey,
+  requestHash,
+  type PostResult,
+} from "./transactions.ts";
 
 /** A resolution that lost to another, or came after the expiry, as the database tells it. */
 const LOST_RESOLUTION = [
@@ -19,16 +26,6 @@ const LOST_RESOLUTION = [
   "hold_resolutions_void_key",
 ];
 const lostResolution = (error: unknown) => LOST_RESOLUTION.some((name) => isConstraintViolation(error, name));
-
-async function getHold(db: Database, id: string): Promise<Transaction> {
-  const [row] = await queryRows<{ hold: Transaction }>(
-    db,
-    `SELECT ${TRANSACTION_JSON} AS hold FROM ledger.transactions t WHERE t.id = $1::uuid`,
-    id,
-  );
-  if (!row) throw new DomainError(404, "no transaction with that id");
-  return row.hold;
-}
 
 /**
  * Posts a pending hold (POST /transactions/{id}/post): a new transaction,
@@ -53,7 +50,7 @@ export async function postHold(db: Database, input: PostHoldInput, principal: st
   );
   if (state?.known) return postResultOf(replayOf(state.known), hash);
   const hold = state?.hold;
-  if (!hold) throw new DomainError(404, "no transaction with that id");
+  if (!hold) throw transactionNotFound();
   const conflict = holdConflict(hold);
   if (conflict) throw conflict;
   const tx: NewTransaction = {
@@ -77,7 +74,7 @@ export async function postHold(db: Database, input: PostHoldInput, principal: st
     // Another post or void got there first (or the hold expired meanwhile); a post with this key is its replay.
     const replayed = await replayOfKnownKey(db, key, hash);
     if (replayed) return replayed;
-    throw holdConflict(await getHold(db, hold.id)) ?? error;
+    throw holdConflict(await getTransaction(db, hold.id)) ?? error;
   }
 }
 
@@ -140,7 +137,7 @@ export async function voidHold(
   const known = await knownVoid(db, principal, input.idempotency_key, hash);
   if (known) return known;
 
-  const hold = await getHold(db, input.id.toLowerCase());
+  const hold = await getTransaction(db, input.id.toLowerCase());
   const refusal = holdConflict(hold);
   if (refusal) throw refusal;
   try {
@@ -148,10 +145,7 @@ export async function voidHold(
     // and a post racing on one hold then queue on the accounts, never deadlock on them and its key.
     await queryRows(
       db,
-      `WITH bounded AS (
-         SELECT a.id FROM ledger.accounts a
-          WHERE a.id = ANY($5::uuid[]) AND (a.min_balance IS NOT NULL OR a.max_balance IS NOT NULL)
-          ORDER BY a.id FOR NO KEY UPDATE)
+      `WITH ${lockBoundedSql(5)}
        INSERT INTO ledger.hold_resolutions (hold_id, transaction_id, principal, idempotency_key, request_hash)
        SELECT $1::uuid, NULL, $2, $3, $4 WHERE (SELECT count(*) FROM bounded) >= 0`,
       hold.id,
@@ -164,7 +158,7 @@ export async function voidHold(
     if (!lostResolution(error)) throw error;
     const replayed = await knownVoid(db, principal, input.idempotency_key, hash);
     if (replayed) return replayed;
-    throw holdConflict(await getHold(db, hold.id)) ?? error;
+    throw holdConflict(await getTransaction(db, hold.id)) ?? error;
   }
   return { transaction: { ...hold, status: "voided" }, replayed: false, mismatch: false };
 }

@@ -18,10 +18,10 @@ export interface NewTransaction {
   entries: { account_id: string; amount: number }[];
 }
 
-/** Locks the bounded accounts among $10 in id order (the statements below wait on it before writing). */
-const LOCK_BOUNDED = `bounded AS (
+/** A CTE `bounded` locking the bounded accounts among parameter `$n` in id order (the statement waits on it before writing). */
+export const lockBoundedSql = (n: number) => `bounded AS (
    SELECT a.id FROM ledger.accounts a
-    WHERE a.id = ANY($10::uuid[]) AND (a.min_balance IS NOT NULL OR a.max_balance IS NOT NULL)
+    WHERE a.id = ANY($${n}::uuid[]) AND (a.min_balance IS NOT NULL OR a.max_balance IS NOT NULL)
     ORDER BY a.id FOR NO KEY UPDATE)`;
 
 /** The answer's rows: each written transaction, its time, a hold's expiry, its entries' currencies in order. */
@@ -34,7 +34,7 @@ const WRITTEN = (
     ON w.transaction_id = t.id`;
 
 /** Posts that neither hold nor post a hold: $1-$7 the transactions, $8-$12 their entries. */
-const INSERT_POSTS = `WITH ${LOCK_BOUNDED},
+const INSERT_POSTS = `WITH ${lockBoundedSql(10)},
   t AS (
     INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::date[], $7::uuid[])
@@ -59,7 +59,7 @@ ${WRITTEN("written_entries")}`;
  * none). A hold's entries are hold entries; a post of a hold writes the hold's
  * resolution.
  */
-const INSERT_WITH_HOLDS = `WITH ${LOCK_BOUNDED},
+const INSERT_WITH_HOLDS = `WITH ${lockBoundedSql(10)},
   t AS (
     INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, description, effective_date,
                                      reverses_transaction_id, hold_expires_at, hold_id)

@@ -26,9 +26,11 @@ export async function getTransaction(db: Database, id: string): Promise<Transact
     `SELECT ${TRANSACTION_JSON} AS transaction FROM ledger.transactions t WHERE t.id = $1::uuid`,
     id,
   );
-  if (!row) throw new DomainError(404, "no transaction with that id");
+  if (!row) throw transactionNotFound();
   return row.transaction;
 }
+
+export const transactionNotFound = () => new DomainError(404, "no transaction with that id");
 
 /** `principal`'s post as the store writes it: hashed to tell a replay from a reused key, dated, ids in lower case. */
 export function newTransactionOf(input: PostTransactionInput, principal: string): NewTransaction {
