@@ -27,8 +27,11 @@ async function signedIn(): Promise<{ userId: string; api: HttpClient }> {
   return { userId, api: httpClient(web.url, { authorization }) };
 }
 
-const skillNames = async (api: HttpClient) =>
-  ((await api.get("/me/resume")).body.skills as { name: string }[]).map((s) => s.name);
+async function skillNames(api: HttpClient): Promise<string[]> {
+  const resume = await api.get("/me/resume");
+  expect(resume.status, resume.text).toBe(200);
+  return (resume.body.skills as { name: string }[]).map((s) => s.name);
+}
 
 describe("GET /me/resume kept in memory", () => {
   it("shows every write through the API at once", async () => {

@@ -3,6 +3,8 @@ import pg from "pg";
 /** How often the server is asked, and how long it has to answer. */
 const PROBE_INTERVAL_MS = 1_000;
 const PROBE_TIMEOUT_MS = 1_000;
+/** How long a new probe connection has to be ready. */
+const CONNECT_TIMEOUT_MS = 2_000;
 
 /**
  * A PostgreSQL that stops answering without closing its connections (a frozen
@@ -43,31 +45,17 @@ export function watchForHang(pool: pg.Pool, connectionString: string): void {
   /** False only when the server did not answer in time; any other failure is not a hang. */
   async function answers(): Promise<boolean> {
     const connecting = (probe ??= connectProbe());
-    const asked = connecting
-      .then((client) => client.query("SELECT 1"))
-      .then(
-        () => "answered" as const,
-        () => {
-          forget(connecting);
-          return "failed" as const;
-        },
-      );
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), PROBE_TIMEOUT_MS);
-    });
-    let outcome = await Promise.race([asked, timedOut]);
-    clearTimeout(timer);
-    if (outcome === "timeout") {
-      // A blocked event loop fires the timer before it reads an answer that came in time:
-      // let it read what has arrived (the poll phase runs before setImmediate's), then decide.
-      await new Promise((resolve) => setImmediate(resolve));
-      outcome = await Promise.race([asked, Promise.resolve("timeout" as const)]);
-    }
-    if (outcome !== "timeout") return true;
+    // A new probe connection has the connect timeout, not the probe's: a backend starting on a
+    // busy machine is not a hang (a second was too short for one under a loaded CI run).
+    const connected = await settleWithin(connecting, CONNECT_TIMEOUT_MS);
+    const outcome =
+      connected.outcome === "answered"
+        ? (await settleWithin(connected.value.query("SELECT 1"), PROBE_TIMEOUT_MS)).outcome
+        : connected.outcome;
+    if (outcome === "answered") return true;
     forget(connecting);
     void connecting.then(closeSocket, () => {});
-    return false;
+    return outcome === "failed";
   }
 
   /** Drops a probe connection that failed or hung, so that the next check opens a new one. */
@@ -76,8 +64,8 @@ export function watchForHang(pool: pg.Pool, connectionString: string): void {
   }
 
   async function connectProbe(): Promise<pg.Client> {
-    // Longer than the probe's own timeout, so that a connection that hangs counts as a hang.
-    const client = new pg.Client({ connectionString, connectionTimeoutMillis: 2 * PROBE_TIMEOUT_MS });
+    // pg's own timeout is longer: settleWithin decides, so that a connection that hangs counts as a hang.
+    const client = new pg.Client({ connectionString, connectionTimeoutMillis: 2 * CONNECT_TIMEOUT_MS });
     client.on("error", () => {});
     await client.connect();
     return client;
@@ -85,6 +73,30 @@ export function watchForHang(pool: pg.Pool, connectionString: string): void {
 
   const timer = setInterval(() => void check(), PROBE_INTERVAL_MS);
   timer.unref();
+}
+
+/**
+ * How a promise settled within `ms`: "timeout" only when it had not. A blocked event loop fires
+ * the timer before it reads an answer that came in time, so on a timeout it first lets the loop
+ * read what has arrived (the poll phase runs before setImmediate's), then decides.
+ */
+async function settleWithin<T>(
+  promise: Promise<T>,
+  ms: number,
+): Promise<{ outcome: "answered"; value: T } | { outcome: "failed" | "timeout" }> {
+  const settled = promise.then(
+    (value) => ({ outcome: "answered" as const, value }),
+    () => ({ outcome: "failed" as const }),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<{ outcome: "timeout" }>((resolve) => {
+    timer = setTimeout(() => resolve({ outcome: "timeout" }), ms);
+  });
+  const first = await Promise.race([settled, timedOut]);
+  clearTimeout(timer);
+  if (first.outcome !== "timeout") return first;
+  await new Promise((resolve) => setImmediate(resolve));
+  return Promise.race([settled, Promise.resolve({ outcome: "timeout" as const })]);
 }
 
 /**
