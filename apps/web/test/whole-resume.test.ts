@@ -58,10 +58,15 @@ describe("GET /me/resume", () => {
     expect((await stranger.get("/me/resume?format=markdown")).text).toBe("# Resume\n");
   });
 
-  it("rejects an unknown format", async () => {
-    const result = await api.get("/me/resume?format=pdf");
-    expect(result.status).toBe(400);
-    expect(result.body).toMatchObject({ error: "BAD_REQUEST", issues: [{ path: "format" }] });
+  it("rejects an unknown format or paper, listing the allowed values", async () => {
+    const format = await api.get("/me/resume?format=rtf");
+    expect(format.status).toBe(400);
+    expect(format.body).toMatchObject({ error: "BAD_REQUEST", issues: [{ path: "format" }] });
+    expect(format.text).toMatch(/json.*jsonresume.*markdown.*html.*pdf.*docx.*text/);
+    const paper = await api.get("/me/resume?format=pdf&paper=a5");
+    expect(paper.status).toBe(400);
+    expect(paper.body).toMatchObject({ error: "BAD_REQUEST", issues: [{ path: "paper" }] });
+    expect(paper.text).toMatch(/a4.*letter/);
   });
 
   it("as Markdown is text/markdown with the header and every section in a conventional layout", async () => {

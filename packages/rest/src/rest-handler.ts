@@ -4,8 +4,8 @@ import {
   errorAnswer,
   jsonAnswer,
   methodNotAllowedAnswer,
+  type Answer,
   type RestRequest,
-  type RestResponse,
 } from "./answer.ts";
 import { DomainError } from "./domain-error.ts";
 import type { ResponseControl } from "./response-control.ts";
@@ -40,7 +40,7 @@ export interface RestCall {
 }
 
 export interface RestHandler {
-  handle(request: RestRequest, call: RestCall): Promise<RestResponse>;
+  handle(request: RestRequest, call: RestCall): Promise<Answer>;
   /** The template of the route a path matches (`/me/{collection}/{id}`), for logs and metrics. */
   routeOf(pathname: string): string | undefined;
   /** The body limit of a request to `pathname`: its route's own (RestMeta.maxBodyBytes) or the service's. */
@@ -66,7 +66,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const bodyLimitOf = (route: Route | undefined) =>
     route?.procedure.rest.maxBodyBytes ?? options.maxBodyBytes;
 
-  async function handle(received: RestRequest, call: RestCall): Promise<RestResponse> {
+  async function handle(received: RestRequest, call: RestCall): Promise<Answer> {
     const { method, target, headers } = received;
     const pathname = target.path;
     const match = table.match(pathname);
@@ -95,7 +95,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     parameters: Record<string, string>,
     request: RestRequest,
     context: () => Promise<RestContext>,
-  ): Promise<RestResponse> {
+  ): Promise<Answer> {
     const { procedure } = route;
     let ctx: RestContext | undefined;
     try {
@@ -152,10 +152,10 @@ function queryInput(route: Route, query: URLSearchParams): Record<string, unknow
  * A result as its answer: the route's declared success status unless the
  * procedure chose another it declares (a replay's 200), the headers it set,
  * and the result as JSON, or as it is under a Content-Type of its own
- * (Markdown, HTML). A status the route does not declare, or that it declares
+ * (Markdown, HTML; a Buffer's bytes: PDF, Word). A status the route does not declare, or that it declares
  * as its status anyway, is a mistake of the procedure's: it fails loudly.
  */
-function successAnswer(route: Route, response: ResponseControl, data: unknown): RestResponse {
+function successAnswer(route: Route, response: ResponseControl, data: unknown): Answer {
   const { successStatus = 200, otherSuccess = {} } = route.procedure.rest;
   if (response.status !== undefined && !(response.status in otherSuccess)) {
     throw new Error(
@@ -166,7 +166,7 @@ function successAnswer(route: Route, response: ResponseControl, data: unknown): 
   const status = response.status ?? successStatus;
   const contentType = headers["content-type"];
   if (contentType && !contentType.startsWith("application/json")) {
-    return { status, headers, body: String(data) };
+    return { status, headers, body: Buffer.isBuffer(data) ? data : String(data) };
   }
   return jsonAnswer(status, data, headers);
 }

@@ -86,7 +86,7 @@ function request(method: string, target: string, body = "", contentType = "appli
   return { method, target: parseRequestTarget(target), headers, body };
 }
 
-const json = (body: string) => JSON.parse(body) as Record<string, unknown>;
+const json = (body: string | Buffer) => JSON.parse(body.toString()) as Record<string, unknown>;
 
 describe("REST handler", () => {
   it("routes by the document's paths: 404 for an unknown path, 405 with Allow for a known path's other method", async () => {

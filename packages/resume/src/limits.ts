@@ -13,6 +13,11 @@ export const LIMITS = {
   /** Entries per collection and person; the next create answers 409. */
   entriesPerCollection: 200,
   bodyBytes: 64 * 1024,
+  /**
+   * The text a PDF, Word or plain-text document holds (about 400 pages): past it, rendering would
+   * outlast the statement timeout (a PDF is made at about 1 MB of text a second here).
+   */
+  documentTextLength: 1_000_000,
   /** PUT /me/resume: a whole resume to import. */
   importBodyBytes: 1024 * 1024,
 } as const;

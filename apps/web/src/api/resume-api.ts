@@ -125,20 +125,22 @@ export function createResumeApi({
     const request = restRequestOf(req, target);
     record.route = rest.routeOf(target.path) ?? "unmatched";
     let identified: Promise<Identity> | undefined;
+    const wholeResume =
+      (request.method === "GET" || request.method === "HEAD") && record.route === WHOLE_RESUME_PATH;
     const identity = () =>
-      (identified ??= identify(request.headers).then((found) => {
+      // The editor's downloads are links to GET /me/resume: there, and only there, the session cookie counts.
+      (identified ??= identify(request.headers, { acceptSessionCookie: wholeResume }).then((found) => {
         if (!(found instanceof AuthenticationError)) record.user = found.userId;
         return found;
       }));
     let answer: Answer;
     try {
-      answer =
-        (request.method === "GET" || request.method === "HEAD") && record.route === WHOLE_RESUME_PATH
-          ? await serveWholeResume(request, await identity())
-          : await rest.handle(request, {
-              context: async () => contextOf(await identityForProcedure(identity()), request.headers),
-              readBody: async (limit) => (await readBody(req, limit))?.toString("utf8") ?? null,
-            });
+      answer = wholeResume
+        ? await serveWholeResume(request, await identity())
+        : await rest.handle(request, {
+            context: async () => contextOf(await identityForProcedure(identity()), request.headers),
+            readBody: async (limit) => (await readBody(req, limit))?.toString("utf8") ?? null,
+          });
     } catch (error) {
       if (error instanceof ClientAbortedError) return errorAnswer(400, error.message);
       failures.report(record.route, error);
@@ -150,8 +152,8 @@ export function createResumeApi({
   /**
    * GET /me/resume, answered from memory while the caller's resume version
    * (read after the request arrived) is the one the kept answer was built
-   * from: a write acknowledged by any server is never missed. Answers depend on the format and theme
-   * lists and nothing else in the query, so cache busters neither miss nor fill the cache.
+   * from: a write acknowledged by any server is never missed. Answers depend on the format, theme
+   * and paper lists and nothing else in the query, so cache busters neither miss nor fill the cache.
    */
   async function serveWholeResume(request: RestRequest, identity: Identity): Promise<Answer> {
     if (identity instanceof AuthenticationError)
@@ -159,7 +161,7 @@ export function createResumeApi({
     const { userId } = identity;
     const { query } = request.target;
     // Every theme is checked, whatever the format: a kept answer must not skip the check.
-    const key = JSON.stringify([userId, query.getAll("format"), query.getAll("theme")]);
+    const key = JSON.stringify([userId, ...["format", "theme", "paper"].map((name) => query.getAll(name))]);
     const [retryAfter, version] = await Promise.all([rateLimit.take(userId), versionOf(userId)]);
     const kept = version === null ? undefined : answerCache.get(key, version);
     if (retryAfter === 0) cacheLookups?.inc({ result: kept ? "hit" : "miss" });

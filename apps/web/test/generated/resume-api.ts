@@ -344,8 +344,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The whole resume, as JSON, JSON Resume, Markdown or a themed HTML page
-         * @description `format=json` (default): the profile (null until the first PUT) and every collection in its order. `format=jsonresume`: a JSON Resume 1.0.0 document (docs/resume-api.md, "JSON Resume export and import"). `format=markdown`: a conventional resume, user text escaped. `format=html`: a complete page in the JSON Resume theme `theme` (even, stackoverflow; default even) that loads nothing and runs nothing (Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:).
+         * The whole resume, as JSON, JSON Resume, Markdown, a themed HTML page, PDF, Word or plain text
+         * @description `format=json` (default): the profile (null until the first PUT) and every collection in its order. `format=jsonresume`: a JSON Resume 1.0.0 document (docs/resume-api.md, "JSON Resume export and import"). `format=markdown`: a conventional resume, user text escaped. `format=html`: a complete page in the JSON Resume theme `theme` (even, stackoverflow; default even) that loads nothing and runs nothing (Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:). `format=pdf` (`paper=a4`, default, or `letter`) and `format=docx`: the file people send, as an attachment named `<name>-resume.pdf|docx`; a PDF whose text holds characters its fonts cannot draw lists them in `X-Unrendered-Characters`. `format=text`: plain text for application forms, lines of at most 100 characters.
          */
         get: operations["resume-get"];
         /**
@@ -3600,8 +3600,9 @@ export interface operations {
     "resume-get": {
         parameters: {
             query?: {
-                format?: "json" | "jsonresume" | "markdown" | "html";
+                format?: "json" | "jsonresume" | "markdown" | "html" | "pdf" | "docx" | "text";
                 theme?: "even" | "stackoverflow";
+                paper?: "a4" | "letter";
             };
             header?: never;
             path?: never;
@@ -3612,12 +3613,19 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description With `format=pdf` and `format=docx`: `attachment`, the file named after the person. */
+                    "Content-Disposition"?: string;
+                    /** @description With `format=pdf`: the characters (`U+XXXX`) its embedded fonts cannot draw, when there are any. */
+                    "X-Unrendered-Characters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Resume"] | components["schemas"]["JsonResume"] | string;
                     "text/markdown": string;
                     "text/html": string;
+                    "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "text/plain": string;
                 };
             };
             /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
@@ -3631,6 +3639,15 @@ export interface operations {
             };
             /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RESUME_TOO_LONG: with `format=pdf|docx|text`, the resume holds more than 1000000 characters of text. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,302 @@
+import mammoth from "mammoth";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIMITS } from "@app/resume";
+import {
+  docxOpenedByLibreOffice,
+  docxPart,
+  hasLibreOffice,
+  hasPoppler,
+  pdfInfo,
+  pdfText,
+} from "../../../test/documents.ts";
+import { httpClient, type HttpClient } from "../../../test/http-client.ts";
+import { resumeCarrying } from "../../../test/hostile-text.ts";
+import { newUser } from "../../../test/tokens.ts";
+import { startWebServer, type WebServer } from "../../../test/web-server.ts";
+
+/**
+ * The files people send (PDF, Word, plain text), read back with the tools a
+ * recruiter's software uses: poppler, mammoth, LibreOffice.
+ */
+let web: WebServer;
+let api: HttpClient;
+let authorization: string;
+
+const NAME = "Zoë Łukasiewicz-Ψηφίδα Дмитриевна";
+
+/** Every field of the resume, in the order a reader meets them. */
+const READING_ORDER = [
+  NAME,
+  "Payments engineer",
+  "Kraków",
+  "zoe@example.org",
+  "github.com/zoe",
+  "SUMMARY",
+  "Ten years of ledgers.",
+  "EXPERIENCE",
+  "Staff Engineer — Newest Co",
+  "Mar 2022 – Present",
+  "Designed the double-entry ledger",
+  "Cut settlement time by 40%",
+  "Engineer — Oldest GmbH",
+  "Jan 2015 – Feb 2022",
+  "Contract",
+  "Wrote the billing system",
+  "EDUCATION",
+  "MSc, Computer Science — Uniwersytet Jagielloński",
+  "GPA 5.0",
+  "Honors: Summa cum laude",
+  "SKILLS",
+  "Languages",
+  "Go (expert, 8 yrs)",
+  "CERTIFICATIONS",
+  "Certified Kubernetes Administrator — CNCF",
+  "Credential ID CKA-42",
+  "credly.example/cka-42",
+  "HOBBIES",
+  "Chess",
+  "Club games on Sundays",
+  "GOALS",
+  "Lead a platform team",
+  "Run a marathon",
+];
+
+beforeAll(async () => {
+  web = await startWebServer();
+  authorization = (await newUser()).authorization;
+  api = httpClient(web.url, { authorization });
+  await api.put("/me/profile", {
+    name: NAME,
+    headline: "Payments engineer",
+    summary: "Ten years of ledgers.",
+    location: "Kraków",
+    email: "zoe@example.org",
+    links: { github: "https://github.com/zoe" },
+    goals_summary: "Lead a platform team.",
+  });
+  // Older first: the resume lists jobs newest first whatever the order they were entered in.
+  await api.post("/me/experience", {
+    organization: "Oldest GmbH",
+    title: "Engineer",
+    employment_type: "contract",
+    start_date: "2015-01-01",
+    end_date: "2022-02-28",
+    responsibilities: ["Wrote the billing system"],
+  });
+  await api.post("/me/experience", {
+    organization: "Newest Co",
+    title: "Staff Engineer",
+    start_date: "2022-03-01",
+    responsibilities: ["Designed the double-entry ledger"],
+    accomplishments: ["Cut settlement time by 40%"],
+  });
+  await api.post("/me/education", {
+    institution: "Uniwersytet Jagielloński",
+    degree: "MSc",
+    field_of_study: "Computer Science",
+    start_date: "2010-10-01",
+    end_date: "2014-06-30",
+    gpa: "5.0",
+    honors: "Summa cum laude",
+  });
+  await api.post("/me/skills", {
+    name: "Go",
+    category: "language",
+    proficiency: "expert",
+    years_experience: 8,
+  });
+  await api.post("/me/certifications", {
+    name: "Certified Kubernetes Administrator",
+    issuing_organization: "CNCF",
+    issue_date: "2021-05-01",
+    credential_id: "CKA-42",
+    credential_url: "https://credly.example/cka-42",
+  });
+  await api.post("/me/hobbies", { name: "Chess", description: "Club games on Sundays" });
+  await api.post("/me/goals", { description: "Run a marathon", category: "personal" });
+});
+
+afterAll(async () => {
+  await web?.stop();
+});
+
+async function download(query: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${web.url}/me/resume?${query}`, { headers: { authorization, ...headers } });
+  return { response, bytes: new Uint8Array(await response.arrayBuffer()) };
+}
+
+/** Asserts that each expected text appears in `text`, each after the one before. */
+function expectInReadingOrder(text: string, expected: string[]) {
+  const flat = text.replace(/\s+/g, " ");
+  let from = 0;
+  for (const part of expected) {
+    const at = flat.indexOf(part, from);
+    expect(at, `"${part}" after position ${from} in:\n${flat}`).toBeGreaterThanOrEqual(0);
+    from = at + part.length;
+  }
+}
+
+describe("GET /me/resume?format=pdf", () => {
+  it.runIf(hasPoppler)(
+    "is a PDF whose text holds every field in reading order, the name intact",
+    async () => {
+      const { response, bytes } = await download("format=pdf");
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("application/pdf");
+      expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe("%PDF-");
+      expect(response.headers.get("x-unrendered-characters")).toBeNull();
+      expectInReadingOrder(await pdfText(bytes), READING_ORDER);
+    },
+  );
+
+  it.runIf(hasPoppler)(
+    "is A4 by default and 612 x 792 pt with paper=letter, titled and authored by the person, its links clickable",
+    async () => {
+      const a4 = await pdfInfo((await download("format=pdf")).bytes);
+      expect(a4).toMatch(/Page size:\s+595\.28 x 841\.89 pts \(A4\)/);
+      expect(a4).toMatch(new RegExp(`Title:\\s+${NAME}`));
+      expect(a4).toMatch(new RegExp(`Author:\\s+${NAME}`));
+      // Answered after the A4 one: the kept answer is the paper's own.
+      const letter = await pdfInfo((await download("format=pdf&paper=letter")).bytes);
+      expect(letter).toMatch(/Page size:\s+612 x 792 pts \(letter\)/);
+      const links = await pdfInfo((await download("format=pdf")).bytes, "-url");
+      for (const url of ["mailto:zoe@example.org", "https://github.com/zoe", "https://credly.example/cka-42"])
+        expect(links).toContain(url);
+    },
+  );
+
+  it("is an attachment named after the person (RFC 6266), and HEAD answers its headers", async () => {
+    const { response, bytes } = await download("format=pdf");
+    expect(response.headers.get("content-disposition")).toBe(
+      `attachment; filename="Zoe-Lukasiewicz-resume.pdf"; filename*=UTF-8''${encodeURIComponent(
+        "Zoë-Łukasiewicz-Ψηφίδα-Дмитриевна-resume.pdf",
+      )}`,
+    );
+    const head = await fetch(`${web.url}/me/resume?format=pdf`, {
+      method: "HEAD",
+      headers: { authorization },
+    });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-type")).toBe("application/pdf");
+    expect(head.headers.get("content-disposition")).toBe(response.headers.get("content-disposition"));
+    expect(Number(head.headers.get("content-length"))).toBe(bytes.length);
+    expect(await head.text()).toBe("");
+  });
+
+  it("names the characters its fonts cannot draw instead of dropping them silently", async () => {
+    const other = (await newUser()).authorization;
+    await httpClient(web.url, { authorization: other }).put("/me/profile", { name: "Mei 漢字 Ng" });
+    const response = await fetch(`${web.url}/me/resume?format=pdf`, { headers: { authorization: other } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-unrendered-characters")).toBe("U+5B57 U+6F22");
+  });
+});
+
+describe("GET /me/resume?format=docx", () => {
+  it("is a Word document mammoth reads every field of, with heading styles, list items and hyperlinks", async () => {
+    const { response, bytes } = await download("format=docx");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe(
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    );
+    expect(response.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="Zoe-Lukasiewicz-resume\.docx"/,
+    );
+    const { value: text, messages } = await mammoth.extractRawText({ buffer: Buffer.from(bytes) });
+    expect(messages).toEqual([]);
+    expectInReadingOrder(
+      text,
+      READING_ORDER.map((part) =>
+        /^[A-Z]+$/.test(part) ? part.charAt(0) + part.slice(1).toLowerCase() : part,
+      ),
+    );
+    const xml = await docxPart(bytes, "word/document.xml");
+    expect(xml).toContain('<w:pStyle w:val="Title"/>');
+    expect(xml).toContain('<w:pStyle w:val="Heading1"/>');
+    expect(xml).toContain('<w:pStyle w:val="Heading2"/>');
+    // The jobs' three bullets and the degree's honors.
+    expect(xml.match(/<w:numPr>/g)?.length).toBe(4);
+    expect(xml.match(/<w:hyperlink /g)?.length).toBe(3);
+  });
+
+  it.runIf(hasLibreOffice && hasPoppler)(
+    "opens in LibreOffice, which finds the same text",
+    { timeout: 120_000 },
+    async () => {
+      const { bytes } = await download("format=docx&paper=letter");
+      expectInReadingOrder(await docxOpenedByLibreOffice(bytes), [
+        NAME,
+        "Staff Engineer — Newest Co",
+        "Run a marathon",
+      ]);
+    },
+  );
+});
+
+describe("GET /me/resume?format=text", () => {
+  it("is plain text for forms: every field in order, no markup, lines of at most 100 characters", async () => {
+    const long = httpClient(web.url, { authorization: (await newUser()).authorization });
+    await long.put("/me/profile", {
+      name: "Ada Lovelace",
+      summary: `${"analytical ".repeat(60)}${"x".repeat(150)}`,
+    });
+    const mine = await api.get("/me/resume?format=text");
+    expect(mine.status).toBe(200);
+    expect(mine.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(mine.headers.get("content-disposition")).toBeNull();
+    expectInReadingOrder(mine.text, READING_ORDER);
+    expect(mine.text).not.toMatch(/\*\*|^#|\]\(/m);
+    expect(mine.text).toMatch(/\n\nEngineer — Oldest GmbH\n/);
+
+    const text = (await long.get("/me/resume?format=text")).text;
+    for (const line of text.split("\n")) expect(Array.from(line).length).toBeLessThanOrEqual(100);
+    expect(text.replace(/\s+/g, "")).toContain(`${"analytical".repeat(60)}${"x".repeat(150)}`);
+  });
+});
+
+describe("text no document format expects", () => {
+  it("in every field (XML and PDF syntax, control characters, bidi marks) makes files that open, holding it as text", async () => {
+    const hostile = "</w:t><w:p>&amp; \"'<b>) Tj (\\ \u0001\u000b\u001f\u007f\u202e reversed";
+    const { authorization: token } = await newUser();
+    const imported = await httpClient(web.url, { authorization: token }).put(
+      "/me/resume",
+      resumeCarrying(hostile),
+    );
+    expect(imported.status, imported.text).toBe(200);
+    const get = (format: string) =>
+      fetch(`${web.url}/me/resume?format=${format}`, { headers: { authorization: token } });
+    const docx = new Uint8Array(await (await get("docx")).arrayBuffer());
+    const { value, messages } = await mammoth.extractRawText({ buffer: Buffer.from(docx) });
+    expect(messages).toEqual([]);
+    expect(value).toContain("</w:t><w:p>&amp; \"'<b>) Tj (\\ \u202e reversed");
+    if (hasLibreOffice && hasPoppler) expect(await docxOpenedByLibreOffice(docx)).toContain("Tj");
+    const pdf = await get("pdf");
+    expect(pdf.status).toBe(200);
+    if (hasPoppler) expect(await pdfText(new Uint8Array(await pdf.arrayBuffer()))).toContain(") Tj (");
+    const text = await (await get("text")).text();
+    expect(text).toContain("</w:t><w:p>&amp;");
+    expect(text).not.toMatch(/[\u0001\u000b\u001f\u007f]/);
+  }, 120_000);
+});
+
+describe("a resume past what a document holds", () => {
+  it("answers 422 RESUME_TOO_LONG for pdf, docx and text, and every other format in full", async () => {
+    const big = httpClient(web.url, { authorization: (await newUser()).authorization });
+    // 200 hobbies (the most there may be) of the longest description, and a summary: just past the limit.
+    const description = "word ".repeat(1000).trim();
+    const hobbies = LIMITS.entriesPerCollection;
+    const summary = "summary ".repeat(600).trim();
+    expect(hobbies * description.length + summary.length).toBeGreaterThan(LIMITS.documentTextLength);
+    const imported = await big.put("/me/resume", {
+      profile: { name: "Long Writer", summary },
+      hobbies: Array.from({ length: hobbies }, (_, i) => ({ name: `Hobby ${i}`, description })),
+    });
+    expect(imported.status, imported.text).toBe(200);
+    for (const format of ["pdf", "docx", "text"]) {
+      const refused = await big.get(`/me/resume?format=${format}`);
+      expect(refused.status, format).toBe(422);
+      expect(refused.body).toMatchObject({ statusCode: 422, error: "RESUME_TOO_LONG" });
+    }
+    expect((await big.get("/me/resume?format=markdown")).text).toContain(`Hobby ${hobbies - 1}`);
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * `Content-Disposition: attachment` naming the file `<name>-resume.<ext>`
+ * (RFC 6266): `filename` holds an ASCII form of the name (accents dropped,
+ * other scripts left out), `filename*` the name itself, UTF-8 and
+ * percent-encoded, for the clients that read it (every current browser).
+ */
+export function attachmentDisposition(personName: string, extension: string): string {
+  const fileName = (name: string) =>
+    `${
+      name
+        .split(/[\s-]+/)
+        .filter(Boolean)
+        .join("-") || "my"
+    }-resume.${extension}`;
+  const exact = fileName(personName.replace(/[\\/:*?"<>|\p{Cc}]/gu, " "));
+  const ascii = fileName(
+    personName
+      .normalize("NFKD")
+      .replace(/\p{M}/gu, "")
+      .replace(/[ŁłØøĐđßÆæŒœÞþı]/g, (letter) => LATIN_LETTERS[letter]!)
+      .replace(/[^A-Za-z0-9._-]+/g, " "),
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRfc5987(exact)}`;
+}
+
+/** Latin letters that Unicode does not decompose into a base letter and a mark. */
+const LATIN_LETTERS: Record<string, string> = {
+  Ł: "L",
+  ł: "l",
+  Ø: "O",
+  ø: "o",
+  Đ: "D",
+  đ: "d",
+  ß: "ss",
+  Æ: "AE",
+  æ: "ae",
+  Œ: "OE",
+  œ: "oe",
+  Þ: "Th",
+  þ: "th",
+  ı: "i",
+};
+
+/** RFC 5987's value-chars: letters, digits and `!#$&+-.^_`|~`; everything else percent-encoded. */
+function encodeRfc5987(value: string): string {
+  return encodeURIComponent(value).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}

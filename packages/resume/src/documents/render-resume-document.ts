@@ -1,0 +1,87 @@
+import { DomainError } from "@app/rest/errors";
+import { LIMITS } from "../limits.ts";
+import type { WholeResume } from "../schemas/whole-resume.ts";
+import { attachmentDisposition } from "./attachment-disposition.ts";
+import { unrenderedCharacters } from "./document-fonts.ts";
+import { renderResumeDocx } from "./render-resume-docx.ts";
+import { renderResumePdf, type PaperSize } from "./render-resume-pdf.ts";
+import { renderResumeText } from "./render-resume-text.ts";
+import { resumeOutline, type ResumeOutline } from "./resume-outline.ts";
+
+export const DOCUMENT_FORMATS = ["pdf", "docx", "text"] as const;
+export type DocumentFormat = (typeof DOCUMENT_FORMATS)[number];
+
+export const DOCUMENT_MEDIA_TYPES = {
+  pdf: "application/pdf",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  text: "text/plain; charset=utf-8",
+} as const satisfies Record<DocumentFormat, string>;
+
+/** At most this many characters are named in X-Unrendered-Characters. */
+const UNRENDERED_LISTED = 32;
+
+export interface ResumeDocument {
+  body: Buffer | string;
+  headers: Record<string, string>;
+}
+
+/**
+ * The resume as a file people send: the PDF and the Word document as
+ * attachments named after the person, plain text inline. A PDF whose text
+ * holds characters its fonts cannot draw names them (X-Unrendered-Characters).
+ * A resume with more text than LIMITS.documentTextLength is a 422: its JSON,
+ * Markdown and HTML still hold it all.
+ */
+export async function renderResumeDocument(
+  resume: WholeResume,
+  format: DocumentFormat,
+  paper: PaperSize,
+): Promise<ResumeDocument> {
+  const outline = resumeOutline(resume);
+  let length = 0;
+  for (const text of outlineTexts(outline)) length += text.length;
+  if (length > LIMITS.documentTextLength) {
+    throw new DomainError(
+      422,
+      `the resume holds ${length} characters of text; a PDF, Word or text document holds at most ` +
+        `${LIMITS.documentTextLength} (about 400 pages). JSON, Markdown and HTML hold it all.`,
+      { error: "RESUME_TOO_LONG" },
+    );
+  }
+  const headers: Record<string, string> = { "content-type": DOCUMENT_MEDIA_TYPES[format] };
+  switch (format) {
+    case "text":
+      return { body: renderResumeText(outline), headers };
+    case "docx":
+      headers["content-disposition"] = attachmentDisposition(resume.profile?.name ?? "", "docx");
+      return { body: await renderResumeDocx(outline, paper), headers };
+    case "pdf": {
+      headers["content-disposition"] = attachmentDisposition(resume.profile?.name ?? "", "pdf");
+      const unrendered = unrenderedCharacters(outlineTexts(outline));
+      if (unrendered.length) {
+        const more = unrendered.length - UNRENDERED_LISTED;
+        headers["x-unrendered-characters"] =
+          unrendered.slice(0, UNRENDERED_LISTED).join(" ") + (more > 0 ? ` and ${more} more` : "");
+      }
+      return { body: await renderResumePdf(outline, paper), headers };
+    }
+  }
+}
+
+function* outlineTexts(outline: ResumeOutline): Generator<string> {
+  yield outline.name;
+  if (outline.headline) yield outline.headline;
+  for (const item of outline.contact) yield item.text;
+  for (const section of outline.sections) {
+    yield section.title;
+    yield* section.paragraphs;
+    for (const entry of section.entries) {
+      yield entry.heading;
+      if (entry.dates) yield entry.dates;
+      yield* entry.details;
+      if (entry.text) yield entry.text;
+      if (entry.link) yield entry.link.text;
+      yield* entry.bullets;
+    }
+  }
+}

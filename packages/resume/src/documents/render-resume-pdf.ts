@@ -1,0 +1,181 @@
+import PDFDocument from "pdfkit";
+import { pdfFonts } from "./document-fonts.ts";
+import type { OutlineEntry, OutlineSection, OutlineText, ResumeOutline } from "./resume-outline.ts";
+
+export const PAPER_SIZES = ["a4", "letter"] as const;
+export type PaperSize = (typeof PAPER_SIZES)[number];
+
+const MARGIN = 54; // 0.75 in
+const INK = "#1a1a1a";
+const MUTED = "#555555";
+const LINK = "#1a4f8b";
+const RULE = "#b8b8b8";
+const SIZE = { name: 20, headline: 11, contact: 9, section: 10.5, heading: 10, body: 9.5, small: 9 };
+const BULLET_INDENT = 12;
+
+type Doc = PDFKit.PDFDocument;
+
+/**
+ * The resume as a PDF (pdfkit, fonts embedded): name and contact at the top,
+ * sections under ruled capitals, each entry's heading in bold with its dates
+ * right-aligned on the same line. Real text in reading order, links clickable,
+ * the name as title and author. A page breaks between entries, never between
+ * a section's heading and its first entry; only an entry longer than a page
+ * is split.
+ */
+export async function renderResumePdf(outline: ResumeOutline, paper: PaperSize): Promise<Buffer> {
+  const { regular, bold } = pdfFonts();
+  // pdfkit's types name only files; its font factory takes a parsed fontkit font as well.
+  const doc = new PDFDocument({
+    size: paper === "letter" ? "LETTER" : "A4",
+    margin: MARGIN,
+    font: regular as unknown as string,
+    info: { Title: outline.name, Author: outline.name, Subject: "Resume", Creator: "Resume service" },
+    displayTitle: true,
+    lang: "en",
+  });
+  // Registered under their own names: pdfkit then finds each in its cache on every switch
+  // (under any other name, it parses and compares the font again each time).
+  for (const font of [regular, bold]) doc.registerFont(font.postscriptName, font as unknown as string);
+  const chunks: Buffer[] = [];
+  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise<void>((resolve, reject) => {
+    doc.on("end", resolve);
+    doc.on("error", reject);
+  });
+
+  drawHeader(doc, outline);
+  for (const section of outline.sections) drawSection(doc, section);
+  doc.end();
+  await ended;
+  return Buffer.concat(chunks);
+}
+
+const width = (doc: Doc) => doc.page.width - doc.page.margins.left - doc.page.margins.right;
+const left = (doc: Doc) => doc.page.margins.left;
+const bottom = (doc: Doc) => doc.page.height - doc.page.margins.bottom;
+const pageHeight = (doc: Doc) => bottom(doc) - doc.page.margins.top;
+
+function style(doc: Doc, font: "regular" | "bold", size: number, color = INK): Doc {
+  return doc.font(pdfFonts()[font].postscriptName).fontSize(size).fillColor(color);
+}
+
+function drawHeader(doc: Doc, outline: ResumeOutline) {
+  style(doc, "bold", SIZE.name).text(outline.name, { width: width(doc) });
+  if (outline.headline)
+    style(doc, "regular", SIZE.headline, MUTED).text(outline.headline, { width: width(doc) });
+  if (outline.contact.length) {
+    doc.moveDown(0.3);
+    drawInline(doc, outline.contact, SIZE.contact);
+  }
+  doc.moveDown(0.6);
+}
+
+/** Items on one flowing line, separated by middle dots; links clickable. */
+function drawInline(doc: Doc, items: OutlineText[], size: number) {
+  items.forEach((item, i) => {
+    const last = i === items.length - 1;
+    style(doc, "regular", size, item.url ? LINK : MUTED).text(item.text, {
+      width: width(doc),
+      link: item.url ?? null,
+      continued: !last,
+    });
+    if (!last) style(doc, "regular", size, MUTED).text("  ·  ", { continued: true, link: null });
+  });
+}
+
+function drawSection(doc: Doc, section: OutlineSection) {
+  const headingHeight = sectionHeadingHeight(doc);
+  const first = section.paragraphs[0]
+    ? paragraphHeight(doc, section.paragraphs[0])
+    : entryHeight(doc, section.entries[0]!);
+  // The heading stays with what follows it: with the whole first entry when that fits a page.
+  keepTogether(doc, headingHeight + Math.min(first, pageHeight(doc) / 3));
+  doc.moveDown(0.4);
+  style(doc, "bold", SIZE.section).text(section.title.toUpperCase(), left(doc), doc.y, {
+    width: width(doc),
+    characterSpacing: 0.6,
+  });
+  const ruleY = doc.y + 1;
+  doc
+    .moveTo(left(doc), ruleY)
+    .lineTo(left(doc) + width(doc), ruleY)
+    .lineWidth(0.6)
+    .strokeColor(RULE)
+    .stroke();
+  doc.y = ruleY + 5;
+
+  for (const paragraph of section.paragraphs) {
+    style(doc, "regular", SIZE.body).text(paragraph, left(doc), doc.y, { width: width(doc), lineGap: 1.5 });
+    doc.moveDown(0.4);
+  }
+  for (const entry of section.entries) {
+    keepTogether(doc, entryHeight(doc, entry));
+    drawEntry(doc, entry);
+  }
+}
+
+/** Starts a new page unless `height` fits below, or cannot fit on any page. */
+function keepTogether(doc: Doc, height: number) {
+  if (doc.y + height > bottom(doc) && height <= pageHeight(doc)) doc.addPage();
+}
+
+function sectionHeadingHeight(doc: Doc): number {
+  style(doc, "bold", SIZE.section);
+  return doc.currentLineHeight(true) * 1.4 + 6;
+}
+
+function paragraphHeight(doc: Doc, text: string): number {
+  return style(doc, "regular", SIZE.body).heightOfString(text, { width: width(doc), lineGap: 1.5 });
+}
+
+function datesWidth(doc: Doc, entry: OutlineEntry): number {
+  return entry.dates ? style(doc, "regular", SIZE.small, MUTED).widthOfString(entry.dates) + 12 : 0;
+}
+
+/** What drawEntry takes, measured the same way. */
+function entryHeight(doc: Doc, entry: OutlineEntry): number {
+  const full = width(doc);
+  let height = style(doc, "bold", SIZE.heading).heightOfString(entry.heading, {
+    width: full - datesWidth(doc, entry),
+  });
+  if (entry.details.length)
+    height += style(doc, "regular", SIZE.small).heightOfString(entry.details.join(" · "), { width: full });
+  if (entry.text) height += style(doc, "regular", SIZE.body).heightOfString(entry.text, { width: full });
+  if (entry.link)
+    height += style(doc, "regular", SIZE.small).heightOfString(entry.link.text, { width: full });
+  style(doc, "regular", SIZE.body);
+  for (const bullet of entry.bullets)
+    height += doc.heightOfString(bullet, { width: full - BULLET_INDENT, lineGap: 1 }) + 1;
+  return height + doc.currentLineHeight(true) * 0.6;
+}
+
+function drawEntry(doc: Doc, entry: OutlineEntry) {
+  const x = left(doc);
+  const full = width(doc);
+  const top = doc.y;
+  const reserved = datesWidth(doc, entry);
+  if (entry.dates) {
+    style(doc, "regular", SIZE.small, MUTED).text(entry.dates, x, top + 0.8, { width: full, align: "right" });
+  }
+  style(doc, "bold", SIZE.heading).text(entry.heading, x, top, { width: full - reserved });
+  if (entry.details.length) {
+    style(doc, "regular", SIZE.small, MUTED).text(entry.details.join(" · "), x, doc.y, { width: full });
+  }
+  if (entry.text) style(doc, "regular", SIZE.body).text(entry.text, x, doc.y, { width: full });
+  if (entry.link) {
+    style(doc, "regular", SIZE.small, LINK).text(entry.link.text, x, doc.y, {
+      width: full,
+      link: entry.link.url,
+    });
+  }
+  for (const bullet of entry.bullets) {
+    style(doc, "regular", SIZE.body);
+    if (doc.y + doc.currentLineHeight(true) > bottom(doc)) doc.addPage();
+    const y = doc.y + 1;
+    doc.text("•", x + 2, y, { lineBreak: false });
+    doc.text(bullet, x + BULLET_INDENT, y, { width: full - BULLET_INDENT, lineGap: 1 });
+  }
+  doc.x = x;
+  doc.moveDown(0.6);
+}

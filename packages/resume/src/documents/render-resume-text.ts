@@ -1,0 +1,63 @@
+import type { OutlineEntry, ResumeOutline } from "./resume-outline.ts";
+
+/** The longest line of the plain-text resume, in characters (code points). */
+export const TEXT_LINE_LIMIT = 100;
+
+/**
+ * The resume as plain UTF-8 text for pasting into application forms: no
+ * markup, section titles in capitals, one blank line between entries, lines
+ * wrapped at spaces to at most TEXT_LINE_LIMIT characters (a longer word is cut).
+ */
+export function renderResumeText(outline: ResumeOutline): string {
+  const blocks: string[][] = [[outline.name, ...present([outline.headline])]];
+  if (outline.contact.length) blocks[0]!.push(outline.contact.map((item) => item.text).join(" · "));
+  for (const section of outline.sections) {
+    blocks.push([section.title.toUpperCase()]);
+    for (const paragraph of section.paragraphs) blocks.push([paragraph]);
+    for (const entry of section.entries) blocks.push(entryLines(entry));
+  }
+  return `${blocks.map((lines) => lines.flatMap((line) => wrap(line)).join("\n")).join("\n\n")}\n`;
+}
+
+const present = (values: (string | null)[]): string[] => values.filter((v): v is string => Boolean(v));
+
+function entryLines(entry: OutlineEntry): string[] {
+  const details = present([entry.dates, ...entry.details]).join(" · ");
+  return [
+    entry.heading,
+    ...present([details || null, entry.text, entry.link?.text ?? null]),
+    ...entry.bullets.map((bullet) => `- ${bullet}`),
+  ];
+}
+
+/**
+ * One line of text (which may hold the user's own line breaks) as lines of at
+ * most TEXT_LINE_LIMIT characters; a bullet's continuation lines are indented under its text.
+ */
+function wrap(text: string): string[] {
+  return text.split(/\r?\n/).flatMap((line) => {
+    const indent = line.startsWith("- ") ? "  " : "";
+    const lines: string[] = [];
+    let current = "";
+    for (const word of line.split(/\s+/).filter(Boolean)) {
+      const prefix = lines.length || current ? indent : "";
+      const candidate = current ? `${current} ${word}` : `${prefix}${word}`;
+      if (length(candidate) <= TEXT_LINE_LIMIT) {
+        current = candidate;
+        continue;
+      }
+      if (current) lines.push(current);
+      // A word longer than a line is cut into pieces that fit.
+      let rest = Array.from(`${indent}${word}`);
+      while (rest.length > TEXT_LINE_LIMIT) {
+        lines.push(rest.slice(0, TEXT_LINE_LIMIT).join(""));
+        rest = [...Array.from(indent), ...rest.slice(TEXT_LINE_LIMIT)];
+      }
+      current = rest.join("");
+    }
+    if (current || !lines.length) lines.push(current);
+    return lines;
+  });
+}
+
+const length = (text: string) => Array.from(text).length;

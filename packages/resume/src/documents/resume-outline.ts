@@ -1,0 +1,175 @@
+import { dateRange, monthYear } from "../resume-dates.ts";
+import type { WholeResume } from "../schemas/whole-resume.ts";
+
+/**
+ * The resume as the documents people send lay it out (PDF, Word, plain text):
+ * one outline, so that every file holds the same text in the same order.
+ * Plain text only: each renderer escapes or styles it as its format needs.
+ */
+export interface ResumeOutline {
+  /** The person's name, or "Resume" before the profile exists. */
+  name: string;
+  headline: string | null;
+  /** Location, email and the profile's links, in that order. */
+  contact: OutlineText[];
+  sections: OutlineSection[];
+}
+
+/**
+ * Text, and where it leads when it is a link. A link's text shows its address
+ * (without the scheme), so that plain text and a printed page keep it.
+ */
+export interface OutlineText {
+  text: string;
+  url?: string;
+}
+
+export interface OutlineSection {
+  title: string;
+  /** Free text before the entries (the summary, the goals' summary). */
+  paragraphs: string[];
+  entries: OutlineEntry[];
+}
+
+export interface OutlineEntry {
+  /** "Senior Engineer — Acme". */
+  heading: string;
+  /** "Jan 2020 – Present", placed on the heading's line (right-aligned where the format can). */
+  dates: string | null;
+  /** Location, employment type, GPA, credential id, as one line. */
+  details: string[];
+  /** A description (a hobby's, a skill group's names). */
+  text: string | null;
+  bullets: string[];
+  link: OutlineText | null;
+}
+
+type Entry<Name extends Exclude<keyof WholeResume, "profile">> = WholeResume[Name][number];
+
+const SKILL_GROUPS: Record<Entry<"skills">["category"], string> = {
+  language: "Languages",
+  framework: "Frameworks",
+  tool: "Tools",
+  "soft-skill": "Soft skills",
+};
+
+const capitalize = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
+const present = (values: (string | null | undefined | false)[]): string[] =>
+  values.filter((value): value is string => Boolean(value));
+
+function entry(fields: Partial<OutlineEntry> & { heading: string }): OutlineEntry {
+  return { dates: null, details: [], text: null, bullets: [], link: null, ...fields };
+}
+
+/**
+ * Sections in the editor's order (Summary first), empty ones left out; entries
+ * in each collection's own order (experience and education newest first).
+ */
+export function resumeOutline(resume: WholeResume): ResumeOutline {
+  const { profile } = resume;
+  const sections: OutlineSection[] = [];
+  const add = (title: string, entries: OutlineEntry[], paragraphs: string[] = []) => {
+    if (entries.length || paragraphs.length) sections.push({ title, paragraphs, entries });
+  };
+
+  add("Summary", [], present([profile?.summary]));
+  add("Experience", resume.experience.map(experience));
+  add("Education", resume.education.map(education));
+  add("Skills", skillGroups(resume.skills));
+  add("Certifications", resume.certifications.map(certification));
+  add(
+    "Hobbies",
+    resume.hobbies.map((h) => entry({ heading: h.name, text: h.description })),
+  );
+  add("Goals", resume.goals.map(goal), present([profile?.goals_summary]));
+
+  return printableOutline({
+    name: profile?.name ?? "Resume",
+    headline: profile?.headline ?? null,
+    contact: profile
+      ? [
+          ...(profile.location ? [{ text: profile.location }] : []),
+          ...(profile.email ? [{ text: profile.email, url: `mailto:${profile.email}` }] : []),
+          ...Object.entries(profile.links).map(([name, url]) => ({ text: `${name}: ${shortUrl(url)}`, url })),
+        ]
+      : [],
+    sections,
+  });
+}
+
+/**
+ * Control characters other than line breaks and tabs (which the API takes as
+ * text) print nothing and are not allowed in a Word document's XML: they are left out
+ * of every document, as are the noncharacters U+FFFE and U+FFFF.
+ */
+const UNPRINTABLE = /(?![\t\n\r])[\p{Cc}\uFFFE\uFFFF]/gu;
+
+function printableOutline<T>(value: T): T {
+  if (typeof value === "string") return value.replace(UNPRINTABLE, "") as T;
+  if (Array.isArray(value)) return value.map(printableOutline) as T;
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, printableOutline(v)])) as T;
+  return value;
+}
+
+/** `https://github.com/zoe/` as `github.com/zoe`: what a reader types, still a link in the file. */
+function shortUrl(url: string): string {
+  return url.replace(/^https?:\/\//i, "").replace(/\/$/, "");
+}
+
+function experience(job: Entry<"experience">): OutlineEntry {
+  return entry({
+    heading: `${job.title} — ${job.organization}`,
+    dates: dateRange(job.start_date, job.end_date),
+    details: present([
+      job.location,
+      job.employment_type === "full-time" ? null : capitalize(job.employment_type),
+    ]),
+    bullets: [...job.responsibilities, ...job.accomplishments],
+  });
+}
+
+function education(school: Entry<"education">): OutlineEntry {
+  return entry({
+    heading: `${present([school.degree, school.field_of_study]).join(", ")} — ${school.institution}`,
+    dates: dateRange(school.start_date, school.end_date),
+    details: present([school.location, school.gpa && `GPA ${school.gpa}`]),
+    bullets: present([
+      school.honors && `Honors: ${school.honors}`,
+      school.activities && `Activities: ${school.activities}`,
+    ]),
+  });
+}
+
+function skillGroups(skills: Entry<"skills">[]): OutlineEntry[] {
+  return Object.entries(SKILL_GROUPS).flatMap(([category, label]) => {
+    const names = skills
+      .filter((skill) => skill.category === category)
+      .map((skill) => {
+        const years = skill.years_experience === null ? "" : `, ${skill.years_experience} yrs`;
+        return `${skill.name} (${skill.proficiency}${years})`;
+      });
+    return names.length ? [entry({ heading: label, text: names.join(", ") })] : [];
+  });
+}
+
+function certification(cert: Entry<"certifications">): OutlineEntry {
+  return entry({
+    heading: `${cert.name} — ${cert.issuing_organization}`,
+    dates: cert.expiration_date
+      ? dateRange(cert.issue_date, cert.expiration_date)
+      : `Issued ${monthYear(cert.issue_date)}`,
+    details: present([cert.credential_id && `Credential ID ${cert.credential_id}`]),
+    link: cert.credential_url
+      ? { text: `Verify: ${shortUrl(cert.credential_url)}`, url: cert.credential_url }
+      : null,
+  });
+}
+
+function goal(target: Entry<"goals">): OutlineEntry {
+  return entry({
+    heading: target.description,
+    dates: target.target_date ? `By ${monthYear(target.target_date)}` : null,
+    details: [capitalize(target.category), capitalize(target.status)],
+  });
+}
