@@ -2,8 +2,11 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import AxeBuilder from "@axe-core/playwright";
+import mammoth from "mammoth";
 import { expect, test, type Page } from "@playwright/test";
+import { THEME_NAMES } from "@app/resume/client";
 import { env } from "../scripts/env.ts";
+import { hasPoppler, pdfInfo, pdfText } from "../test/documents.ts";
 import { openAddForm, section, signIn, uniqueUser } from "./helpers.ts";
 
 const artifacts = path.join(env.DATA_DIR, "test-results", "screenshots");
@@ -243,7 +246,17 @@ test("signed out: the editor sends to sign-in, the API answers 401, sign-out wor
   await expect(page).toHaveURL(/\/sign-in/);
 });
 
-test("downloads of resume.md and resume.json contain what was entered", async ({ page }) => {
+/** Chooses `label` in the Download menu; answers the file the browser saved. */
+async function downloadFromMenu(page: Page, label: string) {
+  await page.getByRole("button", { name: "Download…" }).click();
+  const [file] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("list", { name: "Download as" }).getByRole("button", { name: label }).click(),
+  ]);
+  return { name: file.suggestedFilename(), bytes: await readFile((await file.path())!) };
+}
+
+test("the Download menu saves every format as the file it is, holding what was entered", async ({ page }) => {
   await signIn(page, uniqueUser("download"));
   await fillProfile(page, "Grace Hopper");
   await addEntry(page, "Skills", "skill", async (form) => {
@@ -252,22 +265,52 @@ test("downloads of resume.md and resume.json contain what was entered", async ({
   });
   await expect(page.getByTestId("preview")).toContainText("COBOL");
 
-  const [markdown] = await Promise.all([
-    page.waitForEvent("download"),
-    page.getByRole("button", { name: "Download resume.md" }).click(),
-  ]);
-  expect(markdown.suggestedFilename()).toBe("resume.md");
-  const md = await readFile((await markdown.path())!, "utf8");
-  expect(md).toContain("# Grace Hopper");
-  expect(md).toContain("COBOL (intermediate)");
+  const markdown = await downloadFromMenu(page, "Markdown (.md)");
+  expect(markdown.name).toBe("resume.md");
+  expect(markdown.bytes.toString()).toContain("# Grace Hopper");
+  expect(markdown.bytes.toString()).toContain("COBOL (intermediate)");
 
-  const [json] = await Promise.all([
-    page.waitForEvent("download"),
-    page.getByRole("button", { name: "Download resume.json" }).click(),
-  ]);
-  const resume = JSON.parse(await readFile((await json.path())!, "utf8"));
+  const data = await downloadFromMenu(page, "Resume data (.json)");
+  expect(data.name).toBe("resume.json");
+  const resume = JSON.parse(data.bytes.toString());
   expect(resume.profile.name).toBe("Grace Hopper");
   expect(resume.skills.map((s: { name: string }) => s.name)).toEqual(["COBOL"]);
+
+  const jsonResume = await downloadFromMenu(page, "JSON Resume (.json)");
+  expect(jsonResume.name).toBe("jsonresume.json");
+  expect(JSON.parse(jsonResume.bytes.toString()).basics.name).toBe("Grace Hopper");
+
+  const text = await downloadFromMenu(page, "Plain text (.txt)");
+  expect(text.name).toBe("resume.txt");
+  expect(text.bytes.toString()).toMatch(/^Grace Hopper\nStaff Engineer\n/);
+
+  const pdf = await downloadFromMenu(page, "PDF (A4)");
+  expect(pdf.name).toBe("Grace-Hopper-resume.pdf");
+  expect(pdf.bytes.subarray(0, 5).toString()).toBe("%PDF-");
+  if (hasPoppler) expect(await pdfText(pdf.bytes)).toContain("COBOL (intermediate)");
+  const letter = await downloadFromMenu(page, "PDF (US Letter)");
+  if (hasPoppler) expect(await pdfInfo(letter.bytes)).toMatch(/612 x 792 pts/);
+
+  const word = await downloadFromMenu(page, "Word (.docx)");
+  expect(word.name).toBe("Grace-Hopper-resume.docx");
+  expect((await mammoth.extractRawText({ buffer: word.bytes })).value).toContain("COBOL (intermediate)");
+
+  await page.getByLabel("Style").selectOption(THEME_NAMES[1]);
+  const themed = await downloadFromMenu(page, `Themed page: ${THEME_NAMES[1]} (.html)`);
+  expect(themed.name).toBe(`resume-${THEME_NAMES[1]}.html`);
+  expect(themed.bytes.toString()).toMatch(/<html[\s\S]*Grace Hopper[\s\S]*COBOL/);
+});
+
+test("the Download menu opens and closes from the keyboard", async ({ page }) => {
+  await signIn(page, uniqueUser("download-keys"));
+  const menuButton = page.getByRole("button", { name: "Download…" });
+  await menuButton.focus();
+  await page.keyboard.press("Enter");
+  await expect(menuButton).toHaveAttribute("aria-expanded", "true");
+  await expect(page.getByRole("button", { name: "PDF (A4)" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("list", { name: "Download as" })).toBeHidden();
+  await expect(menuButton).toBeFocused();
 });
 
 test("hostile text is shown as text in the editor and the preview and runs no script", async ({ page }) => {

@@ -70,9 +70,10 @@ test("import shows what it replaces, changes nothing on cancel or on a refused f
   await expect(section(page, "Experience").getByTestId("experience-entry")).toHaveCount(2);
   await expect(page.getByTestId("preview")).toContainText("Ada Lovelace");
 
+  await page.getByRole("button", { name: "Download…" }).click();
   const [download] = await Promise.all([
     page.waitForEvent("download"),
-    page.getByRole("button", { name: "Download JSON Resume" }).click(),
+    page.getByRole("button", { name: "JSON Resume (.json)" }).click(),
   ]);
   expect(download.suggestedFilename()).toBe("jsonresume.json");
   const exported = JSON.parse(await readFile((await download.path())!, "utf8"));

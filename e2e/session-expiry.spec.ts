@@ -134,7 +134,8 @@ test("an expired session while downloading the JSON Resume: the editor says so, 
   const downloads: string[] = [];
   page.on("download", (download) => downloads.push(download.suggestedFilename()));
 
-  await page.getByRole("button", { name: "Download JSON Resume" }).click();
+  await page.getByRole("button", { name: "Download…" }).click();
+  await page.getByRole("button", { name: "JSON Resume (.json)" }).click();
   await expectSessionExpired(page, user);
   await expect(page.getByRole("alert").filter({ hasText: EXPIRED })).toHaveCount(0);
   expect(downloads).toEqual([]);

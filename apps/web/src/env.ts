@@ -51,6 +51,11 @@ const schema = clerkSchema.extend({
     .int()
     .min(0)
     .default(64 * 1024 * 1024),
+  /**
+   * Worker threads that make PDF, Word and text documents (src/api/document-workers.ts), so that
+   * rendering does not hold up other requests; 0 makes them on the request's own thread.
+   */
+  DOCUMENT_WORKERS: z.coerce.number().int().min(0).max(16).default(1),
   HOST: z.string().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 });

@@ -17,6 +17,7 @@ import {
 } from "@app/service";
 import { createAnswerCache } from "./api/answer-cache.ts";
 import { createCors } from "./api/cors.ts";
+import { createDocumentWorkers } from "./api/document-workers.ts";
 import { accessTokenFinder, createIdentify } from "./api/identify.ts";
 import { createResumeApi } from "./api/resume-api.ts";
 import { createSharedRateLimit } from "./api/shared-rate-limit.ts";
@@ -42,11 +43,13 @@ metrics.gauge(
   "Users whose rate-limit window this instance holds in memory.",
   rateLimit.heldWindows,
 );
+const documentWorkers = env.DOCUMENT_WORKERS > 0 ? createDocumentWorkers(env.DOCUMENT_WORKERS) : null;
 const api = createResumeApi({
   db,
   identify: createIdentify(await tokenVerifier(), accessTokenFinder(db)),
   rateLimit,
   answerCache: createAnswerCache({ maxBytes: env.RESUME_ANSWER_CACHE_BYTES }),
+  renderDocument: documentWorkers?.render,
   logger,
   metrics,
 });
@@ -77,6 +80,6 @@ await runUntilShutdown({
   logger,
   close() {
     metricsServer?.close();
-    return Promise.allSettled([app.close(), db.$disconnect()]);
+    return Promise.allSettled([app.close(), db.$disconnect(), documentWorkers?.close()]);
   },
 });

@@ -13,6 +13,7 @@ import {
   type ServiceMeta,
 } from "@app/rest";
 import { insufficientScope, unauthenticated } from "./auth-errors.ts";
+import type { RenderResumeDocument } from "./documents/render-resume-document.ts";
 import type { TokenScope } from "./schemas/access-token.ts";
 
 // ---------------------------------------------------------------- context
@@ -33,6 +34,8 @@ export interface ResumeContext {
   /** The request's Idempotency-Key header as sent, if any (creates use it). */
   idempotencyKey: string | null;
   response: ResponseControl;
+  /** Makes the PDF, Word and text documents; without it, renderResumeDocument on this thread. */
+  renderDocument?: RenderResumeDocument;
 }
 
 // ---------------------------------------------------------------- instance

@@ -35,6 +35,7 @@ import {
   WHOLE_RESUME_PATH,
   type ResumeContext,
 } from "@app/resume";
+import type { RenderResumeDocument } from "@app/resume/documents";
 import { createFailureReporter, type Logger, type RequestRecord, type ServiceMetrics } from "@app/service";
 import type { createAnswerCache } from "./answer-cache.ts";
 import type { Identify, Identity } from "./identify.ts";
@@ -49,6 +50,8 @@ export interface ResumeApiDeps {
   rateLimit: SharedRateLimit;
   /** GET /me/resume answers kept per person, format list and resume version. */
   answerCache: ReturnType<typeof createAnswerCache>;
+  /** Where PDF, Word and text documents are made (document-workers.ts); unset: on the request's thread. */
+  renderDocument?: RenderResumeDocument;
   logger: Logger;
   metrics?: ServiceMetrics;
 }
@@ -79,6 +82,7 @@ export function createResumeApi({
   identify,
   rateLimit,
   answerCache,
+  renderDocument,
   logger,
   metrics,
 }: ResumeApiDeps): ResumeApi {
@@ -115,6 +119,7 @@ export function createResumeApi({
     takeRateLimit,
     idempotencyKey: headers.get("idempotency-key"),
     response: createResponseControl(),
+    renderDocument,
   });
 
   async function serveRest(

@@ -2,6 +2,7 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { COLLECTIONS, THEME_NAMES, type ThemeName, type WholeResume } from "@app/resume/client";
 import { CollectionSection } from "./collection-section.tsx";
+import { DownloadMenu } from "./download-menu.tsx";
 import { EditorSessionProvider, useEditorSession } from "./editor-session.tsx";
 import { ProfileForm } from "./profile-form.tsx";
 import { ResumePreview } from "./resume-preview.tsx";
@@ -12,16 +13,6 @@ import { useFailureHandler } from "./use-failure-handler.ts";
 // Loaded when first opened, so that the editor's first load stays small.
 const ImportResumePanel = lazy(() => import("./import-resume-panel.tsx"));
 const AccessTokensPanel = lazy(() => import("./access-tokens-panel.tsx"));
-
-/** Saves `text` as a file the browser downloads. */
-function download(filename: string, type: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = filename;
-  link.click();
-  URL.revokeObjectURL(url);
-}
 
 /**
  * `account` is the signed-in person's corner of the top bar: the local
@@ -91,46 +82,16 @@ function EditorContent({ account }: { account: ReactNode }) {
     else window.print();
   }
 
-  async function downloadJsonResume() {
-    try {
-      const document = await api.resume.get.query({ format: "jsonresume" });
-      download("jsonresume.json", "application/json", `${JSON.stringify(document, null, 2)}\n`);
-    } catch (error) {
-      setProblem(handleFailure(error).message);
-    }
-  }
-
   return (
     <>
       <header className="topbar">
         {expired ? <p>Session expired</p> : account}
         <div className="row">
-          <button
-            type="button"
-            className="secondary"
-            disabled={!markdown}
-            onClick={() => download("resume.md", "text/markdown", markdown)}
-          >
-            Download resume.md
-          </button>
-          <button
-            type="button"
-            className="secondary"
+          <DownloadMenu
+            theme={previewStyle === "markdown" ? null : previewStyle}
             disabled={!resume}
-            onClick={() =>
-              download("resume.json", "application/json", `${JSON.stringify(resume, null, 2)}\n`)
-            }
-          >
-            Download resume.json
-          </button>
-          <button
-            type="button"
-            className="secondary"
-            disabled={!resume}
-            onClick={() => void downloadJsonResume()}
-          >
-            Download JSON Resume
-          </button>
+            onProblem={setProblem}
+          />
           <button
             type="button"
             className="secondary"

@@ -9,7 +9,8 @@ export function setBearerTokenSource(source: BearerTokenSource | undefined) {
   bearerTokenSource = source;
 }
 
-async function authorization(): Promise<Record<string, string>> {
+/** The editor's bearer token as a header (Clerk); none where the session cookie signs calls in. */
+export async function authorization(): Promise<Record<string, string>> {
   const token = await bearerTokenSource?.();
   return token ? { authorization: `Bearer ${token}` } : {};
 }

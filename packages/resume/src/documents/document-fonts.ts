@@ -11,7 +11,11 @@ import * as fontkit from "fontkit";
  */
 // From the package's folder (one static name): a bundler that sees a path pattern takes every file it matches.
 const fontFile = (name: string) =>
-  path.join(path.dirname(createRequire(import.meta.url).resolve("dejavu-fonts-ttf/package.json")), "ttf", name);
+  path.join(
+    path.dirname(createRequire(import.meta.url).resolve("dejavu-fonts-ttf/package.json")),
+    "ttf",
+    name,
+  );
 
 let fonts: { regular: fontkit.Font; bold: fontkit.Font } | undefined;
 

@@ -29,8 +29,8 @@ export interface ResumeDocument {
  * The resume as a file people send: the PDF and the Word document as
  * attachments named after the person, plain text inline. A PDF whose text
  * holds characters its fonts cannot draw names them (X-Unrendered-Characters).
- * A resume with more text than LIMITS.documentTextLength is a 422: its JSON,
- * Markdown and HTML still hold it all.
+ * Plain data in and out, so that it can run on a worker thread
+ * (apps/web/src/api/document-workers.ts); refuseTooLongForDocument comes first.
  */
 export async function renderResumeDocument(
   resume: WholeResume,
@@ -38,16 +38,6 @@ export async function renderResumeDocument(
   paper: PaperSize,
 ): Promise<ResumeDocument> {
   const outline = resumeOutline(resume);
-  let length = 0;
-  for (const text of outlineTexts(outline)) length += text.length;
-  if (length > LIMITS.documentTextLength) {
-    throw new DomainError(
-      422,
-      `the resume holds ${length} characters of text; a PDF, Word or text document holds at most ` +
-        `${LIMITS.documentTextLength} (about 400 pages). JSON, Markdown and HTML hold it all.`,
-      { error: "RESUME_TOO_LONG" },
-    );
-  }
   const headers: Record<string, string> = { "content-type": DOCUMENT_MEDIA_TYPES[format] };
   switch (format) {
     case "text":
@@ -67,6 +57,27 @@ export async function renderResumeDocument(
     }
   }
 }
+
+/**
+ * A resume with more text than LIMITS.documentTextLength is a 422 for the
+ * documents (rendering it would outlast the statement timeout); its JSON,
+ * Markdown and HTML still hold it all.
+ */
+export function refuseTooLongForDocument(resume: WholeResume): void {
+  let length = 0;
+  for (const text of outlineTexts(resumeOutline(resume))) length += text.length;
+  if (length > LIMITS.documentTextLength) {
+    throw new DomainError(
+      422,
+      `the resume holds ${length} characters of text; a PDF, Word or text document holds at most ` +
+        `${LIMITS.documentTextLength} (about 400 pages). JSON, Markdown and HTML hold it all.`,
+      { error: "RESUME_TOO_LONG" },
+    );
+  }
+}
+
+/** How a document is made: here, or on a worker thread. */
+export type RenderResumeDocument = typeof renderResumeDocument;
 
 function* outlineTexts(outline: ResumeOutline): Generator<string> {
   yield outline.name;

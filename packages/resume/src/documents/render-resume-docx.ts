@@ -99,15 +99,13 @@ export async function renderResumeDocx(outline: ResumeOutline, paper: PaperSize)
 
 /** A paragraph per line of the user's text. */
 function lines(text: string, options: { color?: string; keepNext?: boolean } = {}): Paragraph[] {
-  return text
-    .split(/\r?\n/)
-    .map(
-      (line) =>
-        new Paragraph({
-          keepNext: options.keepNext,
-          children: [new TextRun({ text: line, color: options.color })],
-        }),
-    );
+  return text.split(/\r?\n/).map(
+    (line) =>
+      new Paragraph({
+        keepNext: options.keepNext,
+        children: [new TextRun({ text: line, color: options.color })],
+      }),
+  );
 }
 
 function link({ text, url }: OutlineText): ParagraphChild {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   DOCUMENT_FORMATS,
   DOCUMENT_MEDIA_TYPES,
+  refuseTooLongForDocument,
   renderResumeDocument,
 } from "../documents/render-resume-document.ts";
 import { PAPER_SIZES } from "../documents/render-resume-pdf.ts";
@@ -115,7 +116,9 @@ export const resumeRouter = router({
           ctx.response.headers.set("Content-Security-Policy", THEMED_PAGE_POLICY);
           return renderResumeHtml(resume, input.theme);
         default: {
-          const document = await renderResumeDocument(resume, input.format, input.paper);
+          refuseTooLongForDocument(resume);
+          const render = ctx.renderDocument ?? renderResumeDocument;
+          const document = await render(resume, input.format, input.paper);
           for (const [name, value] of Object.entries(document.headers)) ctx.response.headers.set(name, value);
           return document.body;
         }

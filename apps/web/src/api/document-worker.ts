@@ -1,0 +1,18 @@
+/**
+ * A worker thread of document-workers.ts: makes one document per message,
+ * so that a PDF's hundred milliseconds of layout never hold up the server's
+ * other requests.
+ */
+import { parentPort } from "node:worker_threads";
+import { renderResumeDocument } from "@app/resume/documents";
+import type { DocumentJob, DocumentJobResult } from "./document-workers.ts";
+
+parentPort!.on("message", async ({ id, resume, format, paper }: DocumentJob) => {
+  let result: DocumentJobResult;
+  try {
+    result = { id, document: await renderResumeDocument(resume, format, paper) };
+  } catch (error) {
+    result = { id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+  }
+  parentPort!.postMessage(result);
+});

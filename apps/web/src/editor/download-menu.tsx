@@ -1,0 +1,133 @@
+"use client";
+import { useEffect, useId, useRef, useState } from "react";
+import { THEME_NAMES, type ThemeName } from "@app/resume/client";
+import { useEditorSession } from "./editor-session.tsx";
+import { authorization } from "./trpc.ts";
+
+interface DownloadChoice {
+  label: string;
+  /** The query of GET /me/resume. */
+  query: string;
+  /** The file's name when the answer names none (Content-Disposition names PDF and Word files). */
+  fileName: string;
+}
+
+function choices(theme: ThemeName): DownloadChoice[] {
+  return [
+    { label: "PDF (A4)", query: "format=pdf&paper=a4", fileName: "resume.pdf" },
+    { label: "PDF (US Letter)", query: "format=pdf&paper=letter", fileName: "resume.pdf" },
+    { label: "Word (.docx)", query: "format=docx", fileName: "resume.docx" },
+    { label: "Plain text (.txt)", query: "format=text", fileName: "resume.txt" },
+    { label: "Markdown (.md)", query: "format=markdown", fileName: "resume.md" },
+    { label: "JSON Resume (.json)", query: "format=jsonresume", fileName: "jsonresume.json" },
+    { label: "Resume data (.json)", query: "format=json", fileName: "resume.json" },
+    {
+      label: `Themed page: ${theme} (.html)`,
+      query: `format=html&theme=${theme}`,
+      fileName: `resume-${theme}.html`,
+    },
+  ];
+}
+
+/** The file name an answer gives (`filename*`, else `filename`), if any. */
+function fileNameOf(disposition: string | null): string | undefined {
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition ?? "")?.[1];
+  if (encoded) return decodeURIComponent(encoded);
+  return /filename="([^"]+)"/i.exec(disposition ?? "")?.[1];
+}
+
+/** Saves `blob` as a file the browser downloads. */
+function save(fileName: string, blob: Blob) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  URL.revokeObjectURL(url);
+}
+
+/**
+ * One Download menu for every file the resume comes out as, each fetched from
+ * the API (GET /me/resume, signed in by the session cookie or the editor's
+ * token) and saved as the file the server made. The themed page is the one
+ * the preview shows, else the first theme.
+ */
+export function DownloadMenu({
+  theme,
+  disabled,
+  onProblem,
+}: {
+  theme: ThemeName | null;
+  disabled: boolean;
+  onProblem(message: string): void;
+}) {
+  const { markExpired } = useEditorSession();
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState<string | null>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const listId = useId();
+
+  useEffect(() => {
+    if (open) list.current?.querySelector("button")?.focus();
+  }, [open]);
+
+  function close() {
+    setOpen(false);
+    button.current?.focus();
+  }
+
+  async function download(choice: DownloadChoice) {
+    setBusy(choice.label);
+    try {
+      const response = await fetch(`/me/resume?${choice.query}`, {
+        headers: await authorization(),
+        credentials: "same-origin",
+      });
+      if (response.status === 401) return markExpired();
+      if (!response.ok) {
+        const body = (await response.json().catch(() => null)) as { message?: string } | null;
+        return onProblem(body?.message ?? `The download failed (${response.status}).`);
+      }
+      save(fileNameOf(response.headers.get("content-disposition")) ?? choice.fileName, await response.blob());
+      onProblem("");
+      close();
+    } catch {
+      onProblem("Could not reach the server. Try the download again.");
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <div className="menu" onKeyDown={(event) => event.key === "Escape" && open && close()}>
+      <button
+        type="button"
+        className="secondary"
+        ref={button}
+        disabled={disabled}
+        aria-expanded={open}
+        aria-controls={listId}
+        onClick={() => setOpen(!open)}
+      >
+        Download…
+      </button>
+      {open && (
+        <ul id={listId} ref={list} className="menu-list" aria-label="Download as">
+          {choices(theme ?? THEME_NAMES[0]).map((choice) => (
+            <li key={choice.label}>
+              <button
+                type="button"
+                className="secondary"
+                disabled={busy !== null}
+                onClick={() => void download(choice)}
+              >
+                {busy === choice.label ? `${choice.label}: preparing…` : choice.label}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
