@@ -254,6 +254,34 @@ describe("GET /me/resume?format=text", () => {
   });
 });
 
+describe("where documents are made", () => {
+  it("on the request's thread (DOCUMENT_WORKERS=0) they hold what they hold on a worker thread", async () => {
+    const inline = await startWebServer({ DOCUMENT_WORKERS: "0" });
+    try {
+      for (const format of ["text", "docx", "pdf"]) {
+        const [onWorker, onRequestThread] = await Promise.all(
+          [web, inline].map(async (server) => {
+            const response = await fetch(`${server.url}/me/resume?format=${format}`, {
+              headers: { authorization },
+            });
+            expect(response.status, format).toBe(200);
+            return Buffer.from(await response.arrayBuffer());
+          }),
+        );
+        if (format === "text") expect(onRequestThread!.toString()).toBe(onWorker!.toString());
+        if (format === "docx")
+          expect((await mammoth.extractRawText({ buffer: onRequestThread! })).value).toBe(
+            (await mammoth.extractRawText({ buffer: onWorker! })).value,
+          );
+        if (format === "pdf" && hasPoppler)
+          expect(await pdfText(onRequestThread!)).toBe(await pdfText(onWorker!));
+      }
+    } finally {
+      await inline.stop();
+    }
+  });
+});
+
 describe("text no document format expects", () => {
   it("in every field (XML and PDF syntax, control characters, bidi marks) makes files that open, holding it as text", async () => {
     const hostile = "</w:t><w:p>&amp; \"'<b>) Tj (\\ \u0001\u000b\u001f\u007f\u202e reversed";
