@@ -9,7 +9,7 @@ import { fmt, printTable } from "./stats.ts";
 const CONNECTIONS = env.BENCH_RESUME_CONNECTIONS;
 
 /** Profile + 6 × 20 entries, written through the API as a person would. */
-async function seedResume(baseUrl: string, authorization: string) {
+export async function seedResume(baseUrl: string, authorization: string) {
   const send = async (method: string, route: string, body: unknown) => {
     const response = await fetch(`${baseUrl}${route}`, {
       method,
@@ -48,7 +48,7 @@ async function seedResume(baseUrl: string, authorization: string) {
   }
 }
 
-function load(options: autocannon.Options): Promise<autocannon.Result> {
+export function load(options: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
   });

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [posting|resume|balances|controls ...]`: starts its own database and
+ * `npm run bench [posting|resume|documents|balances|controls ...]`: starts its own database and
  * production servers, prints a table per benchmark, cleans up. BENCH_SECONDS
  * sets each load run's length (default 10).
  */
@@ -7,6 +7,7 @@ import os from "node:os";
 import { benchBalances, benchPosting } from "./ledger.ts";
 import { benchControls } from "./ledger-controls.ts";
 import { benchResume } from "./resume.ts";
+import { benchResumeDocuments } from "./resume-documents.ts";
 import { env } from "../scripts/env.ts";
 import { startBenchEnvironment } from "./environment.ts";
 
@@ -21,6 +22,7 @@ const environment = await startBenchEnvironment();
 try {
   if (wanted("posting")) await benchPosting(environment.ledgerUrl, environment.databaseUrl, seconds);
   if (wanted("resume")) await benchResume(environment.startWeb, seconds);
+  if (wanted("documents")) await benchResumeDocuments(environment.startWeb, seconds);
   if (wanted("balances")) await benchBalances(environment.ledgerUrl, environment.databaseUrl);
   if (wanted("controls")) await benchControls(environment.ledgerUrl, environment.databaseUrl, seconds);
 } catch (error) {

@@ -295,9 +295,10 @@ test("the Download menu saves every format as the file it is, holding what was e
   expect(word.name).toBe("Grace-Hopper-resume.docx");
   expect((await mammoth.extractRawText({ buffer: word.bytes })).value).toContain("COBOL (intermediate)");
 
-  await page.getByLabel("Style").selectOption(THEME_NAMES[1]);
-  const themed = await downloadFromMenu(page, `Themed page: ${THEME_NAMES[1]} (.html)`);
-  expect(themed.name).toBe(`resume-${THEME_NAMES[1]}.html`);
+  const theme = THEME_NAMES[1]!;
+  await page.getByLabel("Style").selectOption(theme);
+  const themed = await downloadFromMenu(page, `Themed page: ${theme} (.html)`);
+  expect(themed.name).toBe(`resume-${theme}.html`);
   expect(themed.bytes.toString()).toMatch(/<html[\s\S]*Grace Hopper[\s\S]*COBOL/);
 });
 

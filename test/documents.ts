@@ -36,8 +36,8 @@ export async function readDocument(
   }
 }
 
-export const pdfText = (pdf: Uint8Array) =>
-  readDocument(pdf, "resume.pdf", (file) => ["pdftotext", ["-enc", "UTF-8", file, "-"]]);
+export const pdfText = (pdf: Uint8Array, ...options: string[]) =>
+  readDocument(pdf, "resume.pdf", (file) => ["pdftotext", ["-enc", "UTF-8", ...options, file, "-"]]);
 
 export const pdfInfo = (pdf: Uint8Array, ...options: string[]) =>
   readDocument(pdf, "resume.pdf", (file) => ["pdfinfo", [...options, file]]);

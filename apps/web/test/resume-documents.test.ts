@@ -165,6 +165,44 @@ describe("GET /me/resume?format=pdf", () => {
     },
   );
 
+  it.runIf(hasPoppler)("breaks pages between entries, never after a section's title", async () => {
+    const { authorization: token } = await newUser();
+    const jobs = Array.from({ length: 14 }, (_, i) => ({
+      organization: `Org ${i}`,
+      title: `Engineer ${i}`,
+      start_date: `${2024 - i}-01-01`,
+      responsibilities: Array.from(
+        { length: 5 },
+        (_, j) => `Duty ${j} of job ${i}: ${"kept the lights on ".repeat(6)}`,
+      ),
+      accomplishments: [`Last bullet of job ${i}`],
+    }));
+    const imported = await httpClient(web.url, { authorization: token }).put("/me/resume", {
+      profile: { name: "Page Breaker", summary: "Long career." },
+      experience: jobs,
+      education: [{ institution: "School", degree: "BSc", start_date: "2000-01-01" }],
+    });
+    expect(imported.status, imported.text).toBe(200);
+    const response = await fetch(`${web.url}/me/resume?format=pdf`, { headers: { authorization: token } });
+    const pdf = new Uint8Array(await response.arrayBuffer());
+    const pages = Number(/Pages:\s+(\d+)/.exec(await pdfInfo(pdf))![1]);
+    expect(pages).toBeGreaterThanOrEqual(3);
+    const texts = await Promise.all(
+      Array.from({ length: pages }, (_, i) => pdfText(pdf, "-f", String(i + 1), "-l", String(i + 1))),
+    );
+    for (const [i] of jobs.entries()) {
+      const page = texts.findIndex((text) => text.includes(`Engineer ${i} — Org ${i}`));
+      expect(page, `job ${i}`).toBeGreaterThanOrEqual(0);
+      expect(texts[page], `job ${i}'s last bullet on its heading's page`).toContain(
+        `Last bullet of job ${i}`,
+      );
+    }
+    for (const text of texts.slice(0, -1)) {
+      const lines = text.split("\n").filter((line) => line.trim() !== "" && line.trim() !== "\f");
+      expect(["SUMMARY", "EXPERIENCE", "EDUCATION"]).not.toContain(lines.at(-1)?.trim());
+    }
+  });
+
   it("is an attachment named after the person (RFC 6266), and HEAD answers its headers", async () => {
     const { response, bytes } = await download("format=pdf");
     expect(response.headers.get("content-disposition")).toBe(
