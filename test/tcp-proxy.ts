@@ -5,22 +5,32 @@ export interface TcpProxy {
   via(url: string): string;
   /** Stops passing bytes either way, leaving every connection open: a server that no longer answers. */
   freeze(): void;
+  /**
+   * Holds the first bytes of each new connection for `ms` (a server slow to take connections, as
+   * a busy machine's is); connections already made pass bytes at once.
+   */
+  slowNewConnections(ms: number): void;
   close(): Promise<void>;
 }
 
 /** A TCP proxy on 127.0.0.1 in front of `target`, for faults a real server cannot be made to show on cue. */
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let frozen = false;
+  let newConnectionDelayMs = 0;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host);
+    const passFrom = Date.now() + newConnectionDelayMs;
     for (const [from, to] of [
       [client, upstream],
       [upstream, client],
     ] as const) {
       sockets.add(from);
       from.on("data", (chunk) => {
-        if (!frozen) to.write(chunk);
+        if (frozen) return;
+        const wait = passFrom - Date.now();
+        if (wait > 0) setTimeout(() => to.write(chunk), wait);
+        else to.write(chunk);
       });
       from.on("close", () => to.destroy());
       from.on("error", () => to.destroy());
@@ -37,6 +47,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     freeze() {
       frozen = true;
+    },
+    slowNewConnections(ms) {
+      newConnectionDelayMs = ms;
     },
     async close() {
       for (const socket of sockets) socket.destroy();

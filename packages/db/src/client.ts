@@ -57,6 +57,10 @@ export function createDatabase({
     lock_timeout: Math.ceil(statementTimeoutMs / 2),
     idle_in_transaction_session_timeout: statementTimeoutMs * 2,
   });
+  // An idle connection that the server or the hang watch closes leaves the pool by itself; without
+  // a listener, its error would end the process (Prisma's adapter adds one only once it connects,
+  // and queryRows may use the pool before that).
+  pool.on("error", () => {});
   watchForHang(pool, connectionString);
   const adapter = new PrismaPg(pool, {
     disposeExternalPool: true,

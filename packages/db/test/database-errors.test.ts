@@ -103,6 +103,19 @@ describe.each(QUERY_PATHS)("isDatabaseUnavailable, on real failures (%s)", (_, q
     await proxy.close();
   });
 
+  it("a server slow to take new connections: the hang watch does not count a probe still connecting as a hang", async () => {
+    const { hostname, port } = new URL(inject("databaseUrl"));
+    const proxy = await startTcpProxy({ host: hostname, port: Number(port) });
+    // Slower than the probe's second, within the connect timeout (2 s).
+    proxy.slowNewConnections(1_400);
+    const through = open({ connectionString: proxy.via(inject("databaseUrl")), statementTimeoutMs: 60_000 });
+    // The pool's first connection is made; the hang watch's probe connects beside it, as slowly,
+    // while this statement runs.
+    await expect(query(through, "SELECT pg_sleep(3)::text")).resolves.toBeDefined();
+    // Cuts the pool's idle connection: it leaves the pool, and the process goes on.
+    await proxy.close();
+  }, 20_000);
+
   it("a statement past the statement timeout (57014)", async () => {
     const error = await failure(query(db, "SELECT pg_sleep(2)::text"));
     expect(describeError(error)).toMatch(/statement timeout/);

@@ -7,12 +7,12 @@ import { parentPort } from "node:worker_threads";
 import { renderResumeDocument } from "@app/resume/documents";
 import type { DocumentJob, DocumentJobResult } from "./document-workers.ts";
 
-parentPort!.on("message", async ({ id, resume, format, paper }: DocumentJob) => {
+parentPort!.on("message", async ({ resume, format, paper }: DocumentJob) => {
   let result: DocumentJobResult;
   try {
-    result = { id, document: await renderResumeDocument(resume, format, paper) };
+    result = { document: await renderResumeDocument(resume, format, paper) };
   } catch (error) {
-    result = { id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+    result = { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }
   parentPort!.postMessage(result);
 });

@@ -10,14 +10,14 @@ type RenderArguments = Parameters<RenderResumeDocument>;
 const WORKER_BOOTSTRAP = `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})
   .then(({ register }) => { register(); return import(${JSON.stringify(new URL("./document-worker.ts", import.meta.url).href)}); })`;
 
+/** One document to make; a worker has at most one at a time. */
 export interface DocumentJob {
-  id: number;
   resume: RenderArguments[0];
   format: RenderArguments[1];
   paper: RenderArguments[2];
 }
 
-export type DocumentJobResult = { id: number; document: ResumeDocument } | { id: number; error: string };
+export type DocumentJobResult = { document: ResumeDocument } | { error: string };
 
 export interface DocumentWorkers {
   render: RenderResumeDocument;
@@ -40,7 +40,6 @@ export function createDocumentWorkers(count: number): DocumentWorkers {
   const queue: Pending[] = [];
   const idle: Worker[] = [];
   const busy = new Map<Worker, Pending>();
-  let nextId = 0;
   let closed = false;
 
   function start() {
@@ -86,7 +85,7 @@ export function createDocumentWorkers(count: number): DocumentWorkers {
   return {
     render: (resume, format, paper) =>
       new Promise((resolve, reject) => {
-        queue.push({ job: { id: (nextId += 1), resume, format, paper }, resolve, reject });
+        queue.push({ job: { resume, format, paper }, resolve, reject });
         dispatch();
       }),
     async close() {
