@@ -43,13 +43,14 @@ metrics.gauge(
   "Users whose rate-limit window this instance holds in memory.",
   rateLimit.heldWindows,
 );
-const documentWorkers = env.DOCUMENT_WORKERS > 0 ? createDocumentWorkers(env.DOCUMENT_WORKERS) : null;
+const documentWorkers =
+  env.DOCUMENT_WORKERS > 0 ? createDocumentWorkers(env.DOCUMENT_WORKERS, logger) : undefined;
 const api = createResumeApi({
   db,
   identify: createIdentify(await tokenVerifier(), accessTokenFinder(db)),
   rateLimit,
   answerCache: createAnswerCache({ maxBytes: env.RESUME_ANSWER_CACHE_BYTES }),
-  renderDocument: documentWorkers?.render,
+  documentWorkers,
   logger,
   metrics,
 });

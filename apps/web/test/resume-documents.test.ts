@@ -230,6 +230,31 @@ describe("GET /me/resume?format=pdf", () => {
   });
 });
 
+describe("the editor's session cookie", () => {
+  it("signs in GET and HEAD /me/resume (the Download menu), and no other REST route", async () => {
+    const cookie = `resume_session=${authorization.replace(/^Bearer /, "")}`;
+    const text = await fetch(`${web.url}/me/resume?format=text`, { headers: { cookie } });
+    expect(text.status).toBe(200);
+    expect(await text.text()).toContain(NAME);
+    expect(
+      (await fetch(`${web.url}/me/resume?format=pdf`, { method: "HEAD", headers: { cookie } })).status,
+    ).toBe(200);
+    for (const [method, path] of [
+      ["GET", "/me/profile"],
+      ["GET", "/me/skills"],
+      ["POST", "/me/skills"],
+      ["PUT", "/me/resume"],
+    ]) {
+      const refused = await fetch(`${web.url}${path}`, {
+        method,
+        headers: { cookie, "content-type": "application/json" },
+        body: method === "GET" ? undefined : "{}",
+      });
+      expect(refused.status, `${method} ${path}`).toBe(401);
+    }
+  });
+});
+
 describe("GET /me/resume?format=docx", () => {
   it("is a Word document mammoth reads every field of, with heading styles, list items and hyperlinks", async () => {
     const { response, bytes } = await download("format=docx");
@@ -346,7 +371,7 @@ describe("text no document format expects", () => {
 });
 
 describe("a resume past what a document holds", () => {
-  it("answers 422 RESUME_TOO_LONG for pdf, docx and text, and every other format in full", async () => {
+  it("answers 422 RESUME_TOO_LONG for pdf, docx and text, and Markdown in full", async () => {
     const big = httpClient(web.url, { authorization: (await newUser()).authorization });
     // 200 hobbies (the most there may be) of the longest description, and a summary: just past the limit.
     const description = "word ".repeat(1000).trim();

@@ -12,7 +12,8 @@ const CONNECT_TIMEOUT_MS = 2_000;
  * them waiting: no statement timeout fires in a server that does not run, and
  * TCP sees nothing wrong. So, every second while the pool holds connections,
  * one trivial query goes to the server on a connection of its own; when it
- * gets no answer within a second, every connection of the pool is closed, and
+ * gets no answer within a second (a new probe connection has 2 s to be made
+ * first), every connection of the pool is closed, and
  * the queries waiting on them fail at once (as "Connection terminated
  * unexpectedly", a 503). New connections then wait at most the connect timeout.
  *

@@ -107,7 +107,7 @@ describe.each(QUERY_PATHS)("isDatabaseUnavailable, on real failures (%s)", (_, q
     const { hostname, port } = new URL(inject("databaseUrl"));
     const proxy = await startTcpProxy({ host: hostname, port: Number(port) });
     // Slower than the probe's second, within the connect timeout (2 s).
-    proxy.slowNewConnections(1_400);
+    proxy.slowNewConnections(1_250);
     const through = open({ connectionString: proxy.via(inject("databaseUrl")), statementTimeoutMs: 60_000 });
     // The pool's first connection is made; the hang watch's probe connects beside it, as slowly,
     // while this statement runs.

@@ -1,12 +1,6 @@
 import type { OpenAPIObject, OpenApiRouter } from "trpc-to-openapi";
 import { apiErrorOf } from "./api-error.ts";
-import {
-  errorAnswer,
-  jsonAnswer,
-  methodNotAllowedAnswer,
-  type Answer,
-  type RestRequest,
-} from "./answer.ts";
+import { errorAnswer, jsonAnswer, methodNotAllowedAnswer, type Answer, type RestRequest } from "./answer.ts";
 import { DomainError } from "./domain-error.ts";
 import type { ResponseControl } from "./response-control.ts";
 import { createRouteTable, type Route, type RouteTable } from "./route-table.ts";

@@ -5,7 +5,7 @@ import type { Answer } from "@app/rest";
 const ALLOWED_METHODS = "GET, HEAD, POST, PUT, DELETE";
 const ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, X-Request-Id";
 const EXPOSED_HEADERS =
-  "Location, Retry-After, API-Version, X-Request-Id, Idempotent-Replayed, WWW-Authenticate";
+  "Location, Retry-After, API-Version, X-Request-Id, Idempotent-Replayed, WWW-Authenticate, Content-Disposition, X-Unrendered-Characters";
 const PREFLIGHT_MAX_AGE_SECONDS = "600";
 
 export interface Cors {

@@ -5,10 +5,10 @@
  */
 import { parentPort } from "node:worker_threads";
 import { renderResumeDocument } from "@app/resume/documents";
-import type { DocumentJob, DocumentJobResult } from "./document-workers.ts";
+import type { DocumentJob, DocumentWorkerMessage } from "./document-workers.ts";
 
 parentPort!.on("message", async ({ resume, format, paper }: DocumentJob) => {
-  let result: DocumentJobResult;
+  let result: DocumentWorkerMessage;
   try {
     result = { document: await renderResumeDocument(resume, format, paper) };
   } catch (error) {
@@ -16,3 +16,6 @@ parentPort!.on("message", async ({ resume, format, paper }: DocumentJob) => {
   }
   parentPort!.postMessage(result);
 });
+
+// Loaded: jobs may come (their time counts from here, not from the thread's start).
+parentPort!.postMessage({ ready: true } satisfies DocumentWorkerMessage);

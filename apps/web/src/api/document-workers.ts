@@ -1,5 +1,7 @@
 import { Worker } from "node:worker_threads";
+import { DomainError } from "@app/rest/errors";
 import type { RenderResumeDocument, ResumeDocument } from "@app/resume/documents";
+import type { Logger } from "@app/service";
 
 type RenderArguments = Parameters<RenderResumeDocument>;
 
@@ -10,6 +12,13 @@ type RenderArguments = Parameters<RenderResumeDocument>;
 const WORKER_BOOTSTRAP = `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})
   .then(({ register }) => { register(); return import(${JSON.stringify(new URL("./document-worker.ts", import.meta.url).href)}); })`;
 
+/** Longer than any document within the length limit takes (about 2 s for the longest PDF). */
+const RENDER_TIMEOUT_MS = 20_000;
+/** Documents waiting for a worker, per worker, before more are refused (503). */
+const QUEUED_PER_WORKER = 16;
+/** Documents of one person being made or waiting, before more of theirs are refused (429). */
+const PER_PERSON = 2;
+
 /** One document to make; a worker has at most one at a time. */
 export interface DocumentJob {
   resume: RenderArguments[0];
@@ -17,65 +26,109 @@ export interface DocumentJob {
   paper: RenderArguments[2];
 }
 
-export type DocumentJobResult = { document: ResumeDocument } | { error: string };
+/** What a worker says: that it is loaded, or how its job went. */
+export type DocumentWorkerMessage = { ready: true } | { document: ResumeDocument } | { error: string };
 
 export interface DocumentWorkers {
-  render: RenderResumeDocument;
+  /** Makes documents for one person: at most PER_PERSON of theirs at once. */
+  renderFor(person: string): RenderResumeDocument;
   close(): Promise<void>;
 }
 
 interface Pending {
   job: DocumentJob;
+  person: string;
   resolve(document: ResumeDocument): void;
   reject(error: Error): void;
 }
 
 /**
  * `count` worker threads that make the PDF, Word and text documents
- * (document-worker.ts), jobs handed out first come, first served. A worker
- * that dies fails its job (a 500) and is replaced a second later.
- * Unreferenced: they never keep the process alive.
+ * (document-worker.ts), first come, first served, so that a PDF's layout
+ * never holds up the server's other requests. What a person or everyone may
+ * queue is bounded (429, 503); a document that takes longer than
+ * RENDER_TIMEOUT_MS ends its worker (503). A worker that dies fails its job
+ * and is replaced a second later. Unreferenced: they never keep the process alive.
  */
-export function createDocumentWorkers(count: number): DocumentWorkers {
+export function createDocumentWorkers(
+  count: number,
+  logger: Logger,
+  { timeoutMs = RENDER_TIMEOUT_MS }: { timeoutMs?: number } = {},
+): DocumentWorkers {
   const queue: Pending[] = [];
   const idle: Worker[] = [];
-  const busy = new Map<Worker, Pending>();
+  const busy = new Map<Worker, { pending: Pending; timer: NodeJS.Timeout }>();
+  const perPerson = new Map<string, number>();
   let closed = false;
+
+  /** Ends a job, whichever way; its person may ask for another. */
+  function settle(pending: Pending, outcome: { document: ResumeDocument } | { error: Error }) {
+    const left = (perPerson.get(pending.person) ?? 1) - 1;
+    if (left > 0) perPerson.set(pending.person, left);
+    else perPerson.delete(pending.person);
+    if ("error" in outcome) pending.reject(outcome.error);
+    else pending.resolve(outcome.document);
+  }
+
+  /** The job of a worker that is no longer working, failed with `error`. */
+  function failJobOf(worker: Worker, error: Error) {
+    const running = busy.get(worker);
+    if (!running) return;
+    busy.delete(worker);
+    clearTimeout(running.timer);
+    settle(running.pending, { error });
+  }
 
   function start() {
     const worker = new Worker(WORKER_BOOTSTRAP, { eval: true });
     worker.unref();
-    worker.on("message", (result: DocumentJobResult) => {
-      const pending = busy.get(worker);
-      busy.delete(worker);
-      if (pending) {
-        if ("error" in result) pending.reject(new Error(`making a document failed: ${result.error}`));
-        else pending.resolve(asBuffers(result.document));
+    worker.on("message", (result: DocumentWorkerMessage) => {
+      if ("ready" in result) {
+        idle.push(worker);
+        return dispatch();
       }
+      const running = busy.get(worker);
+      if (!running) return;
+      busy.delete(worker);
+      clearTimeout(running.timer);
+      settle(
+        running.pending,
+        "error" in result
+          ? { error: new Error(`making a document failed: ${result.error}`) }
+          : { document: asBuffers(result.document) },
+      );
       idle.push(worker);
       dispatch();
     });
     worker.on("error", (error) => {
-      busy.get(worker)?.reject(error);
-      busy.delete(worker);
+      logger.error({ err: error }, "a document worker failed");
+      failJobOf(worker, error);
     });
-    worker.on("exit", () => {
-      busy.get(worker)?.reject(new Error("a document worker stopped"));
-      busy.delete(worker);
+    worker.on("exit", (code) => {
+      failJobOf(worker, new Error(`a document worker stopped (exit code ${code})`));
       const at = idle.indexOf(worker);
       if (at >= 0) idle.splice(at, 1);
+      if (closed) return;
+      logger.warn({ code }, "a document worker stopped; another starts in a second");
       // A second later: a worker that cannot start must not spin.
-      if (!closed) setTimeout(start, 1_000).unref();
+      setTimeout(() => {
+        if (!closed) start();
+      }, 1_000).unref();
     });
-    idle.push(worker);
-    dispatch();
   }
 
   function dispatch() {
     while (idle.length && queue.length) {
       const worker = idle.shift()!;
       const pending = queue.shift()!;
-      busy.set(worker, pending);
+      const timer = setTimeout(() => {
+        failJobOf(
+          worker,
+          new DomainError(503, "making the document took too long; try again shortly", RETRY),
+        );
+        void worker.terminate();
+      }, timeoutMs);
+      busy.set(worker, { pending, timer });
       worker.postMessage(pending.job);
     }
   }
@@ -83,17 +136,36 @@ export function createDocumentWorkers(count: number): DocumentWorkers {
   for (let i = 0; i < count; i += 1) start();
 
   return {
-    render: (resume, format, paper) =>
+    renderFor: (person) => (resume, format, paper) =>
       new Promise((resolve, reject) => {
-        queue.push({ job: { resume, format, paper }, resolve, reject });
+        if (closed) return reject(new DomainError(503, "the server is shutting down", RETRY));
+        if ((perPerson.get(person) ?? 0) >= PER_PERSON) {
+          return reject(
+            new DomainError(429, `at most ${PER_PERSON} of a person's documents are made at once`, {
+              headers: { "retry-after": "1" },
+            }),
+          );
+        }
+        if (queue.length >= QUEUED_PER_WORKER * count) {
+          return reject(
+            new DomainError(503, "the server is busy making documents; try again shortly", RETRY),
+          );
+        }
+        perPerson.set(person, (perPerson.get(person) ?? 0) + 1);
+        queue.push({ job: { resume, format, paper }, person, resolve, reject });
         dispatch();
       }),
     async close() {
       closed = true;
+      for (const pending of queue.splice(0)) {
+        settle(pending, { error: new DomainError(503, "the server is shutting down", RETRY) });
+      }
       await Promise.all([...idle, ...busy.keys()].map((worker) => worker.terminate()));
     },
   };
 }
+
+const RETRY = { headers: { "retry-after": "2" } };
 
 /** Bytes come back from a thread as a Uint8Array; the REST edge answers a Buffer's as they are. */
 function asBuffers(document: ResumeDocument): ResumeDocument {

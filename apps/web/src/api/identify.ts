@@ -37,8 +37,9 @@ const PERSONAL_TOKEN = new RegExp(`^Bearer +(${ACCESS_TOKEN_PREFIX}[^ ]+) *$`, "
 
 /**
  * One verifier for REST and the editor: a personal access token (`rsm_...`)
- * or the sign-in provider's JWT. Only the editor's tRPC transport may carry
- * its token in the session cookie instead of the Authorization header.
+ * or the sign-in provider's JWT. Only the editor's calls (its tRPC transport,
+ * its downloads from GET /me/resume) may carry its token in the session cookie
+ * instead of the Authorization header.
  */
 export function createIdentify(verify: TokenVerifier, findAccessToken: FindAccessToken): Identify {
   return async (headers, { acceptSessionCookie = false } = {}) => {

@@ -35,9 +35,9 @@ import {
   WHOLE_RESUME_PATH,
   type ResumeContext,
 } from "@app/resume";
-import type { RenderResumeDocument } from "@app/resume/documents";
 import { createFailureReporter, type Logger, type RequestRecord, type ServiceMetrics } from "@app/service";
 import type { createAnswerCache } from "./answer-cache.ts";
+import type { DocumentWorkers } from "./document-workers.ts";
 import type { Identify, Identity } from "./identify.ts";
 import type { SharedRateLimit } from "./shared-rate-limit.ts";
 
@@ -50,8 +50,8 @@ export interface ResumeApiDeps {
   rateLimit: SharedRateLimit;
   /** GET /me/resume answers kept per person, format list and resume version. */
   answerCache: ReturnType<typeof createAnswerCache>;
-  /** Where PDF, Word and text documents are made (document-workers.ts); unset: on the request's thread. */
-  renderDocument?: RenderResumeDocument;
+  /** Where PDF, Word and text documents are made; unset: on the request's thread. */
+  documentWorkers?: Pick<DocumentWorkers, "renderFor">;
   logger: Logger;
   metrics?: ServiceMetrics;
 }
@@ -82,7 +82,7 @@ export function createResumeApi({
   identify,
   rateLimit,
   answerCache,
-  renderDocument,
+  documentWorkers,
   logger,
   metrics,
 }: ResumeApiDeps): ResumeApi {
@@ -119,7 +119,8 @@ export function createResumeApi({
     takeRateLimit,
     idempotencyKey: headers.get("idempotency-key"),
     response: createResponseControl(),
-    renderDocument,
+    renderDocument:
+      identity instanceof AuthenticationError ? undefined : documentWorkers?.renderFor(identity.userId),
   });
 
   async function serveRest(
@@ -133,7 +134,7 @@ export function createResumeApi({
     const wholeResume =
       (request.method === "GET" || request.method === "HEAD") && record.route === WHOLE_RESUME_PATH;
     const identity = () =>
-      // The editor's downloads are links to GET /me/resume: there, and only there, the session cookie counts.
+      // The editor's Download menu fetches GET /me/resume: there, and only there, the session cookie counts.
       (identified ??= identify(request.headers, { acceptSessionCookie: wholeResume }).then((found) => {
         if (!(found instanceof AuthenticationError)) record.user = found.userId;
         return found;

@@ -43,7 +43,8 @@ function save(fileName: string, blob: Blob) {
   link.href = url;
   link.download = fileName;
   link.click();
-  URL.revokeObjectURL(url);
+  // Later: revoked at once, some browsers cancel the download before it starts.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 /**

@@ -12,7 +12,7 @@ export function attachmentDisposition(personName: string, extension: string): st
         .filter(Boolean)
         .join("-") || "my"
     }-resume.${extension}`;
-  const exact = fileName(personName.replace(/[\\/:*?"<>|\p{Cc}]/gu, " "));
+  const exact = fileName(personName.replace(/[\\/:*?"<>|\p{Cc}\p{Cf}]/gu, " "));
   const ascii = fileName(
     personName
       .normalize("NFKD")

@@ -29,15 +29,20 @@ export function pdfFonts(): { regular: fontkit.Font; bold: fontkit.Font } {
   return fonts;
 }
 
-/** The distinct characters of `texts` the embedded fonts cannot draw, as `U+XXXX` (white space and controls aside). */
+/**
+ * The distinct characters of `texts` that one of the embedded fonts cannot
+ * draw (the bold one draws names and headings), as `U+XXXX`; white space and
+ * controls aside.
+ */
 export function unrenderedCharacters(texts: Iterable<string>): string[] {
-  const coverage = pdfFonts().regular;
+  const { regular, bold } = pdfFonts();
   const missing = new Set<number>();
   for (const text of texts) {
     for (const character of text) {
       const codePoint = character.codePointAt(0)!;
       if (/[\s\p{Cc}]/u.test(character) || missing.has(codePoint)) continue;
-      if (!coverage.hasGlyphForCodePoint(codePoint)) missing.add(codePoint);
+      if (!regular.hasGlyphForCodePoint(codePoint) || !bold.hasGlyphForCodePoint(codePoint))
+        missing.add(codePoint);
     }
   }
   return [...missing]

@@ -60,8 +60,8 @@ export async function renderResumeDocument(
 
 /**
  * A resume with more text than LIMITS.documentTextLength is a 422 for the
- * documents (rendering it would outlast the statement timeout); its JSON,
- * Markdown and HTML still hold it all.
+ * documents (its PDF would take the worker many seconds); its JSON, Markdown
+ * and HTML still hold it all.
  */
 export function refuseTooLongForDocument(resume: WholeResume): void {
   let length = 0;

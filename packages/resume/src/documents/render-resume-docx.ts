@@ -109,8 +109,9 @@ function lines(text: string, options: { color?: string; keepNext?: boolean } = {
 }
 
 function link({ text, url }: OutlineText): ParagraphChild {
-  const run = new TextRun({ text, style: "Hyperlink" });
-  return url ? new ExternalHyperlink({ link: url, children: [run] }) : new TextRun({ text, color: MUTED });
+  return url
+    ? new ExternalHyperlink({ link: url, children: [new TextRun({ text, style: "Hyperlink" })] })
+    : new TextRun({ text, color: MUTED });
 }
 
 /** Items on one line, separated by middle dots. */

@@ -89,8 +89,8 @@ function drawSection(doc: Doc, section: OutlineSection) {
   const first = section.paragraphs[0]
     ? paragraphHeight(doc, section.paragraphs[0])
     : entryHeight(doc, section.entries[0]!);
-  // The heading stays with what follows it: with the whole first entry when that fits a page.
-  keepTogether(doc, headingHeight + Math.min(first, pageHeight(doc) / 3));
+  // The title stays with what follows it: with the whole first entry when both fit a page.
+  keepTogether(doc, headingHeight + first);
   doc.moveDown(0.4);
   style(doc, "bold", SIZE.section).text(section.title.toUpperCase(), left(doc), doc.y, {
     width: width(doc),
@@ -115,9 +115,14 @@ function drawSection(doc: Doc, section: OutlineSection) {
   }
 }
 
-/** Starts a new page unless `height` fits below, or cannot fit on any page. */
+/**
+ * Starts a new page unless `height` fits below. What is taller than a page
+ * starts where it is, when a few lines of it fit there.
+ */
 function keepTogether(doc: Doc, height: number) {
-  if (doc.y + height > bottom(doc) && height <= pageHeight(doc)) doc.addPage();
+  const needed =
+    height <= pageHeight(doc) ? height : 4 * style(doc, "regular", SIZE.body).currentLineHeight(true);
+  if (doc.y + needed > bottom(doc)) doc.addPage();
 }
 
 function sectionHeadingHeight(doc: Doc): number {

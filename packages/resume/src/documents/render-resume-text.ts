@@ -1,7 +1,7 @@
 import type { OutlineEntry, ResumeOutline } from "./resume-outline.ts";
 
 /** The longest line of the plain-text resume, in characters (code points). */
-export const TEXT_LINE_LIMIT = 100;
+const TEXT_LINE_LIMIT = 100;
 
 /**
  * The resume as plain UTF-8 text for pasting into application forms: no
@@ -46,9 +46,13 @@ function wrap(text: string): string[] {
         current = candidate;
         continue;
       }
-      if (current) lines.push(current);
-      // A word longer than a line is cut into pieces that fit.
-      let rest = Array.from(`${indent}${word}`);
+      if (length(`${indent}${word}`) <= TEXT_LINE_LIMIT) {
+        lines.push(current);
+        current = `${indent}${word}`;
+        continue;
+      }
+      // A word longer than a line is cut into pieces, the first after what the line holds.
+      let rest = Array.from(candidate);
       while (rest.length > TEXT_LINE_LIMIT) {
         lines.push(rest.slice(0, TEXT_LINE_LIMIT).join(""));
         rest = [...Array.from(indent), ...rest.slice(TEXT_LINE_LIMIT)];

@@ -115,7 +115,9 @@ export const resumeRouter = router({
           ctx.response.headers.set("Content-Type", "text/html; charset=utf-8");
           ctx.response.headers.set("Content-Security-Policy", THEMED_PAGE_POLICY);
           return renderResumeHtml(resume, input.theme);
-        default: {
+        case "pdf":
+        case "docx":
+        case "text": {
           refuseTooLongForDocument(resume);
           const render = ctx.renderDocument ?? renderResumeDocument;
           const document = await render(resume, input.format, input.paper);
