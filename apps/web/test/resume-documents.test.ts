@@ -318,31 +318,35 @@ describe("GET /me/resume?format=text", () => {
 });
 
 describe("where documents are made", () => {
-  it("on the request's thread (DOCUMENT_WORKERS=0) they hold what they hold on a worker thread", async () => {
-    const inline = await startWebServer({ DOCUMENT_WORKERS: "0" });
-    try {
-      for (const format of ["text", "docx", "pdf"]) {
-        const [onWorker, onRequestThread] = await Promise.all(
-          [web, inline].map(async (server) => {
-            const response = await fetch(`${server.url}/me/resume?format=${format}`, {
-              headers: { authorization },
-            });
-            expect(response.status, format).toBe(200);
-            return Buffer.from(await response.arrayBuffer());
-          }),
-        );
-        if (format === "text") expect(onRequestThread!.toString()).toBe(onWorker!.toString());
-        if (format === "docx")
-          expect((await mammoth.extractRawText({ buffer: onRequestThread! })).value).toBe(
-            (await mammoth.extractRawText({ buffer: onWorker! })).value,
+  it(
+    "on the request's thread (DOCUMENT_WORKERS=0) they hold what they hold on a worker thread",
+    { timeout: 90_000 },
+    async () => {
+      const inline = await startWebServer({ DOCUMENT_WORKERS: "0" });
+      try {
+        for (const format of ["text", "docx", "pdf"]) {
+          const [onWorker, onRequestThread] = await Promise.all(
+            [web, inline].map(async (server) => {
+              const response = await fetch(`${server.url}/me/resume?format=${format}`, {
+                headers: { authorization },
+              });
+              expect(response.status, format).toBe(200);
+              return Buffer.from(await response.arrayBuffer());
+            }),
           );
-        if (format === "pdf" && hasPoppler)
-          expect(await pdfText(onRequestThread!)).toBe(await pdfText(onWorker!));
+          if (format === "text") expect(onRequestThread!.toString()).toBe(onWorker!.toString());
+          if (format === "docx")
+            expect((await mammoth.extractRawText({ buffer: onRequestThread! })).value).toBe(
+              (await mammoth.extractRawText({ buffer: onWorker! })).value,
+            );
+          if (format === "pdf" && hasPoppler)
+            expect(await pdfText(onRequestThread!)).toBe(await pdfText(onWorker!));
+        }
+      } finally {
+        await inline.stop();
       }
-    } finally {
-      await inline.stop();
-    }
-  });
+    },
+  );
 });
 
 describe("text no document format expects", () => {
@@ -368,6 +372,69 @@ describe("text no document format expects", () => {
     expect(text).toContain("</w:t><w:p>&amp;");
     expect(text).not.toMatch(/(?!\n)\p{Cc}/u);
   }, 120_000);
+});
+
+describe("a resume at the limits", () => {
+  it(
+    "of 200 entries in every collection, every line at its longest, makes every document, the PDF to its last entry",
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      const { authorization: token } = await newUser();
+      const line = (label: string, i: number) =>
+        `${label} ${i} ${"x".repeat(LIMITS.nameLength - 12)}`.slice(0, LIMITS.nameLength);
+      const entries = LIMITS.entriesPerCollection;
+      const long = "word ".repeat(550).trim();
+      const resume = {
+        profile: { name: "At The Limits", summary: long, goals_summary: long },
+        experience: Array.from({ length: entries }, (_, i) => ({
+          organization: line("Org", i),
+          title: line("Title", i),
+          location: line("Place", i),
+          start_date: "2020-01-01",
+          responsibilities: [line("Duty", i)],
+        })),
+        education: Array.from({ length: entries }, (_, i) => ({
+          institution: line("School", i),
+          degree: line("Degree", i),
+          start_date: "2010-01-01",
+        })),
+        skills: Array.from({ length: entries }, (_, i) => ({ name: line("Skill", i), category: "tool" })),
+        certifications: Array.from({ length: entries }, (_, i) => ({
+          name: line("Cert", i),
+          issuing_organization: line("Issuer", i),
+          issue_date: "2020-01-01",
+        })),
+        hobbies: Array.from({ length: entries }, (_, i) => ({
+          name: line("Hobby", i),
+          description: line("About", i),
+        })),
+        goals: Array.from({ length: entries }, (_, i) => ({
+          description: `${i === entries - 1 ? "THE LAST GOAL " : ""}${line("Goal", i)}`,
+          category: "career",
+        })),
+      };
+      const imported = await httpClient(web.url, { authorization: token }).put("/me/resume", resume);
+      expect(imported.status, imported.text).toBe(200);
+      for (const format of ["text", "docx", "pdf"]) {
+        const response = await fetch(`${web.url}/me/resume?format=${format}`, {
+          headers: { authorization: token },
+        });
+        expect(response.status, format).toBe(200);
+        const bytes = new Uint8Array(await response.arrayBuffer());
+        if (format === "text") {
+          expect(bytes.length).toBeGreaterThan(400_000);
+          expect(new TextDecoder().decode(bytes)).toContain("THE LAST GOAL");
+        }
+        if (format === "docx")
+          expect((await mammoth.extractRawText({ buffer: Buffer.from(bytes) })).value).toContain(
+            "THE LAST GOAL",
+          );
+        if (format === "pdf" && hasPoppler) expect(await pdfText(bytes)).toContain("THE LAST GOAL");
+      }
+    },
+  );
 });
 
 describe("a resume past what a document holds", () => {

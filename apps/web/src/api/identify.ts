@@ -19,8 +19,11 @@ export type Identify = (
 /** What a personal access token grants (a database lookup). */
 export type FindAccessToken = (token: string) => Promise<AccessTokenGrant>;
 
-/** How long a request waits for its personal access token's row before the database counts as unavailable. */
-const ACCESS_TOKEN_TIMEOUT_MS = 1_000;
+/**
+ * How long a request waits for its personal access token's row before the
+ * database counts as unavailable: a new connection's 2 s, and a second to answer.
+ */
+const ACCESS_TOKEN_TIMEOUT_MS = 3_000;
 
 /**
  * Personal access tokens looked up in the database, never kept in memory (a

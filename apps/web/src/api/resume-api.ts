@@ -41,8 +41,12 @@ import type { DocumentWorkers } from "./document-workers.ts";
 import type { Identify, Identity } from "./identify.ts";
 import type { SharedRateLimit } from "./shared-rate-limit.ts";
 
-/** How long GET /me/resume waits for its version before the database counts as unavailable. */
-const VERSION_TIMEOUT_MS = 1_000;
+/**
+ * How long GET /me/resume waits for its version before the database counts as
+ * unavailable: a new connection's 2 s, and a second to answer (with 1 s, a
+ * fresh server's first requests failed where connections were slow to open).
+ */
+const VERSION_TIMEOUT_MS = 3_000;
 
 export interface ResumeApiDeps {
   db: Database;
