@@ -86,10 +86,11 @@ function drawInline(doc: Doc, items: OutlineText[], size: number) {
 
 function drawSection(doc: Doc, section: OutlineSection) {
   const headingHeight = sectionHeadingHeight(doc);
+  // The title stays with what follows it: the first lines of a paragraph (which may go on over
+  // the page), or the whole first entry when both fit a page.
   const first = section.paragraphs[0]
-    ? paragraphHeight(doc, section.paragraphs[0])
+    ? Math.min(paragraphHeight(doc, section.paragraphs[0]), fewLines(doc))
     : entryHeight(doc, section.entries[0]!);
-  // The title stays with what follows it: with the whole first entry when both fit a page.
   keepTogether(doc, headingHeight + first);
   doc.moveDown(0.4);
   style(doc, "bold", SIZE.section).text(section.title.toUpperCase(), left(doc), doc.y, {
@@ -120,9 +121,13 @@ function drawSection(doc: Doc, section: OutlineSection) {
  * starts where it is, when a few lines of it fit there.
  */
 function keepTogether(doc: Doc, height: number) {
-  const needed =
-    height <= pageHeight(doc) ? height : 4 * style(doc, "regular", SIZE.body).currentLineHeight(true);
+  const needed = height <= pageHeight(doc) ? height : fewLines(doc);
   if (doc.y + needed > bottom(doc)) doc.addPage();
+}
+
+/** Four lines of body text. */
+function fewLines(doc: Doc): number {
+  return 4 * style(doc, "regular", SIZE.body).currentLineHeight(true);
 }
 
 function sectionHeadingHeight(doc: Doc): number {
