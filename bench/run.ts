@@ -1,5 +1,5 @@
 /**
- * `npm run bench [posting|resume|documents|balances|controls ...]`: starts its own database and
+ * `npm run bench [posting|resume|documents|mixed|balances|controls ...]`: starts its own database and
  * production servers, prints a table per benchmark, cleans up. BENCH_SECONDS
  * sets each load run's length (default 10).
  */
@@ -8,6 +8,7 @@ import { benchBalances, benchPosting } from "./ledger.ts";
 import { benchControls } from "./ledger-controls.ts";
 import { benchResume } from "./resume.ts";
 import { benchResumeDocuments } from "./resume-documents.ts";
+import { benchResumeMixed } from "./resume-mixed.ts";
 import { env } from "../scripts/env.ts";
 import { startBenchEnvironment } from "./environment.ts";
 
@@ -23,6 +24,7 @@ try {
   if (wanted("posting")) await benchPosting(environment.ledgerUrl, environment.databaseUrl, seconds);
   if (wanted("resume")) await benchResume(environment.startWeb, seconds);
   if (wanted("documents")) await benchResumeDocuments(environment.startWeb, seconds);
+  if (wanted("mixed")) await benchResumeMixed(environment.startWeb, seconds);
   if (wanted("balances")) await benchBalances(environment.ledgerUrl, environment.databaseUrl);
   if (wanted("controls")) await benchControls(environment.ledgerUrl, environment.databaseUrl, seconds);
 } catch (error) {
