@@ -20,7 +20,7 @@ export const hasLibreOffice = installed("soffice");
  * Runs a command-line reader of documents (poppler's pdftotext and pdfinfo,
  * LibreOffice) on `bytes` written to a file of its own; answers its output.
  */
-export async function readDocument(
+async function readDocument(
   bytes: Uint8Array,
   fileName: string,
   command: (file: string, directory: string) => [string, string[]],
