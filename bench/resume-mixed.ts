@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { writeFile, mkdtemp, rm } from "node:fs/promises";
-import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadLocalIssuer } from "@app/auth";
 import { env } from "../scripts/env.ts";
+import { nodeHttpClient } from "./node-http-load.ts";
 import { seedResume } from "./resume.ts";
 import { fmt, percentile, printTable, runLoad, type LoadResult } from "./stats.ts";
 
@@ -37,26 +37,6 @@ async function startBareServer(body: Buffer, headers: Record<string, string>) {
       await rm(directory, { recursive: true, force: true });
     },
   };
-}
-
-/** Requests over `connections` keep-alive connections read by node:http, each timed. */
-function httpLoad(connections: number) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  const request = (url: string, headers: Record<string, string>, method = "GET", body?: string) =>
-    new Promise<void>((resolve, reject) => {
-      const req = http.request(url, { method, agent, headers }, (response) => {
-        response.resume();
-        response.on("end", () =>
-          (response.statusCode ?? 500) < 300
-            ? resolve()
-            : reject(new Error(`${method} ${url}: ${response.statusCode}`)),
-        );
-        response.on("error", reject);
-      });
-      req.on("error", reject);
-      req.end(body);
-    });
-  return { request, close: () => agent.destroy() };
 }
 
 const rate = (result: LoadResult) => result.requests / result.seconds;
@@ -97,7 +77,7 @@ export async function benchResumeMixed(
   const profileBody = (worker: number, i: number) =>
     JSON.stringify({ name: `Person ${worker % PEOPLE}`, headline: `Engineer ${i}` });
 
-  const client = httpLoad(CONNECTIONS);
+  const client = nodeHttpClient(CONNECTIONS);
   try {
     const whole = await runLoad(CONNECTIONS, seconds, () =>
       client.request(`${baseUrl}/me/resume`, { authorization: reader }),

@@ -365,6 +365,14 @@ test.describe("at 375 px wide", () => {
     await page.screenshot({ path: path.join(artifacts, "editor-375px.png"), fullPage: true });
     expect(errors).toEqual([]);
   });
+
+  test("the Download menu opens within the screen", async ({ page }) => {
+    await signIn(page, uniqueUser("phone-menu"));
+    await page.getByRole("button", { name: "Download…" }).click();
+    const menu = (await page.getByRole("list", { name: "Download as" }).boundingBox())!;
+    expect(menu.x).toBeGreaterThanOrEqual(0);
+    expect(menu.x + menu.width).toBeLessThanOrEqual(375);
+  });
 });
 
 test("pages carry the security headers", async ({ request }) => {

@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import { DomainError } from "@app/rest/errors";
+import { DomainError, serviceUnavailable } from "@app/rest/errors";
 import type { RenderResumeDocument, ResumeDocument } from "@app/resume/documents";
 import type { Logger } from "@app/service";
 
@@ -70,13 +70,19 @@ export function createDocumentWorkers(
     else pending.resolve(outcome.document);
   }
 
-  /** The job of a worker that is no longer working, failed with `error`. */
-  function failJobOf(worker: Worker, error: Error) {
+  /** The job a worker was doing, taken off it (its timer stopped), if any. */
+  function takeJob(worker: Worker): Pending | undefined {
     const running = busy.get(worker);
-    if (!running) return;
+    if (!running) return undefined;
     busy.delete(worker);
     clearTimeout(running.timer);
-    settle(running.pending, { error });
+    return running.pending;
+  }
+
+  /** The job of a worker that is no longer working, failed with `error`. */
+  function failJobOf(worker: Worker, error: Error) {
+    const pending = takeJob(worker);
+    if (pending) settle(pending, { error });
   }
 
   function start() {
@@ -87,12 +93,10 @@ export function createDocumentWorkers(
         idle.push(worker);
         return dispatch();
       }
-      const running = busy.get(worker);
-      if (!running) return;
-      busy.delete(worker);
-      clearTimeout(running.timer);
+      const pending = takeJob(worker);
+      if (!pending) return;
       settle(
-        running.pending,
+        pending,
         "error" in result
           ? { error: new Error(`making a document failed: ${result.error}`) }
           : { document: asBuffers(result.document) },
@@ -122,10 +126,7 @@ export function createDocumentWorkers(
       const worker = idle.shift()!;
       const pending = queue.shift()!;
       const timer = setTimeout(() => {
-        failJobOf(
-          worker,
-          new DomainError(503, "making the document took too long; try again shortly", RETRY),
-        );
+        failJobOf(worker, serviceUnavailable("making the document took too long; try again shortly"));
         void worker.terminate();
       }, timeoutMs);
       busy.set(worker, { pending, timer });
@@ -138,7 +139,7 @@ export function createDocumentWorkers(
   return {
     renderFor: (person) => (resume, format, paper) =>
       new Promise((resolve, reject) => {
-        if (closed) return reject(new DomainError(503, "the server is shutting down", RETRY));
+        if (closed) return reject(serviceUnavailable("the server is shutting down"));
         if ((perPerson.get(person) ?? 0) >= PER_PERSON) {
           return reject(
             new DomainError(429, `at most ${PER_PERSON} of a person's documents are made at once`, {
@@ -147,9 +148,7 @@ export function createDocumentWorkers(
           );
         }
         if (queue.length >= QUEUED_PER_WORKER * count) {
-          return reject(
-            new DomainError(503, "the server is busy making documents; try again shortly", RETRY),
-          );
+          return reject(serviceUnavailable("the server is busy making documents; try again shortly"));
         }
         perPerson.set(person, (perPerson.get(person) ?? 0) + 1);
         queue.push({ job: { resume, format, paper }, person, resolve, reject });
@@ -158,14 +157,12 @@ export function createDocumentWorkers(
     async close() {
       closed = true;
       for (const pending of queue.splice(0)) {
-        settle(pending, { error: new DomainError(503, "the server is shutting down", RETRY) });
+        settle(pending, { error: serviceUnavailable("the server is shutting down") });
       }
       await Promise.all([...idle, ...busy.keys()].map((worker) => worker.terminate()));
     },
   };
 }
-
-const RETRY = { headers: { "retry-after": "2" } };
 
 /** Bytes come back from a thread as a Uint8Array; the REST edge answers a Buffer's as they are. */
 function asBuffers(document: ResumeDocument): ResumeDocument {

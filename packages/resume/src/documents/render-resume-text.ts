@@ -1,4 +1,4 @@
-import type { OutlineEntry, ResumeOutline } from "./resume-outline.ts";
+import { present, type OutlineEntry, type ResumeOutline } from "./resume-outline.ts";
 
 /** The longest line of the plain-text resume, in characters (code points). */
 const TEXT_LINE_LIMIT = 100;
@@ -19,13 +19,11 @@ export function renderResumeText(outline: ResumeOutline): string {
   return `${blocks.map((lines) => lines.flatMap((line) => wrap(line)).join("\n")).join("\n\n")}\n`;
 }
 
-const present = (values: (string | null)[]): string[] => values.filter((v): v is string => Boolean(v));
-
 function entryLines(entry: OutlineEntry): string[] {
   const details = present([entry.dates, ...entry.details]).join(" · ");
   return [
     entry.heading,
-    ...present([details || null, entry.text, entry.link?.text ?? null]),
+    ...present([details, entry.text, entry.link?.text]),
     ...entry.bullets.map((bullet) => `- ${bullet}`),
   ];
 }

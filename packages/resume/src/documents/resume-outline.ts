@@ -54,7 +54,8 @@ const SKILL_GROUPS: Record<Entry<"skills">["category"], string> = {
 };
 
 const capitalize = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
-const present = (values: (string | null | undefined | false)[]): string[] =>
+/** The values that are text, in order (for lines put together from optional parts). */
+export const present = (values: (string | null | undefined | false)[]): string[] =>
   values.filter((value): value is string => Boolean(value));
 
 function entry(fields: Partial<OutlineEntry> & { heading: string }): OutlineEntry {
