@@ -7,11 +7,20 @@
  * satisfies the check. We do that only when the variable is unset, with a
  * placeholder that explains itself if anything ever runs it: migrations are
  * applied by `npm run db:migrate`, never by the Prisma CLI.
+ *
+ * A client made from the same schema and the same locked Prisma version is
+ * kept: generating takes seconds of every `npm start`.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { digestOfInputs, isMadeFrom, recordMadeFrom } from "./build-inputs.ts";
 import { env, repoRoot } from "./env.ts";
+
+const generated = path.join(repoRoot, "packages", "db", "src", "generated");
+const stamp = path.join(generated, "inputs-digest");
+const digest = digestOfInputs(["prisma/schema.prisma", "prisma.config.ts", "package-lock.json"]);
+if (existsSync(path.join(generated, "prisma", "client.ts")) && isMadeFrom(stamp, digest)) process.exit(0);
 
 let engine = env.PRISMA_SCHEMA_ENGINE_BINARY;
 if (!engine) {
@@ -29,3 +38,4 @@ execFileSync("npx", ["prisma", "generate"], {
   stdio: ["ignore", "ignore", "inherit"],
   env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: engine, PRISMA_HIDE_UPDATE_MESSAGE: "1" },
 });
+recordMadeFrom(stamp, digest);

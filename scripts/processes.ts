@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
+import type { ListeningMessage } from "@app/service";
+import { digestOfInputs, isMadeFrom, recordMadeFrom } from "./build-inputs.ts";
 import { repoRoot } from "./env.ts";
 
 const require = createRequire(import.meta.url);
@@ -20,13 +22,15 @@ export interface ServiceEnv {
 /**
  * "quiet" keeps only stderr (errors), for tests and benchmarks; "piped" gives
  * the caller the child's stdout (its JSON log lines), which it must read: a
- * pipe that nobody reads would block the child once full.
+ * pipe that nobody reads would block the child once full. Every server also
+ * gets an IPC channel: it says on it when it listens (`waitForListening`), and
+ * shuts down when it closes, so no server outlives the process that started it.
  */
 type Stdio = "inherit" | "quiet" | "piped";
 const STDIO: Record<Stdio, StdioOptions> = {
-  inherit: "inherit",
-  quiet: ["ignore", "ignore", "inherit"],
-  piped: ["ignore", "pipe", "inherit"],
+  inherit: ["inherit", "inherit", "inherit", "ipc"],
+  quiet: ["ignore", "ignore", "inherit", "ipc"],
+  piped: ["ignore", "pipe", "inherit", "ipc"],
 };
 const stdioOf = (stdio: Stdio): StdioOptions => STDIO[stdio];
 
@@ -63,12 +67,32 @@ export function run(
   });
 }
 
+/** Where a build records the digest of what it was made from. */
+const webBuildStamp = path.join(webDir, ".next", "inputs-digest");
+
+/** What the web app's build is made from: its sources, the packages', the locked dependencies and the public settings Next.js writes into the pages. */
+function webBuildDigest(): string {
+  const publicSettings = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => name.startsWith("NEXT_PUBLIC_")),
+  );
+  return digestOfInputs(["apps/web", "packages", "package-lock.json", "tsconfig.base.json"], publicSettings);
+}
+
 /** The production build of the web app. */
-export function buildWeb(): Promise<void> {
-  return run(process.execPath, [nextBin, "build"], {
+export async function buildWeb(): Promise<void> {
+  const digest = webBuildDigest();
+  await run(process.execPath, [nextBin, "build"], {
     cwd: webDir,
     env: { ...process.env, NODE_ENV: "production" },
   });
+  recordMadeFrom(webBuildStamp, digest);
+}
+
+/** The production build, unless the one there was made from the same sources; true when it built. */
+export async function buildWebUnlessBuilt(): Promise<boolean> {
+  if (isMadeFrom(webBuildStamp, webBuildDigest())) return false;
+  await buildWeb();
+  return true;
 }
 
 export function startWeb(
@@ -112,6 +136,21 @@ function startNodeService(
     cwd,
     stdio: stdioOf(stdio),
     env: childEnv(service, { NODE_ENV: "production", ...extraEnv }),
+  });
+}
+
+/** Resolves once the server `child` listens on its port; rejects if it exits first. */
+export function waitForListening(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+      reject(new Error(`a server exited before it listened (${signal ?? code})`));
+    child.once("exit", onExit);
+    child.on("message", function onMessage(message: ListeningMessage) {
+      if (message?.type !== "listening") return;
+      child.off("message", onMessage);
+      child.off("exit", onExit);
+      resolve();
+    });
   });
 }
 

@@ -1,7 +1,8 @@
 /**
  * `npm start`: the database (embedded unless DATABASE_URL), migrations, the
- * production build, then the web app on PORT and the ledger on LEDGER_PORT.
- * Ctrl-C stops all of it.
+ * production build (kept while the sources are unchanged), then the web app
+ * on PORT and the ledger on LEDGER_PORT. Ctrl-C, SIGTERM or SIGHUP stops all
+ * of it, PostgreSQL last; so does the end of the `npm` that started it.
  */
 import path from "node:path";
 import { resolveAuthSetup } from "@app/auth";
@@ -10,11 +11,33 @@ import { loadCredentials } from "@app/sigv4";
 import { developmentCredentialsFile } from "../apps/ledger/src/env.ts";
 import { migrate, openDatabase } from "./database.ts";
 import { env } from "./env.ts";
-import { buildWeb, run, startLedger, startWeb, stopProcess, waitForHealthy } from "./processes.ts";
+import {
+  buildWebUnlessBuilt,
+  run,
+  startLedger,
+  startWeb,
+  stopProcess,
+  waitForListening,
+} from "./processes.ts";
+import { isAlive, launchingProcesses } from "./launching-processes.ts";
+import { ensurePortsFree, lockCheckout, StartRefused } from "./start-preflight.ts";
 
 const step = (text: string) => console.log(`\n▶ ${text}`);
+const fail = (message: string): never => {
+  console.error(`\n✗ ${message}`);
+  process.exit(1);
+};
 
-step("generating the Prisma client");
+try {
+  const unlock = lockCheckout(env.DATA_DIR);
+  process.on("exit", unlock);
+  await ensurePortsFree(env.HOST, { PORT: env.PORT, LEDGER_PORT: env.LEDGER_PORT });
+} catch (error) {
+  if (error instanceof StartRefused) fail(error.message);
+  throw error;
+}
+
+step("the Prisma client");
 await run(process.execPath, ["--import", "tsx", "scripts/prisma-generate.ts"]);
 
 step(env.DATABASE_URL ? "using DATABASE_URL" : "starting embedded PostgreSQL (.data/postgres)");
@@ -25,12 +48,12 @@ if (database.directory && database.directory !== path.join(env.DATA_DIR, "postgr
 try {
   const applied = await migrate(database.url);
   console.log(applied.length ? `applied migrations: ${applied.join(", ")}` : "database is up to date");
-  step("building the web app (next build)");
-  await buildWeb();
+  step("the web app's production build");
+  const built = await buildWebUnlessBuilt();
+  if (!built) console.log("the sources are unchanged since the last build: using it");
 } catch (error) {
-  console.error(`\n✗ ${(error as Error).message}`);
   await database.stop();
-  process.exit(1);
+  fail((error as Error).message);
 }
 
 step("starting the web app and the ledger");
@@ -43,29 +66,40 @@ const service = {
   SHUTDOWN_DRAIN_MS: env.SHUTDOWN_DRAIN_MS,
 };
 const children = [startWeb(service), startLedger(service)];
-let stopping = false;
+let stopped: Promise<never> | undefined;
 
-async function shutdown(code: number) {
-  if (stopping) return;
-  stopping = true;
-  await Promise.all(children.map(stopProcess));
-  await database.stop();
-  process.exit(code);
+/** Stops the servers, then PostgreSQL, then this process; called again, it is the same stop. */
+function shutdown(code: number): Promise<never> {
+  stopped ??= (async () => {
+    await Promise.all(children.map(stopProcess));
+    await database.stop();
+    process.exit(code);
+  })();
+  return stopped;
 }
-process.once("SIGINT", () => void shutdown(0));
-process.once("SIGTERM", () => void shutdown(0));
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => void shutdown(0));
 for (const child of children) {
   child.once("exit", (code) => {
-    if (!stopping) {
-      console.error(`a service exited (${code}); stopping`);
-      void shutdown(1);
-    }
+    if (stopped) return;
+    console.error(`a service exited (${code}); stopping`);
+    void shutdown(1);
   });
 }
+// `npm` ends on SIGTERM or SIGHUP without passing it on to this process: its end is the signal here.
+const launchers = launchingProcesses();
+setInterval(() => {
+  if (!launchers.every(isAlive)) void shutdown(0);
+}, 500).unref();
+
+// "Ready." is said of these servers, not of whatever else might answer on their ports.
+const listening = await Promise.all(children.map(waitForListening)).then(
+  () => true,
+  () => false,
+);
+if (!listening) await shutdown(1);
 
 const webUrl = `http://localhost:${env.PORT}`;
 const ledgerUrl = `http://localhost:${env.LEDGER_PORT}`;
-await Promise.all([waitForHealthy(`${webUrl}/healthz`), waitForHealthy(`${ledgerUrl}/healthz`)]);
 
 const credentialsFile = env.LEDGER_CREDENTIALS_FILE ?? developmentCredentialsFile(env.DATA_DIR);
 const [key] = (await loadCredentials(credentialsFile, LEDGER_ACTIONS)).values();

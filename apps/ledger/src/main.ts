@@ -3,6 +3,7 @@ import { LEDGER_ACTIONS, observeGroupCommits } from "@app/ledger";
 import {
   createLogger,
   createServiceMetrics,
+  listenOrExit,
   routeConsoleToLogger,
   serveMetrics,
   runUntilShutdown,
@@ -26,12 +27,11 @@ const groupSizes = metrics.histogram(
 observeGroupCommits((posts) => groupSizes.observe(posts));
 const service = createLedgerServer({ db, credentials, region: env.LEDGER_REGION, logger, metrics });
 
-service.server.listen(env.LEDGER_PORT, env.HOST, () => {
-  logger.info(
-    { url: `http://localhost:${env.LEDGER_PORT}`, access_keys: credentials.size, region: env.LEDGER_REGION },
-    "ledger listening",
-  );
-});
+await listenOrExit(service.server, { port: env.LEDGER_PORT, host: env.HOST, setting: "LEDGER_PORT", logger });
+logger.info(
+  { url: `http://localhost:${env.LEDGER_PORT}`, access_keys: credentials.size, region: env.LEDGER_REGION },
+  "ledger listening",
+);
 const metricsServer = env.LEDGER_METRICS_PORT
   ? await serveMetrics(metrics.registry, env.LEDGER_METRICS_PORT, env.HOST)
   : null;

@@ -11,6 +11,7 @@ import { purgeExpiredRows } from "@app/resume";
 import {
   createLogger,
   createServiceMetrics,
+  listenOrExit,
   routeConsoleToLogger,
   serveMetrics,
   runUntilShutdown,
@@ -62,9 +63,8 @@ const service = createWebServer({
   logger,
   metrics,
 });
-service.server.listen(env.PORT, env.HOST, () => {
-  logger.info({ url: `http://${env.HOST}:${env.PORT}`, dev }, "web app listening");
-});
+await listenOrExit(service.server, { port: env.PORT, host: env.HOST, setting: "PORT", logger });
+logger.info({ url: `http://${env.HOST}:${env.PORT}`, dev }, "web app listening");
 const metricsServer = env.METRICS_PORT
   ? await serveMetrics(metrics.registry, env.METRICS_PORT, env.HOST)
   : null;

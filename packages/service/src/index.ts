@@ -9,5 +9,6 @@ export {
   type ServiceServer,
   type ServiceServerOptions,
 } from "./service-server.ts";
+export { listenOrExit, type ListeningMessage } from "./listen-or-exit.ts";
 export { runUntilShutdown } from "./run-until-shutdown.ts";
 export { serviceSettings } from "./service-settings.ts";

@@ -5,11 +5,14 @@ import type { ServiceServer } from "./service-server.ts";
 const SHUTDOWN_GRACE_MS = 45_000;
 
 /**
- * A service process's life after it has started: at the first SIGINT or
- * SIGTERM (later ones are ignored: a shutdown under way is not cut short), a
- * drained shutdown of `service` over `drainMs`, then `close()` (listeners,
- * pools), then exit 0 once the log is written. Whatever still hangs
- * SHUTDOWN_GRACE_MS after the drain does not keep the process alive (exit 1).
+ * A service process's life after it has started: at the first SIGINT,
+ * SIGTERM or SIGHUP (later ones are ignored: a shutdown under way is not cut
+ * short), a drained shutdown of `service` over `drainMs`, then `close()`
+ * (listeners, pools), then exit 0 once the log is written. Whatever still
+ * hangs SHUTDOWN_GRACE_MS after the drain does not keep the process alive
+ * (exit 1). A process started with an IPC channel (by `npm start`) shuts
+ * down the same way when the channel closes: its parent is gone, and a
+ * server nobody will stop must not outlive it.
  */
 export async function runUntilShutdown({
   service,
@@ -22,8 +25,12 @@ export async function runUntilShutdown({
   logger: Logger;
   close(): Promise<unknown>;
 }): Promise<void> {
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    for (const name of ["SIGINT", "SIGTERM"] as const) process.on(name, () => resolve(name));
+  const signal = await new Promise<NodeJS.Signals | "parent gone">((resolve) => {
+    for (const name of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(name, () => resolve(name));
+    if (process.channel) {
+      process.channel.unref(); // the channel alone keeps no server alive
+      process.once("disconnect", () => resolve("parent gone"));
+    }
   });
   logger.info({ signal }, "shutting down");
   setTimeout(() => process.exit(1), drainMs + SHUTDOWN_GRACE_MS).unref();

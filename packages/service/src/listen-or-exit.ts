@@ -1,0 +1,40 @@
+import type { Server } from "node:net";
+import type { Logger } from "./logger.ts";
+
+/** What a parent that opened an IPC channel (`npm start`) hears once the service listens. */
+export interface ListeningMessage {
+  type: "listening";
+  port: number;
+}
+
+/**
+ * Starts `server` listening on `port`. A port that cannot be had (another
+ * program holds it, or it needs privileges) ends the process with one log line
+ * that says which port and what to do, and exit code 1: there is nothing the
+ * service can do without it, and a stack trace tells a person less. A parent
+ * that started this process with an IPC channel is told when it listens, so
+ * it can say "ready" about this process and not about whatever else answers
+ * on the port.
+ */
+export function listenOrExit(
+  server: Server,
+  { port, host, setting, logger }: { port: number; host: string; setting: string; logger: Logger },
+): Promise<void> {
+  return new Promise((resolve) => {
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      const reason =
+        error.code === "EADDRINUSE"
+          ? `port ${port} (${setting}) is in use by another program; stop it, or set ${setting} to a free port`
+          : `cannot listen on ${host}:${port} (${setting}): ${error.code ?? error.message}`;
+      logger.fatal({ port, host, code: error.code }, reason);
+      logger.flush(() => process.exit(1));
+    });
+    server.listen(port, host, () => {
+      if (process.send) {
+        const message: ListeningMessage = { type: "listening", port };
+        process.send(message);
+      }
+      resolve();
+    });
+  });
+}
