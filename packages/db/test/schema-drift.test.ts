@@ -139,6 +139,7 @@ describe("schema.prisma against the migrated database", () => {
       "HoldEntry",
       "HoldResolution",
       "IdempotencyKey",
+      "JsonResumeDocument",
       "Profile",
       "RateLimit",
       "ResumeVersion",

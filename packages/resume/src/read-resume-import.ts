@@ -8,8 +8,16 @@ import {
 import { COLLECTIONS } from "./collections.ts";
 import { fromJsonResume } from "./json-resume/from-json-resume.ts";
 import { formatPath } from "./json-resume/json-resume-mapping.ts";
+import { splitForKeeping } from "./json-resume/kept-json-resume.ts";
 import { LIMITS } from "./limits.ts";
 import { resumeImportFields, type ResumeImport } from "./schemas/resume-import.ts";
+
+export interface ResumeToImport {
+  resume: ResumeImport;
+  /** Paths of what the data model has no field for (kept, with a JSON Resume document). */
+  ignored: string[];
+  kept?: ReturnType<typeof splitForKeeping>;
+}
 
 export const IMPORT_FORMATS = ["json", "jsonresume"] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -18,12 +26,10 @@ export type ImportFormat = (typeof IMPORT_FORMATS)[number];
  * An import document checked by every rule of the single routes, in the
  * service's vocabulary; or a 400 whose issues name paths in the document's own
  * (`work[3].startDate` for JSON Resume, `experience[3].start_date` for the
- * service's JSON), nothing written.
+ * service's JSON), nothing written. A JSON Resume document also gives what is
+ * to be kept of it verbatim (`kept`: json-resume/kept-json-resume.ts).
  */
-export function readResumeImport(
-  format: ImportFormat,
-  document: unknown,
-): { resume: ResumeImport; ignored: string[] } {
+export function readResumeImport(format: ImportFormat, document: unknown): ResumeToImport {
   const converted = format === "jsonresume" ? fromJsonResume(document) : undefined;
   const candidate = converted ? converted.resume : document;
   const describe: DescribeIssue = (path, message, code) =>
@@ -43,7 +49,15 @@ export function readResumeImport(
   }
   if (issues.length === 0) {
     const parsed = resumeImportFields.safeParse(candidate);
-    if (parsed.success) return { resume: parsed.data as ResumeImport, ignored: converted?.ignored ?? [] };
+    if (parsed.success) {
+      const resume = parsed.data as ResumeImport;
+      if (!converted) return { resume, ignored: [] };
+      return {
+        resume,
+        ignored: converted.ignored,
+        kept: splitForKeeping(document as Record<string, unknown>),
+      };
+    }
     issues.push(...apiIssuesOf(parsed.error, describe));
   }
   throw new DomainError(400, invalidRequestMessage(issues), { details: { issues } });

@@ -561,7 +561,7 @@ export interface components {
         };
         ResumeImported: {
             resume: components["schemas"]["Resume"];
-            /** @description Paths of what the document holds and the service does not store (`volunteer`, `basics.phone`). */
+            /** @description Paths of what the document holds and the data model has no field for (`volunteer`, `basics.phone`): kept as they are and written back by `GET /me/resume?format=jsonresume`. */
             ignored: string[];
         };
         AccessToken: {

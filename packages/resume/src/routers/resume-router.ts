@@ -12,7 +12,7 @@ import { renderResumeMarkdown } from "../markdown/render-resume-markdown.ts";
 import { IMPORT_FORMATS, readResumeImport } from "../read-resume-import.ts";
 import { wholeResumeOutput } from "../schemas/whole-resume.ts";
 import { replaceWholeResume } from "../store/replace-resume.ts";
-import { getWholeResume } from "../store/resume-store.ts";
+import { getWholeResume, getWholeResumeAndKept } from "../store/resume-store.ts";
 import { renderResumeHtml, THEMED_PAGE_POLICY } from "../themes/render-resume-html.ts";
 import { THEME_NAMES } from "../themes/theme-names.ts";
 import { router, userProcedure } from "../trpc.ts";
@@ -35,7 +35,8 @@ const importOutput = z
     resume: wholeResumeOutput,
     ignored: z.array(z.string()).meta({
       description:
-        "Paths of what the document holds and the service does not store (`volunteer`, `basics.phone`).",
+        "Paths of what the document holds and the data model has no field for (`volunteer`, `basics.phone`): " +
+        "kept as they are and written back by `GET /me/resume?format=jsonresume`.",
     }),
   })
   .meta({ id: "ResumeImported" });
@@ -102,12 +103,14 @@ export const resumeRouter = router({
     )
     .output(z.union([wholeResumeOutput, jsonResumeOutput, z.string(), fileOutput]))
     .query(async ({ ctx, input }) => {
+      if (input.format === "jsonresume") {
+        const { resume, kept } = await getWholeResumeAndKept(ctx.db, ctx.userId);
+        return toJsonResume(resume, kept);
+      }
       const resume = await getWholeResume(ctx.db, ctx.userId);
       switch (input.format) {
         case "json":
           return resume;
-        case "jsonresume":
-          return toJsonResume(resume);
         case "markdown":
           ctx.response.headers.set("Content-Type", "text/markdown; charset=utf-8");
           return renderResumeMarkdown(resume);
@@ -154,7 +157,7 @@ export const resumeRouter = router({
     )
     .output(importOutput)
     .mutation(async ({ ctx, input }) => {
-      const { resume, ignored } = readResumeImport(input.format, input.document);
-      return { resume: await replaceWholeResume(ctx.db, ctx.userId, resume), ignored };
+      const { resume, ignored, kept } = readResumeImport(input.format, input.document);
+      return { resume: await replaceWholeResume(ctx.db, ctx.userId, resume, kept), ignored };
     }),
 });

@@ -1,5 +1,6 @@
 import type { Database } from "@app/db";
 import { COLLECTIONS } from "../collections.ts";
+import type { ResumeToImport } from "../read-resume-import.ts";
 import type { ResumeImport } from "../schemas/resume-import.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { lockCollection } from "./collection-store.ts";
@@ -7,19 +8,26 @@ import { listedNewestFirst, tableOf } from "./collection-tables.ts";
 import { putProfile } from "./profile-store.ts";
 import { getWholeResume } from "./resume-store.ts";
 
-const TABLES = ["resume.profiles", ...COLLECTIONS.map((collection) => tableOf(collection).table)];
+const TABLES = [
+  "resume.profiles",
+  ...COLLECTIONS.map((collection) => tableOf(collection).table),
+  "resume.json_resume_documents",
+];
 
 /**
  * Replaces the person's whole resume in one transaction, all or nothing, and
  * answers the new one. The lock order keeps it clear of deadlocks with the
  * single routes, which lock their row and then the person's version row (the
  * version trigger): first every collection's create lock, then every existing
- * row, and only then the first write.
+ * row, and only then the first write. What a JSON Resume import keeps
+ * (`kept`) is written with it: each entry's item beside the entry, the rest
+ * of the document in its own row; an import without it leaves none.
  */
 export async function replaceWholeResume(
   db: Database,
   userId: string,
   resume: ResumeImport,
+  kept?: ResumeToImport["kept"],
 ): Promise<WholeResume> {
   return db.$transaction(async (tx) => {
     for (const collection of COLLECTIONS) await tx.$queryRawUnsafe(...lockCollection(collection, userId));
@@ -31,7 +39,7 @@ export async function replaceWholeResume(
 
     for (const collection of COLLECTIONS) {
       const table = tableOf(collection);
-      const columns = Object.keys(table.columns);
+      const columns = [...Object.keys(table.columns), "json_resume"];
       await tx.$executeRawUnsafe(`DELETE FROM ${table.table} WHERE user_id = $1`, userId);
       const entries = resume[collection.name];
       if (entries.length === 0) continue;
@@ -43,8 +51,23 @@ export async function replaceWholeResume(
                 jsonb_populate_record(null::${table.table}, e.item) AS r
           ORDER BY e.n ${listedNewestFirst(table) ? "DESC" : "ASC"}`,
         userId,
-        JSON.stringify(entries),
+        JSON.stringify(
+          entries.map((entry, position) => ({
+            ...entry,
+            json_resume: kept ? { position, item: kept.items[collection.name][position] } : null,
+          })),
+        ),
       );
+    }
+    if (kept) {
+      await tx.$executeRawUnsafe(
+        `INSERT INTO resume.json_resume_documents (user_id, document) VALUES ($1, $2::jsonb)
+         ON CONFLICT (user_id) DO UPDATE SET document = EXCLUDED.document`,
+        userId,
+        JSON.stringify(kept.document),
+      );
+    } else {
+      await tx.$executeRawUnsafe(`DELETE FROM resume.json_resume_documents WHERE user_id = $1`, userId);
     }
     return getWholeResume(tx, userId);
   });

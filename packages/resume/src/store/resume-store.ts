@@ -1,14 +1,36 @@
 import { COLLECTIONS } from "../collections.ts";
+import type { KeptJsonResume } from "../json-resume/kept-json-resume.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
+import { tableOf } from "./collection-tables.ts";
 import { listJson, profileJson, type Queryable } from "./sql.ts";
 
-/** The whole resume in one SQL statement: the profile (or null) and every collection in its order. */
-const WHOLE_RESUME_SQL = `SELECT json_build_object(
+/** The whole resume as one JSON value: the profile (or null) and every collection in its order. */
+const WHOLE_RESUME_JSON = `json_build_object(
   'profile', (SELECT ${profileJson()} FROM resume.profiles t WHERE t.user_id = $1),
   ${COLLECTIONS.map((c) => `'${c.name}', ${listJson(c)}`).join(",\n  ")}
-) AS resume`;
+)`;
+const WHOLE_RESUME_SQL = `SELECT ${WHOLE_RESUME_JSON} AS resume`;
+
+/** The whole resume and what the last JSON Resume import kept, read together so that they agree. */
+const WHOLE_RESUME_AND_KEPT_SQL = `SELECT ${WHOLE_RESUME_JSON} AS resume,
+  (SELECT document FROM resume.json_resume_documents WHERE user_id = $1) AS document,
+  (SELECT coalesce(jsonb_object_agg(k.id, k.json_resume), '{}') FROM (
+    ${COLLECTIONS.map((c) => `SELECT id, json_resume FROM ${tableOf(c).table} WHERE user_id = $1 AND json_resume IS NOT NULL`).join("\n    UNION ALL ")}
+  ) AS k) AS items`;
 
 export async function getWholeResume(db: Queryable, userId: string): Promise<WholeResume> {
   const [row] = await db.$queryRawUnsafe<{ resume: WholeResume }[]>(WHOLE_RESUME_SQL, userId);
   return row!.resume;
+}
+
+/** The resume, and what its last JSON Resume import kept (undefined when it came otherwise). */
+export async function getWholeResumeAndKept(
+  db: Queryable,
+  userId: string,
+): Promise<{ resume: WholeResume; kept?: KeptJsonResume }> {
+  const [row] = await db.$queryRawUnsafe<
+    { resume: WholeResume; document: KeptJsonResume["document"] | null; items: KeptJsonResume["items"] }[]
+  >(WHOLE_RESUME_AND_KEPT_SQL, userId);
+  const { resume, document, items } = row!;
+  return { resume, kept: document ? { document, items } : undefined };
 }
