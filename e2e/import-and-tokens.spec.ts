@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { section, signIn, uniqueUser } from "./helpers.ts";
+import { openAddForm, section, signIn, uniqueUser } from "./helpers.ts";
 
 const WORK_RESUME = {
   basics: { name: "Ada Lovelace", label: "Analyst", phone: "555" },
@@ -64,9 +64,11 @@ test("import shows what it replaces, changes nothing on cancel or on a refused f
   await expect(section(page, "Experience").getByTestId("experience-entry")).toHaveCount(0);
 
   await chooseFile(page, "ada.json", WORK_RESUME);
+  await expect(panel.getByRole("list", { name: /not shown or edited here/ })).toHaveText(
+    /1 volunteer entry.*phone number/,
+  );
   await panel.getByRole("button", { name: "Replace my resume" }).click();
-  await expect(panel.getByRole("status")).toContainText("Imported. Not stored");
-  await expect(panel.getByRole("status")).toContainText("basics.phone");
+  await expect(panel.getByRole("status")).toHaveText("Imported.");
   await expect(section(page, "Experience").getByTestId("experience-entry")).toHaveCount(2);
   await expect(page.getByTestId("preview")).toContainText("Ada Lovelace");
 
@@ -80,6 +82,66 @@ test("import shows what it replaces, changes nothing on cancel or on a refused f
   expect(exported.basics.name).toBe("Ada Lovelace");
   expect(exported.work.map((w: { name: string }) => w.name)).toEqual(["Analytical Engines", "Babbage & Co"]);
   expect(exported.skills).toEqual([{ name: "Mathematics", "x-category": "tool", level: "expert" }]);
+});
+
+/** A JSON Resume document with parts the editor has no place for: a phone, a profile without a URL, volunteering. */
+const NEW_RESUME = {
+  basics: {
+    name: "New Name",
+    label: "Imported headline",
+    summary: "Imported summary.",
+    phone: "555-0100",
+    profiles: [{ network: "Twitter", username: "newname" }],
+  },
+  volunteer: [{ organization: "Food bank", position: "Driver" }],
+};
+
+test("before a replace the dialog tells what the editor will not show; after it every form shows the new resume", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("reload"));
+  await page.getByLabel("Name", { exact: true }).fill("Old Name");
+  await page.getByLabel("Headline").fill("Old headline");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByText("Profile saved.")).toBeVisible();
+  // A form left open with a draft of the old resume.
+  const staleForm = await openAddForm(page, "Experience", "experience");
+  await staleForm.getByLabel("Title", { exact: true }).fill("Stale title");
+
+  await page.getByRole("button", { name: "Import…" }).click();
+  const panel = page.getByRole("region", { name: "Import a resume" });
+  await chooseFile(page, "new.json", NEW_RESUME);
+  const unshown = panel.getByRole("list", { name: /not shown or edited here/ });
+  await expect(unshown.getByRole("listitem")).toHaveText([
+    "1 volunteer entry",
+    "phone number",
+    "Twitter profile",
+  ]);
+  expect(await severeViolations(page, "section[aria-labelledby='import-heading']")).toEqual([]);
+
+  await panel.getByRole("button", { name: "Replace my resume" }).click();
+  await expect(panel.getByRole("status")).toHaveText("Imported.");
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue("New Name");
+  await expect(page.getByLabel("Headline")).toHaveValue("Imported headline");
+  await expect(page.getByLabel("Summary", { exact: true })).toHaveValue("Imported summary.");
+  await expect(staleForm).toBeHidden();
+  const addForm = await openAddForm(page, "Experience", "experience");
+  await expect(addForm.getByLabel("Title", { exact: true })).toHaveValue("");
+  await addForm.getByRole("button", { name: "Cancel" }).click();
+
+  await page.getByLabel("Email").fill("new@example.org");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByText("Profile saved.")).toBeVisible();
+  const preview = page.getByTestId("preview");
+  await expect(preview).toContainText("new@example.org");
+  await expect(preview).toContainText("New Name");
+  await expect(preview).toContainText("Imported headline");
+  await expect(preview).toContainText("Imported summary.");
+  await expect(preview).not.toContainText("Old Name");
+
+  await page.reload();
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue("New Name");
+  await expect(page.getByLabel("Email")).toHaveValue("new@example.org");
 });
 
 test("API tokens: made with a name, scope and expiry, shown once, copied, listed, used and revoked", async ({

@@ -13,6 +13,7 @@ export type { WholeResume } from "./schemas/whole-resume.ts";
 export { THEME_NAMES, type ThemeName } from "./themes/theme-names.ts";
 export type { AccessToken, TokenScope } from "./schemas/access-token.ts";
 export { SECTIONS as JSON_RESUME_SECTIONS } from "./json-resume/json-resume-mapping.ts";
+export { describeUnshown, unshownPartsOf } from "./json-resume/describe-unshown.ts";
 export type { ResumeAppRouter } from "./router.ts";
 export { dateRange, monthYear } from "./resume-dates.ts";
 export { renameFields } from "./rename-fields.ts";

@@ -9,6 +9,7 @@ import { ResumePreview } from "./resume-preview.tsx";
 import { ThemePreview } from "./theme-preview.tsx";
 import { api } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
+import { forgetDrafts } from "./use-session-draft.ts";
 
 // Loaded when first opened, so that the editor's first load stays small.
 const ImportResumePanel = lazy(() => import("./import-resume-panel.tsx"));
@@ -40,7 +41,13 @@ function EditorContent({ account }: { account: ReactNode }) {
   const [previewStyle, setPreviewStyle] = useState<"markdown" | ThemeName>("markdown");
   const [themedHtml, setThemedHtml] = useState("");
   const themeFrame = useRef<HTMLIFrameElement>(null);
+  /**
+   * The forms' key: each form reads the resume once, when it mounts, so a
+   * replaced resume gives them a new key and they start again from it.
+   */
+  const [formsGeneration, setFormsGeneration] = useState(0);
 
+  /** Reads the resume again; true when it was read. */
   const reload = useCallback(async () => {
     try {
       const [json, md] = await Promise.all([
@@ -52,10 +59,22 @@ function EditorContent({ account }: { account: ReactNode }) {
       setResume(json as WholeResume);
       setMarkdown(md);
       setProblem("");
+      return true;
     } catch (error) {
       setProblem(handleFailure(error).message);
+      return false;
     }
   }, [handleFailure]);
+
+  /** After an import: every form and its draft start again from the new resume, not the old one. */
+  const reloadReplaced = useCallback(async () => {
+    // At once, so that not even a failed reload leaves a draft of the old resume to reopen later,
+    forgetDrafts(`draft:${userId}:`);
+    if (!(await reload())) return;
+    // and again, as the forms still open on the old resume may have written theirs meanwhile.
+    forgetDrafts(`draft:${userId}:`);
+    setFormsGeneration((generation) => generation + 1);
+  }, [reload, userId]);
 
   useEffect(() => {
     void reload();
@@ -126,7 +145,7 @@ function EditorContent({ account }: { account: ReactNode }) {
             <Suspense fallback={<p className="status">Loading…</p>}>
               <ImportResumePanel
                 resume={resume}
-                onImported={() => void reload()}
+                onImported={() => void reloadReplaced()}
                 onClose={() => {
                   setImporting(false);
                   importButton.current?.focus();
@@ -136,10 +155,10 @@ function EditorContent({ account }: { account: ReactNode }) {
           )}
           {resume ? (
             <>
-              <ProfileForm profile={resume.profile} onSaved={() => void reload()} />
+              <ProfileForm key={formsGeneration} profile={resume.profile} onSaved={() => void reload()} />
               {COLLECTIONS.map((c) => (
                 <CollectionSection
-                  key={c.name}
+                  key={`${c.name}-${formsGeneration}`}
                   collection={c.name}
                   entries={resume[c.name]}
                   onChanged={() => void reload()}

@@ -1,6 +1,6 @@
 "use client";
-import { useEffect, useRef, useState, type ChangeEvent } from "react";
-import { COLLECTIONS, JSON_RESUME_SECTIONS, type WholeResume } from "@app/resume/client";
+import { useEffect, useMemo, useRef, useState, type ChangeEvent } from "react";
+import { COLLECTIONS, JSON_RESUME_SECTIONS, unshownPartsOf, type WholeResume } from "@app/resume/client";
 import { SECTIONS } from "./field-specs.ts";
 import { api } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
@@ -86,14 +86,11 @@ export default function ImportResumePanel({
     setBusy(true);
     setIssues([]);
     try {
-      const { ignored } = await api.resume.replace.mutate({ format, document });
+      // What the editor does not show was told before the replace (unshownPartsOf).
+      await api.resume.replace.mutate({ format, document });
       setDocument(null);
       if (fileRef.current) fileRef.current.value = "";
-      setStatus(
-        ignored.length > 0
-          ? `Imported. Not stored, as the editor has no place for them: ${ignored.join(", ")}.`
-          : "Imported.",
-      );
+      setStatus("Imported.");
       onImported();
     } catch (error) {
       const failure = handleFailure(error);
@@ -113,6 +110,11 @@ export default function ImportResumePanel({
     ...Object.fromEntries(COLLECTIONS.map((c) => [c.name, resume[c.name].length])),
   };
   const incoming = document ? countsOf(document, format) : null;
+  // The editor's own resume.json holds nothing it does not show.
+  const unshown = useMemo(
+    () => (document && format === "jsonresume" ? unshownPartsOf(document) : []),
+    [document, format],
+  );
   const rows = [["profile", "Profile"], ...COLLECTIONS.map((c) => [c.name, SECTIONS[c.name].title])] as const;
 
   return (
@@ -159,6 +161,19 @@ export default function ImportResumePanel({
               ))}
             </tbody>
           </table>
+          {unshown.length > 0 && (
+            <>
+              <p id="import-unshown-heading" className="import-unshown-heading">
+                Kept with your resume and written back when you export JSON Resume, but not shown or edited
+                here:
+              </p>
+              <ul className="import-unshown" aria-labelledby="import-unshown-heading">
+                {unshown.map((part, i) => (
+                  <li key={`${i}:${part}`}>{part}</li>
+                ))}
+              </ul>
+            </>
+          )}
         </>
       )}
       {problem && (

@@ -22,3 +22,13 @@ export function useSessionDraft<T>(key: string, initial: () => T): [T, (next: T)
 export function hasDraft(key: string): boolean {
   return typeof window !== "undefined" && window.sessionStorage.getItem(key) !== null;
 }
+
+/**
+ * Drops every draft whose key starts with `prefix` (with the Idempotency-Keys
+ * kept beside them): after a whole resume is replaced, drafts of the old one
+ * would otherwise reopen and save it back over the new.
+ */
+export function forgetDrafts(prefix: string): void {
+  const keys = Array.from({ length: window.sessionStorage.length }, (_, i) => window.sessionStorage.key(i));
+  for (const key of keys) if (key?.startsWith(prefix)) window.sessionStorage.removeItem(key);
+}
