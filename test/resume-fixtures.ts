@@ -33,7 +33,13 @@ export const COMPLETE: Record<CollectionName, Record<string, unknown>> = {
     honors: "With distinction",
     activities: "Robotics club",
   },
-  skills: { name: "Go", category: "language", proficiency: "advanced", years_experience: 4.5 },
+  skills: {
+    name: "Go",
+    category: "language",
+    proficiency: "advanced",
+    years_experience: 4.5,
+    keywords: ["goroutines", "gRPC"],
+  },
   certifications: {
     name: "AWS Solutions Architect",
     issuing_organization: "Amazon",

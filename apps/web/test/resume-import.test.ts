@@ -179,6 +179,7 @@ describe("PUT /me/resume", () => {
         category: "tool",
         proficiency: "expert",
         years_experience: null,
+        keywords: [],
         json_resume: { position: 0, item: { name: "Go", level: "Master" } },
       },
     ]);
@@ -191,7 +192,7 @@ describe("PUT /me/resume", () => {
       const imported = await api.put("/me/resume?format=jsonresume", sample);
       expect(imported.status).toBe(200);
       expect(imported.body.ignored).toEqual(
-        expect.arrayContaining(["volunteer", "projects", "basics.phone"]),
+        expect.arrayContaining(["volunteer", "projects", "basics.image"]),
       );
       expect((imported.body.resume as { profile: { name: string } }).profile.name).toBe("Richard Hendriks");
       const exported = await api.get("/me/resume?format=jsonresume");
@@ -500,6 +501,6 @@ describe("JSON Resume import keeps what the data model has no field for", () => 
     const exported = (await api.get("/me/resume?format=jsonresume")).body as Record<string, unknown>;
     expect(exported).not.toHaveProperty("volunteer");
     expect(exported).not.toHaveProperty("$schema");
-    expect((exported.basics as Record<string, unknown>).phone).toBeUndefined();
+    expect((exported.basics as Record<string, unknown>).image).toBeUndefined();
   });
 });

@@ -93,7 +93,9 @@ describe("GET /me/resume", () => {
       "### Senior Engineer — Acme\n*Apr 2019 – Jun 2021 · Berlin · Contract*\n\n- Build the billing system",
     );
     expect(markdown).toContain("### Engineer — Acme\n*Jan 2020 – Present*");
-    expect(markdown).toContain("- **Languages:** TypeScript (intermediate), Go (advanced, 4.5 yrs)");
+    expect(markdown).toContain(
+      "- **Languages:** TypeScript (intermediate), Go (advanced, 4.5 yrs: goroutines, gRPC)",
+    );
     expect(markdown).toContain("Teach everyone to program.\n\n- Learn Rust (learning · active)");
   });
 });

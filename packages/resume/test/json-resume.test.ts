@@ -11,7 +11,12 @@ const PROFILE = {
   headline: "Rear Admiral",
   summary: "Invented the first compiler.",
   location: "Arlington, VA",
+  city: "Arlington",
+  region: "Virginia",
+  postal_code: "22201",
+  country_code: "US",
   email: "grace@example.org",
+  phone: "+1 703 555 0100",
   links: { github: "https://github.com/grace", site: "https://grace.example/" },
   goals_summary: "Teach everyone to program.",
 };
@@ -82,7 +87,14 @@ describe("JSON Resume export", () => {
       label: "Rear Admiral",
       summary: "Invented the first compiler.",
       email: "grace@example.org",
-      location: { address: "Arlington, VA" },
+      phone: "+1 703 555 0100",
+      location: {
+        address: "Arlington, VA",
+        city: "Arlington",
+        region: "Virginia",
+        postalCode: "22201",
+        countryCode: "US",
+      },
       profiles: [
         { network: "github", url: "https://github.com/grace" },
         { network: "site", url: "https://grace.example/" },
@@ -118,7 +130,7 @@ describe("JSON Resume export", () => {
 });
 
 describe("JSON Resume import", () => {
-  it("reads both packages' sample resumes, listing what has no home", () => {
+  it("reads both packages' sample resumes, listing what has no field", () => {
     for (const sample of Object.values(SAMPLE_RESUMES)) {
       const { resume, ignored } = readResumeImport("jsonresume", sample);
       expect(resume.profile?.name).toBe("Richard Hendriks");
@@ -133,22 +145,26 @@ describe("JSON Resume import", () => {
           "references",
           "projects",
           "basics.image",
-          "basics.phone",
-          "basics.location.postalCode",
           "work[0].url",
           "work[0].description",
           "education[0].url",
           "education[0].courses",
-          "skills[0].keywords",
           "interests[0].keywords",
           "meta.version",
         ]),
       );
+      for (const stored of ["basics.phone", "basics.location.postalCode", "skills[0].keywords"])
+        expect(ignored).not.toContain(stored);
     }
     const { resume } = readResumeImport("jsonresume", SAMPLE_RESUMES.published);
     expect(resume.profile).toMatchObject({
       headline: "Programmer",
       location: "2712 Broadway St",
+      city: "San Francisco",
+      region: "California",
+      postal_code: "CA 94115",
+      country_code: "US",
+      phone: "(912) 555-4321",
       links: {
         website: "http://richardhendricks.example.com",
         SoundCloud: "https://soundcloud.example.com/dandymusicnl",
@@ -166,6 +182,7 @@ describe("JSON Resume import", () => {
       category: "tool",
       proficiency: "expert",
       years_experience: null,
+      keywords: ["HTML", "CSS", "Javascript"],
     });
     expect(resume.education[0]).toMatchObject({
       degree: "Bachelor",

@@ -14,6 +14,7 @@ import {
 } from "@app/db";
 import { COLLECTIONS, readResumeVersions } from "../src/index.ts";
 import { createEntry, deleteEntry, replaceEntry } from "../src/store/collection-store.ts";
+import { profileFields } from "../src/schemas/profile.ts";
 import { putProfile } from "../src/store/profile-store.ts";
 import { MINIMAL } from "../../../test/resume-fixtures.ts";
 import { createScratchDatabase } from "../../../test/scratch-database.ts";
@@ -33,15 +34,7 @@ afterAll(async () => {
 });
 
 const versionOf = async (userId: string) => (await readResumeVersions(db, [userId])).get(userId)!;
-const profile = {
-  name: "Version Test",
-  headline: null,
-  summary: null,
-  location: null,
-  email: null,
-  links: {},
-  goals_summary: null,
-};
+const profile = profileFields.parse({ name: "Version Test" });
 
 describe("resume version", () => {
   it("is null for someone who never wrote, and answers every id asked for", async () => {

@@ -6,6 +6,7 @@ import { createDatabase, type Database } from "@app/db";
 import { PrismaClient } from "../../db/src/generated/prisma/client.ts";
 import { COLLECTIONS, getWholeResume } from "../src/index.ts";
 import { createEntry, listEntries } from "../src/store/collection-store.ts";
+import { profileFields } from "../src/schemas/profile.ts";
 import { putProfile } from "../src/store/profile-store.ts";
 import { COMPLETE, MINIMAL } from "../../../test/resume-fixtures.ts";
 
@@ -17,15 +18,7 @@ const statements: string[] = [];
 
 beforeAll(async () => {
   db = createDatabase({ connectionString: inject("databaseUrl") });
-  await putProfile(db, userId, {
-    name: "Query Test",
-    headline: null,
-    summary: null,
-    location: null,
-    email: null,
-    links: {},
-    goals_summary: null,
-  });
+  await putProfile(db, userId, profileFields.parse({ name: "Query Test" }));
   for (const c of COLLECTIONS) {
     for (let i = 0; i < 20; i += 1) {
       await createEntry(

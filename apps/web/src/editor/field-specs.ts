@@ -84,6 +84,7 @@ export const SECTIONS: { [Name in CollectionName]: SectionSpec<EntryOf<Name>> } 
       { name: "category", label: "Category", kind: "select", required: true, options: SKILL_CATEGORIES },
       { name: "proficiency", label: "Proficiency", kind: "select", options: PROFICIENCIES },
       { name: "years_experience", label: "Years of experience", kind: "number" },
+      { name: "keywords", label: "Keywords", kind: "list" },
     ],
     summary: (e) => ({ title: e.name, meta: `${e.category} · ${e.proficiency}` }),
   },

@@ -12,7 +12,12 @@ interface ProfileValues {
   headline: string;
   summary: string;
   location: string;
+  city: string;
+  region: string;
+  postal_code: string;
+  country_code: string;
   email: string;
+  phone: string;
   goals_summary: string;
   links: { name: string; url: string }[];
 }
@@ -27,7 +32,12 @@ const TEXT_FIELDS: {
   { name: "name", label: "Name", required: true },
   { name: "headline", label: "Headline" },
   { name: "location", label: "Location" },
+  { name: "city", label: "City" },
+  { name: "region", label: "Region" },
+  { name: "postal_code", label: "Postal code" },
+  { name: "country_code", label: "Country code" },
   { name: "email", label: "Email", type: "email" },
+  { name: "phone", label: "Phone", type: "tel" },
   { name: "summary", label: "Summary", multiline: true },
   { name: "goals_summary", label: "Goals summary", multiline: true },
 ];
@@ -39,7 +49,12 @@ function valuesOf(profile: Profile | null): ProfileValues {
     headline: profile?.headline ?? "",
     summary: profile?.summary ?? "",
     location: profile?.location ?? "",
+    city: profile?.city ?? "",
+    region: profile?.region ?? "",
+    postal_code: profile?.postal_code ?? "",
+    country_code: profile?.country_code ?? "",
     email: profile?.email ?? "",
+    phone: profile?.phone ?? "",
     goals_summary: profile?.goals_summary ?? "",
     links,
   };

@@ -417,7 +417,12 @@ export interface components {
             headline: string | null;
             summary: string | null;
             location: string | null;
+            city: string | null;
+            region: string | null;
+            postal_code: string | null;
+            country_code: string | null;
             email: string | null;
+            phone: string | null;
             links: {
                 [key: string]: string;
             };
@@ -487,6 +492,7 @@ export interface components {
             /** @enum {string} */
             proficiency: "beginner" | "intermediate" | "advanced" | "expert";
             years_experience: number | null;
+            keywords: string[];
             entity_type: string;
             pk: string;
             sk: string;
@@ -561,7 +567,7 @@ export interface components {
         };
         ResumeImported: {
             resume: components["schemas"]["Resume"];
-            /** @description Paths of what the document holds and the data model has no field for (`volunteer`, `basics.phone`): kept as they are and written back by `GET /me/resume?format=jsonresume`. */
+            /** @description Paths of what the document holds and the data model has no field for (`volunteer`, `basics.image`): kept as they are and written back by `GET /me/resume?format=jsonresume`. */
             ignored: string[];
         };
         AccessToken: {
@@ -688,8 +694,15 @@ export interface operations {
                     name: string;
                     headline?: string | null;
                     summary?: string | null;
+                    /** @description Where the person is, as one line (JSON Resume's basics.location.address). */
                     location?: string | null;
+                    city?: string | null;
+                    region?: string | null;
+                    postal_code?: string | null;
+                    /** @description e.g. US, DE (ISO 3166-1 alpha-2 is usual). */
+                    country_code?: string | null;
                     email?: string | null;
+                    phone?: string | null;
                     /** @description Named links, e.g. linkedin, github, site: absolute http(s) URLs. */
                     links?: {
                         [key: string]: string;
@@ -1808,6 +1821,8 @@ export interface operations {
                      */
                     proficiency?: "beginner" | "intermediate" | "advanced" | "expert";
                     years_experience?: number | null;
+                    /** @description What the skill covers, e.g. HTML, CSS (JSON Resume's keywords). */
+                    keywords?: string[];
                 };
             };
         };
@@ -2014,6 +2029,8 @@ export interface operations {
                      */
                     proficiency?: "beginner" | "intermediate" | "advanced" | "expert";
                     years_experience?: number | null;
+                    /** @description What the skill covers, e.g. HTML, CSS (JSON Resume's keywords). */
+                    keywords?: string[];
                 };
             };
         };

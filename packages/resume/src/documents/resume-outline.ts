@@ -1,3 +1,4 @@
+import { profilePlace, telUrl } from "../profile-place.ts";
 import { dateRange, monthYear } from "../resume-dates.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
 
@@ -89,8 +90,9 @@ export function resumeOutline(resume: WholeResume): ResumeOutline {
     headline: profile?.headline ?? null,
     contact: profile
       ? [
-          ...(profile.location ? [{ text: profile.location }] : []),
+          ...present([profilePlace(profile)]).map((text) => ({ text })),
           ...(profile.email ? [{ text: profile.email, url: `mailto:${profile.email}` }] : []),
+          ...(profile.phone ? [{ text: profile.phone, url: telUrl(profile.phone) }] : []),
           ...Object.entries(profile.links).map(([name, url]) => ({ text: `${name}: ${shortUrl(url)}`, url })),
         ]
       : [],
@@ -148,7 +150,8 @@ function skillGroups(skills: Entry<"skills">[]): OutlineEntry[] {
       .filter((skill) => skill.category === category)
       .map((skill) => {
         const years = skill.years_experience === null ? "" : `, ${skill.years_experience} yrs`;
-        return `${skill.name} (${skill.proficiency}${years})`;
+        const keywords = skill.keywords.length ? `: ${skill.keywords.join(", ")}` : "";
+        return `${skill.name} (${skill.proficiency}${years}${keywords})`;
       });
     return names.length ? [entry({ heading: label, text: names.join(", ") })] : [];
   });

@@ -28,7 +28,6 @@ const NOUNS: Record<string, [string, string]> = {
 
 /** `basics` keys whose plain name says less than a phrase. */
 const BASICS_WORDS: Record<string, string> = {
-  phone: "phone number",
   image: "picture",
   url: "website address",
 };

@@ -20,6 +20,8 @@ export interface ConvertedJsonResume {
 
 const DATE_FIELDS = new Set(["start_date", "end_date", "issue_date", "expiration_date", "target_date"]);
 const DATE_MESSAGE = "must be a real date: YYYY-MM-DD, YYYY-MM or YYYY";
+/** The keys of `basics.location`, each a field of the profile. */
+const LOCATION_KEYS = ["address", "city", "region", "postalCode", "countryCode"];
 /** The link a person's `basics.url` becomes, unless a profile already has this network. */
 const WEBSITE = "website";
 
@@ -29,7 +31,8 @@ const WEBSITE = "website";
  * skill's `level` is read case-insensitively (`master` is expert, anything
  * else unknown intermediate), a skill without `x-category` is a tool, a work
  * item's `summary` is its one responsibility when it has no
- * `x-responsibilities`. Everything else is listed in `ignored`.
+ * `x-responsibilities`. Everything else is listed in `ignored` (and kept:
+ * kept-json-resume.ts).
  */
 export function fromJsonResume(document: unknown): ConvertedJsonResume {
   const issues: ApiIssue[] = [];
@@ -81,10 +84,13 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
   // ---------------------------------------------------------------- basics -> profile
   const resume: JsonObject = {};
   const linkIndex = new Map<string, number>();
-  let locationPath: DocumentPath = PROFILE_FIELDS.location!;
   const basics = objectAt(document.basics, ["basics"]);
   if (basics) {
-    ignoreOtherKeys(basics, ["basics"], ["name", "label", "summary", "email", "location", "profiles", "url"]);
+    ignoreOtherKeys(
+      basics,
+      ["basics"],
+      ["name", "label", "summary", "email", "phone", "location", "profiles", "url"],
+    );
     // No prototype: a network named "__proto__" is a key like any other, which validation then refuses.
     const links: JsonObject = Object.create(null) as JsonObject;
     const profiles = objectsAt(
@@ -115,23 +121,18 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
       else links[WEBSITE] = basics.url;
     }
     const location = objectAt(basics.location, ["basics", "location"]);
-    let place: unknown = location?.address;
-    if (location) {
-      if (place === undefined || place === null || place === "") {
-        const parts = ["city", "region", "countryCode"].filter((key) => typeof location[key] === "string");
-        place = parts.map((key) => location[key]).join(", ") || null;
-        locationPath = ["basics", "location"];
-        ignoreOtherKeys(location, ["basics", "location"], ["address", ...parts]);
-      } else {
-        ignoreOtherKeys(location, ["basics", "location"], ["address"]);
-      }
-    }
+    if (location) ignoreOtherKeys(location, ["basics", "location"], LOCATION_KEYS);
     resume.profile = {
       name: basics.name,
       headline: basics.label,
       summary: basics.summary,
       email: basics.email,
-      location: place,
+      phone: basics.phone,
+      location: location?.address,
+      city: location?.city,
+      region: location?.region,
+      postal_code: location?.postalCode,
+      country_code: location?.countryCode,
       links,
       goals_summary: extension?.goalsSummary,
     };
@@ -183,7 +184,6 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
         return ["basics", "profiles", linkIndex.get(key)!, about];
       }
       if (field === "links" && key === WEBSITE) return ["basics", "url"];
-      if (field === "location") return locationPath;
       return PROFILE_FIELDS[field as string] ?? ["basics"];
     }
     const mapping = SECTIONS.find((s) => s.collection === root)!;

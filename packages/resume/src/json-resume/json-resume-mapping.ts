@@ -56,6 +56,7 @@ export const SECTIONS: readonly SectionMapping[] = [
       category: "x-category",
       proficiency: "level",
       years_experience: "x-yearsExperience",
+      keywords: "keywords",
     },
   },
   {
@@ -89,7 +90,12 @@ export const PROFILE_FIELDS: Record<string, DocumentPath> = {
   headline: ["basics", "label"],
   summary: ["basics", "summary"],
   email: ["basics", "email"],
+  phone: ["basics", "phone"],
   location: ["basics", "location", "address"],
+  city: ["basics", "location", "city"],
+  region: ["basics", "location", "region"],
+  postal_code: ["basics", "location", "postalCode"],
+  country_code: ["basics", "location", "countryCode"],
   links: ["basics", "profiles"],
   goals_summary: ["meta", "x-resume", "goalsSummary"],
 };

@@ -125,10 +125,7 @@ function restoreProfile(
     const now = (profile as JsonObject)[field] ?? null;
     if (read && sameJson(now, read[field] ?? null)) continue;
     if (field === "links") restoreLinks(basics, now as Record<string, string>);
-    else if (field === "location") {
-      if (now === null) delete basics.location;
-      else basics.location = { address: now };
-    } else if (now === null) deleteAt(document, path);
+    else if (now === null) deleteAt(document, path);
     else setAt(document, path, now);
   }
 }

@@ -32,7 +32,7 @@ function writeFreshProfile(document: JsonResume, profile: NonNullable<WholeResum
     if (field === "links") {
       const links = Object.entries(profile.links).map(([network, url]) => ({ network, url }));
       setAt(document, path, links);
-    } else if (value !== null) {
+    } else if (value !== null && value !== undefined) {
       setAt(document, path, value);
     }
   }

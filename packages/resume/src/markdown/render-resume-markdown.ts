@@ -1,4 +1,5 @@
 import type { WholeResume } from "../schemas/whole-resume.ts";
+import { profilePlace } from "../profile-place.ts";
 import { dateRange, monthYear } from "../resume-dates.ts";
 import { escapeInline, escapeParagraphs, linkDestination } from "./escape-markdown.ts";
 
@@ -32,7 +33,12 @@ export function renderResumeMarkdown(resume: WholeResume): string {
     const links = Object.entries(profile.links).map(
       ([name, url]) => `[${escapeInline(name)}](${linkDestination(url)})`,
     );
-    const contact = joinParts([inline(profile.location), inline(profile.email), ...links]);
+    const contact = joinParts([
+      inline(profilePlace(profile)),
+      inline(profile.email),
+      inline(profile.phone),
+      ...links,
+    ]);
     if (contact) blocks.push(contact);
     if (profile.summary) blocks.push(section("Summary", escapeParagraphs(profile.summary)));
   }
@@ -99,7 +105,8 @@ function skills(entries: Entries<"skills">): string {
         .filter((s) => s.category === category)
         .map((s) => {
           const years = s.years_experience === null ? "" : `, ${s.years_experience} yrs`;
-          return `${escapeInline(s.name)} (${s.proficiency}${years})`;
+          const keywords = s.keywords.length ? `: ${s.keywords.map(escapeInline).join(", ")}` : "";
+          return `${escapeInline(s.name)} (${s.proficiency}${years}${keywords})`;
         });
       return names.length ? `- **${label}:** ${names.join(", ")}` : null;
     })

@@ -35,7 +35,7 @@ const importOutput = z
     resume: wholeResumeOutput,
     ignored: z.array(z.string()).meta({
       description:
-        "Paths of what the document holds and the data model has no field for (`volunteer`, `basics.phone`): " +
+        "Paths of what the document holds and the data model has no field for (`volunteer`, `basics.image`): " +
         "kept as they are and written back by `GET /me/resume?format=jsonresume`.",
     }),
   })

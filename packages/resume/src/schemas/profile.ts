@@ -28,12 +28,19 @@ export const profileFields = z.strictObject({
   name: requiredString(),
   headline: optionalString(),
   summary: optionalString(LIMITS.textLength),
-  location: optionalString(),
+  location: optionalString().meta({
+    description: "Where the person is, as one line (JSON Resume's basics.location.address).",
+  }),
+  city: optionalString(),
+  region: optionalString(),
+  postal_code: optionalString(),
+  country_code: optionalString().meta({ description: "e.g. US, DE (ISO 3166-1 alpha-2 is usual)." }),
   email: z
     .email("must be an email address")
     .max(254)
     .nullish()
     .transform((v) => v ?? null),
+  phone: optionalString(),
   links: z
     .preprocess(
       refuseProtoLinkName,
@@ -55,7 +62,12 @@ export const profileOutput = z
     headline: z.string().nullable(),
     summary: z.string().nullable(),
     location: z.string().nullable(),
+    city: z.string().nullable(),
+    region: z.string().nullable(),
+    postal_code: z.string().nullable(),
+    country_code: z.string().nullable(),
     email: z.string().nullable(),
+    phone: z.string().nullable(),
     links: z.record(z.string(), z.string().meta({ format: "uri" })),
     goals_summary: z.string().nullable(),
     ...serverFieldsOutput,

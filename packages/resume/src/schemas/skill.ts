@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requiredString } from "./fields.ts";
+import { requiredString, textList } from "./fields.ts";
 
 export const SKILL_CATEGORIES = ["language", "framework", "tool", "soft-skill"] as const;
 export const PROFICIENCIES = ["beginner", "intermediate", "advanced", "expert"] as const;
@@ -14,6 +14,9 @@ export const skillShape = {
     .max(100, "must be at most 100")
     .nullish()
     .transform((v) => v ?? null),
+  keywords: textList().meta({
+    description: "What the skill covers, e.g. HTML, CSS (JSON Resume's keywords).",
+  }),
 };
 
 export const skillOutput = {
@@ -21,4 +24,5 @@ export const skillOutput = {
   category: z.enum(SKILL_CATEGORIES),
   proficiency: z.enum(PROFICIENCIES),
   years_experience: z.number().nullable(),
+  keywords: z.array(z.string()),
 };

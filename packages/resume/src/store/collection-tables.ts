@@ -48,6 +48,7 @@ const COLLECTION_TABLES: Record<CollectionName, CollectionTable> = {
       category: "resume.skill_category",
       proficiency: "resume.proficiency",
       years_experience: "float8",
+      keywords: "text[]",
     },
     orderBy: INSERTION_ORDER,
   },

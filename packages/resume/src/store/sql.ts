@@ -32,7 +32,12 @@ export const PROFILE_COLUMNS = {
   headline: "text",
   summary: "text",
   location: "text",
+  city: "text",
+  region: "text",
+  postal_code: "text",
+  country_code: "text",
   email: "text",
+  phone: "text",
   links: "jsonb",
   goals_summary: "text",
 } as const;
