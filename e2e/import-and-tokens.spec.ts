@@ -4,7 +4,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { openAddForm, section, signIn, uniqueUser } from "./helpers.ts";
 
 const WORK_RESUME = {
-  basics: { name: "Ada Lovelace", label: "Analyst", phone: "555" },
+  basics: { name: "Ada Lovelace", label: "Analyst", image: "https://ada.example/me.png" },
   work: [
     { name: "Analytical Engines", position: "Programmer", startDate: "1842-01" },
     { name: "Babbage & Co", position: "Translator", startDate: "1840", endDate: "1842" },
@@ -65,7 +65,7 @@ test("import shows what it replaces, changes nothing on cancel or on a refused f
 
   await chooseFile(page, "ada.json", WORK_RESUME);
   await expect(panel.getByRole("list", { name: /not shown or edited here/ })).toHaveText(
-    /1 volunteer entry.*phone number/,
+    /1 volunteer entry.*picture/,
   );
   await panel.getByRole("button", { name: "Replace my resume" }).click();
   await expect(panel.getByRole("status")).toHaveText("Imported.");
@@ -84,13 +84,14 @@ test("import shows what it replaces, changes nothing on cancel or on a refused f
   expect(exported.skills).toEqual([{ name: "Mathematics", "x-category": "tool", level: "expert" }]);
 });
 
-/** A JSON Resume document with parts the editor has no place for: a phone, a profile without a URL, volunteering. */
+/** A JSON Resume document with a phone, and parts the editor has no place for: a picture, a profile without a URL, volunteering. */
 const NEW_RESUME = {
   basics: {
     name: "New Name",
     label: "Imported headline",
     summary: "Imported summary.",
     phone: "555-0100",
+    image: "https://new.example/me.png",
     profiles: [{ network: "Twitter", username: "newname" }],
   },
   volunteer: [{ organization: "Food bank", position: "Driver" }],
@@ -112,16 +113,13 @@ test("before a replace the dialog tells what the editor will not show; after it 
   const panel = page.getByRole("region", { name: "Import a resume" });
   await chooseFile(page, "new.json", NEW_RESUME);
   const unshown = panel.getByRole("list", { name: /not shown or edited here/ });
-  await expect(unshown.getByRole("listitem")).toHaveText([
-    "1 volunteer entry",
-    "phone number",
-    "Twitter profile",
-  ]);
+  await expect(unshown.getByRole("listitem")).toHaveText(["1 volunteer entry", "picture", "Twitter profile"]);
   expect(await severeViolations(page, "section[aria-labelledby='import-heading']")).toEqual([]);
 
   await panel.getByRole("button", { name: "Replace my resume" }).click();
   await expect(panel.getByRole("status")).toHaveText("Imported.");
   await expect(page.getByLabel("Name", { exact: true })).toHaveValue("New Name");
+  await expect(page.getByLabel("Phone")).toHaveValue("555-0100");
   await expect(page.getByLabel("Headline")).toHaveValue("Imported headline");
   await expect(page.getByLabel("Summary", { exact: true })).toHaveValue("Imported summary.");
   await expect(staleForm).toBeHidden();
