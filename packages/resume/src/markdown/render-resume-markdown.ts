@@ -1,6 +1,6 @@
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { dateRange, monthYear } from "../resume-dates.ts";
-import { escapeInline, escapeParagraphs, linkDestination } from "./escape-markdown.ts";
+import { escapeInline, escapeLineStart, escapeParagraphs, linkDestination } from "./escape-markdown.ts";
 
 type Entries<Name extends keyof WholeResume> = NonNullable<WholeResume[Name]>;
 type Entry<Name extends Exclude<keyof WholeResume, "profile">> = Entries<Name>[number];
@@ -32,7 +32,12 @@ export function renderResumeMarkdown(resume: WholeResume): string {
     const links = Object.entries(profile.links).map(
       ([name, url]) => `[${escapeInline(name)}](${linkDestination(url)})`,
     );
-    const contact = joinParts([inline(profile.location), inline(profile.email), ...links]);
+    // The contact line starts with the location, or else the email.
+    const contact = joinParts([
+      profile.location ? escapeLineStart(profile.location) : null,
+      profile.email ? (profile.location ? escapeInline : escapeLineStart)(profile.email) : null,
+      ...links,
+    ]);
     if (contact) blocks.push(contact);
     if (profile.summary) blocks.push(section("Summary", escapeParagraphs(profile.summary)));
   }
@@ -60,8 +65,9 @@ function section(title: string, body: string): string {
   return `## ${title}\n\n${body}`;
 }
 
+/** A list item's text starts a block of its own ("- 1. x" would nest a list). */
 function bullets(items: string[]): string[] {
-  return items.map((item) => `- ${escapeInline(item)}`);
+  return items.map((item) => `- ${escapeLineStart(item)}`);
 }
 
 function experience(entry: Entry<"experience">): string {
@@ -121,7 +127,7 @@ function certification(entry: Entry<"certifications">): string {
 
 function goal(entry: Entry<"goals">): string {
   const target = entry.target_date ? `by ${monthYear(entry.target_date)}` : null;
-  return `- ${escapeInline(entry.description)} (${joinParts([entry.category, target, entry.status])})`;
+  return `- ${escapeLineStart(entry.description)} (${joinParts([entry.category, target, entry.status])})`;
 }
 
 function hobby(entry: Entry<"hobbies">): string {
