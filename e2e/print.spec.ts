@@ -30,7 +30,10 @@ test("printing the Markdown preview shows each link's address after it", async (
   await signedInWithLongResume(page);
   const github = page.getByTestId("preview").getByRole("link", { name: "github" });
   await expect(github).toBeVisible();
-  const after = () => github.evaluate((link) => getComputedStyle(link, "::after").content);
+  const after = () =>
+    page.evaluate<string>(
+      `getComputedStyle(document.querySelector('[data-testid=preview] a[href="https://github.com/dana-smith"]'), "::after").content`,
+    );
 
   expect(await after()).toBe("none");
   await page.emulateMedia({ media: "print" });
@@ -40,15 +43,17 @@ test("printing the Markdown preview shows each link's address after it", async (
 test("the browser's own print of the editor with a theme shows the whole themed page", async ({ page }) => {
   await signedInWithLongResume(page);
   await page.getByLabel("Style").selectOption("even");
-  const frame = page.getByTestId("theme-preview");
   await expect(
     page.frameLocator("[data-testid=theme-preview]").getByText("Engineer 1", { exact: true }),
   ).toBeVisible();
   const heights = () =>
-    frame.evaluate((element: HTMLIFrameElement) => ({
-      frame: element.getBoundingClientRect().height,
-      page: element.contentDocument!.documentElement.scrollHeight,
-    }));
+    page.evaluate<{ frame: number; page: number }>(`(() => {
+      const frame = document.querySelector("[data-testid=theme-preview]");
+      return {
+        frame: frame.getBoundingClientRect().height,
+        page: frame.contentDocument.documentElement.scrollHeight,
+      };
+    })()`);
 
   // On screen the frame scrolls: the page is taller than it.
   const screen = await heights();
