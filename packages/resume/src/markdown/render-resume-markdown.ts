@@ -1,7 +1,7 @@
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { profilePlace } from "../profile-place.ts";
 import { dateRange, monthYear } from "../resume-dates.ts";
-import { escapeInline, escapeParagraphs, linkDestination } from "./escape-markdown.ts";
+import { escapeInline, escapeLineStart, escapeParagraphs, linkDestination } from "./escape-markdown.ts";
 
 type Entries<Name extends keyof WholeResume> = NonNullable<WholeResume[Name]>;
 type Entry<Name extends Exclude<keyof WholeResume, "profile">> = Entries<Name>[number];
@@ -33,10 +33,12 @@ export function renderResumeMarkdown(resume: WholeResume): string {
     const links = Object.entries(profile.links).map(
       ([name, url]) => `[${escapeInline(name)}](${linkDestination(url)})`,
     );
+    // The contact line's first part starts the line, so it is escaped as a line start.
+    const contactParts = [profilePlace(profile), profile.email, profile.phone].filter(
+      (part): part is string => Boolean(part),
+    );
     const contact = joinParts([
-      inline(profilePlace(profile)),
-      inline(profile.email),
-      inline(profile.phone),
+      ...contactParts.map((part, i) => (i === 0 ? escapeLineStart(part) : escapeInline(part))),
       ...links,
     ]);
     if (contact) blocks.push(contact);
@@ -66,8 +68,9 @@ function section(title: string, body: string): string {
   return `## ${title}\n\n${body}`;
 }
 
+/** A list item's text starts a block of its own ("- 1. x" would nest a list). */
 function bullets(items: string[]): string[] {
-  return items.map((item) => `- ${escapeInline(item)}`);
+  return items.map((item) => `- ${escapeLineStart(item)}`);
 }
 
 function experience(entry: Entry<"experience">): string {
@@ -128,7 +131,7 @@ function certification(entry: Entry<"certifications">): string {
 
 function goal(entry: Entry<"goals">): string {
   const target = entry.target_date ? `by ${monthYear(entry.target_date)}` : null;
-  return `- ${escapeInline(entry.description)} (${joinParts([entry.category, target, entry.status])})`;
+  return `- ${escapeLineStart(entry.description)} (${joinParts([entry.category, target, entry.status])})`;
 }
 
 function hobby(entry: Entry<"hobbies">): string {

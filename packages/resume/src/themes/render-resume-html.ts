@@ -1,6 +1,7 @@
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { toJsonResume, type JsonResume } from "../json-resume/to-json-resume.ts";
 import { offlinePage } from "./offline-page.ts";
+import { completedThemePage, themeDocument } from "./theme-documents.ts";
 import { renderWithTextEscaped } from "./theme-text-escaping.ts";
 import { THEMES, type ThemeName } from "./theme-names.ts";
 
@@ -34,22 +35,14 @@ function themeOf(name: ThemeName): Promise<Theme> {
 }
 
 /**
- * The resume as a complete HTML page in a JSON Resume theme, its text shown
+ * The resume as a complete HTML page in a JSON Resume theme, every field the
+ * theme can show in the keys it reads (theme-documents.ts), its text shown
  * as text (theme-text-escaping.ts), self-contained and inert
- * (offline-page.ts). Themes show a job's `highlights` and not the service's
- * `x-responsibilities`, so on this page a job's highlights are its
- * responsibilities followed by its accomplishments.
+ * (offline-page.ts).
  */
 export async function renderResumeHtml(resume: WholeResume, name: ThemeName): Promise<string> {
-  // `meta` carries only the goals, which have no place in themes; themes read their
-  // style settings (colors, fonts) from it and write them into CSS unescaped.
-  const { meta: _goals, ...document } = toJsonResume(resume);
-  const work = (document.work as Record<string, unknown>[]).map(
-    ({ "x-responsibilities": responsibilities, highlights, ...job }) => ({
-      ...job,
-      highlights: [...(responsibilities as string[]), ...(highlights as string[])],
-    }),
-  );
+  const exported = toJsonResume(resume);
   const theme = await themeOf(name);
-  return offlinePage(await renderWithTextEscaped(name, theme.render, { ...document, work }));
+  const html = await renderWithTextEscaped(name, theme.render, themeDocument(name, exported));
+  return offlinePage(completedThemePage(name, html, exported));
 }

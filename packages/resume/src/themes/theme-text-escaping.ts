@@ -69,7 +69,8 @@ function escapeStrings(value: unknown, path: string, unescaped: Set<string>): un
   return value;
 }
 
-function escapeHtml(text: string): string {
+/** Text as HTML text or attribute value. */
+export function escapeHtml(text: string): string {
   return text
     .replaceAll("&", "&amp;")
     .replaceAll("<", "&lt;")

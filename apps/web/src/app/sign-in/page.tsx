@@ -4,6 +4,7 @@ import { clerkConfig } from "../../env.ts";
 import { authSetup } from "../../server/auth.ts";
 import { currentUser } from "../../server/current-user.ts";
 import { safeNext } from "../../server/session.ts";
+import { UserIdField } from "./user-id-field.tsx";
 
 export const dynamic = "force-dynamic";
 
@@ -35,21 +36,7 @@ export default async function SignInPage({
             can sign in as any user id. Configure Clerk or another OIDC provider for real use.
           </p>
           <input type="hidden" name="next" value={next} />
-          <label htmlFor="user">User id</label>
-          <input
-            id="user"
-            name="user"
-            required
-            autoComplete="username"
-            defaultValue={params.user ?? ""}
-            pattern="[A-Za-z0-9._@\-]{1,100}"
-            aria-describedby={params.error ? "user-error" : undefined}
-          />
-          {params.error && (
-            <p id="user-error" className="field-error">
-              Use 1-100 letters, digits, dots, dashes, underscores or @.
-            </p>
-          )}
+          <UserIdField defaultValue={params.user ?? ""} error={Boolean(params.error)} />
           <button type="submit">Sign in</button>
         </form>
       ) : (

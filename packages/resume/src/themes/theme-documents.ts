@@ -1,0 +1,160 @@
+import type { JsonResume } from "../json-resume/to-json-resume.ts";
+import { escapeHtml } from "./theme-text-escaping.ts";
+import type { ThemeName } from "./theme-names.ts";
+
+type Item = Record<string, unknown>;
+
+/**
+ * Our JSON Resume export (toJsonResume) holds every field, but each theme
+ * reads only some JSON Resume keys, some under other names than the export
+ * writes, and none reads its `x-` properties. Given the export as it is, a
+ * theme drops what it does not read and writes separators for parts that
+ * are absent ("Portland, OR," in stackoverflow: it ends every location part
+ * but the region with a comma). So each theme is given a document in the
+ * keys its template reads (node_modules/jsonresume-theme-<name>, at the
+ * version package.json pins), and what it has no key for is added to its
+ * page where the theme shows the like (`page`).
+ */
+interface ThemeAdapter {
+  /** The document the theme renders, made from the export (without `meta`). */
+  document(exported: JsonResume): JsonResume;
+  /** The theme's page with what it had no key for added; runs on the rendered page, before sanitizing. */
+  page?(html: string, exported: JsonResume): string;
+}
+
+const ADAPTERS: Record<ThemeName, ThemeAdapter> = {
+  // even reads basics.location.city (and countryCode), profiles' url and network, and of
+  // skills and interests only name and keywords; education has no key for a score, honors
+  // or place, so they are written into the entry's header as even writes dates (evenPage).
+  even: {
+    document: (exported) => ({
+      ...common(exported),
+      basics: withLocation(exported.basics, "city"),
+      skills: items(exported.skills).map(({ level, ...skill }) => ({
+        ...skill,
+        keywords: present([level]),
+      })),
+      interests: items(exported.interests).map(({ "x-description": description, ...interest }) => ({
+        ...interest,
+        keywords: present([description]),
+      })),
+    }),
+    page: evenPage,
+  },
+  // stackoverflow writes the region without a trailing comma, shows a profile only as
+  // its username, education's score as `gpa` and its place as `location`, and a summary
+  // (its own light Markdown) under entries and interests.
+  stackoverflow: {
+    document: (exported) => {
+      const basics = withLocation(exported.basics, "region");
+      if (basics && Array.isArray(basics.profiles))
+        basics.profiles = items(basics.profiles).map((profile) => ({
+          ...profile,
+          username: profileText(profile),
+        }));
+      return {
+        ...common(exported),
+        basics,
+        education: items(exported.education).map(
+          ({ score, "x-location": location, "x-honors": honors, "x-activities": activities, ...entry }) => ({
+            ...entry,
+            gpa: score,
+            location,
+            summary: present(educationLines({ honors, activities })).join("\n\n") || undefined,
+          }),
+        ),
+        interests: items(exported.interests).map(({ "x-description": summary, ...interest }) => ({
+          ...interest,
+          summary,
+        })),
+      };
+    },
+  },
+};
+
+/** The document `name` renders: our export in the keys that theme reads. */
+export function themeDocument(name: ThemeName, exported: JsonResume): JsonResume {
+  return ADAPTERS[name].document(exported);
+}
+
+/** The rendered page with what the theme had no key for added (its text escaped here). */
+export function completedThemePage(name: ThemeName, html: string, exported: JsonResume): string {
+  const { page } = ADAPTERS[name];
+  return page ? page(html, exported) : html;
+}
+
+/**
+ * What every theme is given alike. `meta` carries only the goals, which have
+ * no place in themes; themes read their style settings (colors, fonts) from
+ * it and write them into CSS unescaped. Themes show a job's `highlights` and
+ * not the service's `x-responsibilities`, so a job's highlights are its
+ * responsibilities followed by its accomplishments.
+ */
+function common({ meta: _goals, ...document }: JsonResume): JsonResume {
+  const work = items(document.work).map(({ "x-responsibilities": responsibilities, highlights, ...job }) => ({
+    ...job,
+    highlights: [...strings(responsibilities), ...strings(highlights)],
+  }));
+  return { ...document, work };
+}
+
+/** `basics` with the person's free-text location (the export's `address`) in the one key `key`. */
+function withLocation(basics: unknown, key: "city" | "region"): Item | undefined {
+  if (typeof basics !== "object" || basics === null) return undefined;
+  const { location, ...rest } = basics as Item;
+  const address = (location as Item | undefined)?.address;
+  return typeof address === "string" ? { ...rest, location: { [key]: address } } : rest;
+}
+
+/** A link as text: its address without the scheme, named by its network where the address does not say it. */
+function profileText({ network, url }: Item): string | undefined {
+  if (typeof url !== "string") return typeof network === "string" ? network : undefined;
+  const address = url.replace(/^https?:\/\//i, "").replace(/\/$/, "");
+  const named = typeof network !== "string" || address.toLowerCase().includes(network.toLowerCase());
+  return named ? address : `${network}: ${address}`;
+}
+
+/** The lines of an education entry that no theme has a key for, in the order a reader expects them. */
+function educationLines({ honors, activities }: Item): (string | undefined)[] {
+  return [
+    typeof honors === "string" ? `Honors: ${honors}` : undefined,
+    typeof activities === "string" ? `Activities: ${activities}` : undefined,
+  ];
+}
+
+/**
+ * even's education entries with their place, GPA, honors and activities:
+ * each entry's header (`<header>…<div class="meta">…</div></header>`, one
+ * per entry, in order) gets one line of the meta per field.
+ */
+function evenPage(html: string, exported: JsonResume): string {
+  const start = html.indexOf('<section id="education">');
+  if (start === -1) return html;
+  const end = html.indexOf("</section>", start);
+  const entries = items(exported.education);
+  let index = 0;
+  const section = html.slice(start, end).replace(/<\/div>(\s*)<\/header>/g, (header, space: string) => {
+    const entry = entries[index++] ?? {};
+    const lines = present([
+      entry["x-location"],
+      typeof entry.score === "string" ? `GPA ${entry.score}` : undefined,
+      ...educationLines({ honors: entry["x-honors"], activities: entry["x-activities"] }),
+    ]);
+    if (lines.length === 0) return header;
+    return `${lines.map((line) => `<div>${escapeHtml(line)}</div>`).join("")}</div>${space}</header>`;
+  });
+  return html.slice(0, start) + section + html.slice(end);
+}
+
+function items(value: unknown): Item[] {
+  return Array.isArray(value) ? (value as Item[]) : [];
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item) => typeof item === "string") : [];
+}
+
+/** The strings that are there: absent parts leave no empty tag or separator behind. */
+function present(values: unknown[]): string[] {
+  return values.filter((value): value is string => typeof value === "string" && value !== "");
+}

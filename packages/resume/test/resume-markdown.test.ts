@@ -1,0 +1,108 @@
+import { marked } from "marked";
+import { describe, expect, it } from "vitest";
+import type { WholeResume } from "../src/index.ts";
+import { renderResumeMarkdown } from "../src/markdown/render-resume-markdown.ts";
+
+const stored = { id: "00000000-0000-4000-8000-000000000000", created_at: "", updated_at: "" };
+
+function resumeWith(text: string, gpa = text): WholeResume {
+  return {
+    profile: {
+      ...stored,
+      name: text,
+      headline: text,
+      summary: `${text}\n${text}\n\n${text}`,
+      location: text,
+      email: null,
+      links: {},
+      goals_summary: null,
+    },
+    experience: [
+      {
+        ...stored,
+        organization: text,
+        title: text,
+        location: text,
+        employment_type: "full-time",
+        start_date: "2020-01-01",
+        end_date: null,
+        responsibilities: [text],
+        accomplishments: [],
+      },
+    ],
+    education: [
+      {
+        ...stored,
+        institution: text,
+        degree: text,
+        field_of_study: null,
+        location: null,
+        start_date: "2010-09-01",
+        end_date: null,
+        gpa,
+        honors: text,
+        activities: null,
+      },
+    ],
+    skills: [],
+    certifications: [],
+    hobbies: [{ ...stored, name: text, description: text }],
+    goals: [{ ...stored, description: text, category: "learning", target_date: null, status: "active" }],
+  } as unknown as WholeResume;
+}
+
+/** The elements marked makes of the resume's Markdown, in order. */
+async function elementsOf(resume: WholeResume) {
+  const html = await marked.parse(renderResumeMarkdown(resume));
+  return { html, tags: [...html.matchAll(/<([a-z][a-z0-9]*)/g)].map((match) => match[1]) };
+}
+
+describe("the Markdown of a resume", () => {
+  it("writes plain text as it is: a GPA 4.0, snake_case, 3 > 2, C:\\Users, #1, a line starting 4.0", () => {
+    const markdown = renderResumeMarkdown(resumeWith("Physics", "4.0"));
+    expect(markdown).toContain("GPA 4.0");
+    for (const text of [
+      "snake_case",
+      "3 > 2",
+      "C:\\Users",
+      "#1 seller",
+      "4.0 average",
+      "rock & roll",
+      "Wow!",
+    ]) {
+      const markdown = renderResumeMarkdown(resumeWith(text));
+      // Inside a line (the GPA, a hobby's description) and starting a list item (a responsibility).
+      expect(markdown).toContain(`GPA ${text}`);
+      expect(markdown).toContain(` — ${text}\n`);
+      expect(markdown).toContain(`\n- ${text}\n`);
+    }
+  });
+
+  it("escapes what would be markup wherever the text lands, and shows it as typed", async () => {
+    const plain = await elementsOf(resumeWith("plain"));
+    for (const text of [
+      "1. numbered",
+      "2) numbered",
+      "- item",
+      "+ item",
+      "# heading",
+      "#",
+      "a #",
+      "> quote",
+      "===",
+      "---",
+      "*em* _em_ __strong__ `code` ~~gone~~",
+      "[link](page.html) ![img](i.png) [ref]: page.html",
+      "<b>x</b> &amp; &#60;",
+      "| a | b |",
+      "trailing\\",
+      "\\*not em\\*",
+    ]) {
+      // Text typed into every field makes the same elements as a plain word does.
+      const { html, tags } = await elementsOf(resumeWith(text));
+      expect(tags, text).toEqual(plain.tags);
+      const unescaped = text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+      expect(html, text).toContain(unescaped.replaceAll('"', "&quot;"));
+    }
+  });
+});

@@ -1,0 +1,87 @@
+import { parse, type DefaultTreeAdapterTypes } from "parse5";
+import { describe, expect, it } from "vitest";
+import type { WholeResume } from "../src/index.ts";
+import { renderResumeHtml } from "../src/themes/render-resume-html.ts";
+import { THEME_NAMES } from "../src/themes/theme-names.ts";
+
+const stored = (i: number) => ({
+  id: `00000000-0000-4000-8000-00000000000${i}`,
+  created_at: "2026-11-26T10:00:00.000Z",
+  updated_at: "2026-11-26T10:00:00.000Z",
+});
+
+/** A first resume as a new user fills it in: a free-text location, links, the optional fields of each entry. */
+const RESUME = {
+  profile: {
+    ...stored(0),
+    name: "Dana Smith",
+    headline: "Backend engineer",
+    summary: "Builds billing systems.",
+    location: "Portland, OR",
+    email: "dana@example.org",
+    links: { github: "https://github.com/dana-smith", portfolio: "https://dana.example/work" },
+    goals_summary: null,
+  },
+  experience: [
+    {
+      ...stored(1),
+      organization: "Acme",
+      title: "Senior Engineer",
+      location: "Berlin",
+      employment_type: "full-time",
+      start_date: "2019-04-01",
+      end_date: null,
+      responsibilities: ["Run the billing team"],
+      accomplishments: ["Cut invoice time by 80%"],
+    },
+  ],
+  education: [
+    {
+      ...stored(2),
+      institution: "Reed College",
+      degree: "BA",
+      field_of_study: "Physics",
+      location: "Eugene, OR",
+      start_date: "2010-09-01",
+      end_date: "2014-05-30",
+      gpa: "3.9",
+      honors: "Magna cum laude",
+      activities: "Chess club",
+    },
+  ],
+  skills: [{ ...stored(3), name: "Go", category: "language", proficiency: "expert", years_experience: 6 }],
+  certifications: [],
+  hobbies: [{ ...stored(4), name: "Climbing", description: "Bouldering on weekends" }],
+  goals: [],
+} as unknown as WholeResume;
+
+/** The text a reader sees: the body's text, without the style and script that browsers do not show. */
+function visibleText(html: string): string {
+  const textOf = (node: DefaultTreeAdapterTypes.ChildNode | DefaultTreeAdapterTypes.Document): string => {
+    if (node.nodeName === "#text") return (node as DefaultTreeAdapterTypes.TextNode).value;
+    if (node.nodeName === "style" || node.nodeName === "script" || node.nodeName === "title") return "";
+    return "childNodes" in node ? node.childNodes.map(textOf).join("") : "";
+  };
+  return textOf(parse(html)).replace(/\s+/g, " ");
+}
+
+describe.each(THEME_NAMES)("the %s page of a new user's resume", (theme) => {
+  it("shows every field the data has, the location without a trailing comma, no stray separator", async () => {
+    const text = visibleText(await renderResumeHtml(RESUME, theme));
+    for (const shown of [
+      "Portland, OR",
+      "github.com/dana-smith",
+      "dana.example/work",
+      "Eugene, OR",
+      "3.9",
+      "Magna cum laude",
+      "Chess club",
+      "expert",
+      "Bouldering on weekends",
+    ])
+      expect(text).toContain(shown);
+    expect(text).not.toMatch(/OR,/);
+    // A separator has something on both sides of it.
+    expect(text).not.toMatch(/·\s*(?:$|[·,])|(?:^|[·,])\s*·/);
+  });
+});
