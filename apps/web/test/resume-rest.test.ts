@@ -45,14 +45,24 @@ describe("profile", () => {
       name: "  Ada Lovelace  ",
       headline: "Analyst",
       summary: "Wrote the first program.",
-      location: "London",
+      location: "12 St James's Square",
+      city: "London",
+      region: "  England ",
+      postal_code: "SW1Y 4JH",
+      country_code: "GB",
       email: "ada@example.org",
+      phone: "+44 20 7946 0000",
       links: { github: "https://github.com/ada", site: "https://ada.example" },
       goals_summary: "Keep computing.",
     });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({
       name: "Ada Lovelace",
+      city: "London",
+      region: "England",
+      postal_code: "SW1Y 4JH",
+      country_code: "GB",
+      phone: "+44 20 7946 0000",
       links: { github: "https://github.com/ada", site: "https://ada.example" },
       entity_type: "profile",
       pk: `USER#${userId}`,
@@ -76,6 +86,9 @@ describe("profile", () => {
       summary: null,
       links: {},
       email: null,
+      phone: null,
+      city: null,
+      country_code: null,
     });
   });
 
@@ -87,6 +100,9 @@ describe("profile", () => {
       [{ name: 42 }, "name"],
       [{ name: "A", headline: ["x"] }, "headline"],
       [{ name: "A", email: "not-an-email" }, "email"],
+      [{ name: "A", phone: 4420794600 }, "phone"],
+      [{ name: "A", city: ["London"] }, "city"],
+      [{ name: "A", country_code: "x".repeat(201) }, "country_code"],
       [{ name: "A", links: { site: "ftp://example.org" } }, "links.site"],
       [{ name: "A", links: { site: "javascript:alert(1)" } }, "links.site"],
       [{ name: "A", links: "https://example.org" }, "links"],
@@ -269,6 +285,14 @@ describe("lists and limits", () => {
         })
       ).status,
     ).toBe(201);
+    // A skill's keywords are such a list too.
+    const keywords = await api.post("/me/skills", { ...MINIMAL.skills, keywords: "HTML, CSS" });
+    expectError(keywords, 400, "BAD_REQUEST");
+    expect(issuePaths(keywords.body)).toEqual(["keywords"]);
+    const keyword = await api.post("/me/skills", { ...MINIMAL.skills, keywords: ["HTML", 5] });
+    expect(issuePaths(keyword.body)).toEqual(["keywords.1"]);
+    const saved = await api.post("/me/skills", { ...MINIMAL.skills, keywords: [" HTML ", "", "CSS"] });
+    expect(saved.body.keywords).toEqual(["HTML", "CSS"]);
   });
 
   it("answers 409 to the 201st entry of a collection", async () => {
