@@ -36,6 +36,12 @@ if (!engine) {
 execFileSync("npx", ["prisma", "generate"], {
   cwd: repoRoot,
   stdio: ["ignore", "ignore", "inherit"],
-  env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: engine, PRISMA_HIDE_UPDATE_MESSAGE: "1" },
+  // No update check or telemetry: the machines this runs on may have no internet.
+  env: {
+    ...process.env,
+    PRISMA_SCHEMA_ENGINE_BINARY: engine,
+    PRISMA_HIDE_UPDATE_MESSAGE: "1",
+    CHECKPOINT_DISABLE: "1",
+  },
 });
 recordMadeFrom(stamp, digest);
