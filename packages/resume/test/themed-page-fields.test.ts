@@ -18,7 +18,12 @@ const RESUME = {
     headline: "Backend engineer",
     summary: "Builds billing systems.",
     location: "Portland, OR",
+    city: null,
+    region: null,
+    postal_code: null,
+    country_code: null,
     email: "dana@example.org",
+    phone: "+1 503 555 0100",
     links: { github: "https://github.com/dana-smith", portfolio: "https://dana.example/work" },
     goals_summary: null,
   },
@@ -49,7 +54,16 @@ const RESUME = {
       activities: "Chess club",
     },
   ],
-  skills: [{ ...stored(3), name: "Go", category: "language", proficiency: "expert", years_experience: 6 }],
+  skills: [
+    {
+      ...stored(3),
+      name: "Go",
+      category: "language",
+      proficiency: "expert",
+      years_experience: 6,
+      keywords: [],
+    },
+  ],
   certifications: [],
   hobbies: [{ ...stored(4), name: "Climbing", description: "Bouldering on weekends" }],
   goals: [],
@@ -70,6 +84,7 @@ describe.each(THEME_NAMES)("the %s page of a new user's resume", (theme) => {
     const text = visibleText(await renderResumeHtml(RESUME, theme));
     for (const shown of [
       "Portland, OR",
+      "+1 503 555 0100",
       "github.com/dana-smith",
       "dana.example/work",
       "Eugene, OR",
@@ -83,5 +98,18 @@ describe.each(THEME_NAMES)("the %s page of a new user's resume", (theme) => {
     expect(text).not.toMatch(/OR,/);
     // A separator has something on both sides of it.
     expect(text).not.toMatch(/·\s*(?:$|[·,])|(?:^|[·,])\s*·/);
+  });
+
+  it("shows a place given in parts (city, region, country) as one line", async () => {
+    const profile = {
+      ...RESUME.profile!,
+      location: null,
+      city: "Portland",
+      region: "OR",
+      country_code: "US",
+    };
+    const text = visibleText(await renderResumeHtml({ ...RESUME, profile }, theme));
+    expect(text).toContain("Portland, OR, US");
+    expect(text).not.toMatch(/US,/);
   });
 });

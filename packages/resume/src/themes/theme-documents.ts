@@ -1,6 +1,7 @@
 import type { JsonResume } from "../json-resume/to-json-resume.ts";
 import { escapeHtml } from "./theme-text-escaping.ts";
 import type { ThemeName } from "./theme-names.ts";
+import { profilePlace } from "../profile-place.ts";
 
 type Item = Record<string, unknown>;
 
@@ -98,12 +99,24 @@ function common({ meta: _goals, ...document }: JsonResume): JsonResume {
   return { ...document, work };
 }
 
-/** `basics` with the person's free-text location (the export's `address`) in the one key `key`. */
+/**
+ * `basics` with the person's place as one line (profilePlace: the address,
+ * city, region with postal code and country that are set) in the one key
+ * `key`, which the theme prints without a separator of its own.
+ */
 function withLocation(basics: unknown, key: "city" | "region"): Item | undefined {
   if (typeof basics !== "object" || basics === null) return undefined;
   const { location, ...rest } = basics as Item;
-  const address = (location as Item | undefined)?.address;
-  return typeof address === "string" ? { ...rest, location: { [key]: address } } : rest;
+  const parts = (location ?? {}) as Item;
+  const text = (value: unknown) => (typeof value === "string" ? value : null);
+  const place = profilePlace({
+    location: text(parts.address),
+    city: text(parts.city),
+    region: text(parts.region),
+    postal_code: text(parts.postalCode),
+    country_code: text(parts.countryCode),
+  });
+  return place ? { ...rest, location: { [key]: place } } : rest;
 }
 
 /** A link as text: its address without the scheme, named by its network where the address does not say it. */
