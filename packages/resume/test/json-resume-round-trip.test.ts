@@ -160,3 +160,37 @@ describe("JSON Resume import then export", () => {
     expect(imported).toBeGreaterThan(150);
   });
 });
+
+describe("JSON Resume export after an edit", () => {
+  const inOrder = (n: number) => [...Array(n).keys()];
+
+  it("keeps basics.url when a profile, not it, was the link website", () => {
+    const doc = {
+      basics: {
+        name: "Ada",
+        url: "https://ada.example",
+        profiles: [
+          { network: "website", url: "https://site.example" },
+          { network: "GitHub", username: "ada", url: "https://github.com/ada" },
+        ],
+      },
+    };
+    const stored = storedAfterImport(doc, inOrder);
+    const profile = stored.resume.profile!;
+    profile.links = { ...profile.links, mastodon: "https://mastodon.example/@ada" };
+    expect(toJsonResume(stored.resume, stored.kept).basics).toEqual({
+      ...doc.basics,
+      profiles: [...doc.basics.profiles, { network: "mastodon", url: "https://mastodon.example/@ada" }],
+    });
+  });
+
+  it("writes a changed website link to basics.url where it came from", () => {
+    const doc = { basics: { name: "Ada", url: "https://ada.example", "x-pronouns": "she/her" } };
+    const stored = storedAfterImport(doc, inOrder);
+    stored.resume.profile!.links = { website: "https://new.example" };
+    expect(toJsonResume(stored.resume, stored.kept).basics).toEqual({
+      ...doc.basics,
+      url: "https://new.example",
+    });
+  });
+});

@@ -5,9 +5,7 @@
  * are found by fromJsonResume (its `ignored` paths); this only names them.
  */
 import { fromJsonResume } from "./from-json-resume.ts";
-import { formatPath, type DocumentPath } from "./json-resume-mapping.ts";
-
-type JsonObject = Record<string, unknown>;
+import { formatPath, isJsonObject, type DocumentPath } from "./json-resume-mapping.ts";
 
 /** Singular and plural of one item of an array, by the array's path as formatPath writes it. */
 const NOUNS: Record<string, [string, string]> = {
@@ -69,7 +67,7 @@ function groupOf(document: unknown, path: string): Group {
   if (root === "meta" && second !== "x-resume") return { key: "meta", item: path, phrase: () => METADATA };
   if (segments.length === 1) {
     if (root === "$schema") return alone("schema link ($schema)");
-    const value = isObject(document) ? document[root] : undefined;
+    const value = isJsonObject(document) ? document[root] : undefined;
     return Array.isArray(value) ? alone(countedPhrase(value.length, nounsOf(root))) : asIs;
   }
   if (
@@ -151,8 +149,4 @@ function parsePath(path: string): DocumentPath | null {
     else segments.push(JSON.parse(match[3]!) as string);
   }
   return segments.length > 0 ? segments : null;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

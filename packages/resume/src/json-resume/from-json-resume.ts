@@ -2,7 +2,14 @@ import type { ApiIssue, DescribeIssue } from "@app/rest";
 import { LIMITS } from "../limits.ts";
 import { renameFields } from "../rename-fields.ts";
 import { PROFICIENCIES } from "../schemas/skill.ts";
-import { formatPath, PROFILE_FIELDS, SECTIONS, type DocumentPath } from "./json-resume-mapping.ts";
+import {
+  formatPath,
+  isJsonObject,
+  PROFILE_FIELDS,
+  SECTIONS,
+  WEBSITE,
+  type DocumentPath,
+} from "./json-resume-mapping.ts";
 
 type JsonObject = Record<string, unknown>;
 
@@ -22,8 +29,6 @@ const DATE_FIELDS = new Set(["start_date", "end_date", "issue_date", "expiration
 const DATE_MESSAGE = "must be a real date: YYYY-MM-DD, YYYY-MM or YYYY";
 /** The keys of `basics.location`, each a field of the profile. */
 const LOCATION_KEYS = ["address", "city", "region", "postalCode", "countryCode"];
-/** The link a person's `basics.url` becomes, unless a profile already has this network. */
-const WEBSITE = "website";
 
 /**
  * Reads a JSON Resume document (docs/resume-api.md, "JSON Resume export and import"): what has a home is
@@ -40,7 +45,7 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
   /** The object at `path`, or undefined when absent; anything else is an issue. */
   const objectAt = (value: unknown, path: DocumentPath): JsonObject | undefined => {
     if (value === undefined || value === null) return undefined;
-    if (isObject(value)) return value;
+    if (isJsonObject(value)) return value;
     issues.push({ path: formatPath(path), message: "must be an object" });
     return undefined;
   };
@@ -56,16 +61,16 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
       return [];
     }
     value.forEach((item, i) => {
-      if (!isObject(item)) issues.push({ path: formatPath([...path, i]), message: "must be an object" });
+      if (!isJsonObject(item)) issues.push({ path: formatPath([...path, i]), message: "must be an object" });
     });
-    return value.filter(isObject);
+    return value.filter(isJsonObject);
   };
   const ignoreOtherKeys = (object: JsonObject, path: DocumentPath, used: Iterable<string>) => {
     const keep = new Set(used);
     for (const key of Object.keys(object)) if (!keep.has(key)) ignored.push(formatPath([...path, key]));
   };
 
-  if (!isObject(document)) {
+  if (!isJsonObject(document)) {
     return {
       resume: {},
       ignored,
@@ -211,10 +216,6 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
       };
     },
   };
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** `2014` and `2014-06` mean their first day; anything else is left for validation to judge. */

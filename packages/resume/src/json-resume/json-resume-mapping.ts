@@ -7,6 +7,13 @@
  */
 import type { CollectionName } from "../collections.ts";
 
+/** The link a person's `basics.url` becomes, unless a profile already has this network. */
+export const WEBSITE = "website";
+
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** A path into a document: keys and array indexes. */
 export type DocumentPath = readonly (string | number)[];
 

@@ -16,7 +16,14 @@ import { COLLECTIONS, type CollectionName } from "../collections.ts";
 import { profileInput } from "../schemas/profile.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { fromJsonResume } from "./from-json-resume.ts";
-import { PROFILE_FIELDS, SECTIONS, type DocumentPath, type SectionMapping } from "./json-resume-mapping.ts";
+import {
+  isJsonObject,
+  PROFILE_FIELDS,
+  SECTIONS,
+  WEBSITE,
+  type DocumentPath,
+  type SectionMapping,
+} from "./json-resume-mapping.ts";
 
 type JsonObject = Record<string, unknown>;
 
@@ -33,9 +40,6 @@ export interface KeptJsonResume {
   /** Each imported entry's item, by entry id. */
   items: Record<string, KeptItem>;
 }
-
-/** The link a person's `basics.url` becomes (from-json-resume.ts does the same). */
-const WEBSITE = "website";
 
 /**
  * At import: the document to keep, and each section's items in document order
@@ -115,7 +119,7 @@ function restoreProfile(
     deleteAt(document, PROFILE_FIELDS.goals_summary!);
     return;
   }
-  if (!isObject(basics)) {
+  if (!isJsonObject(basics)) {
     writeFreshProfile(document, profile);
     return;
   }
@@ -139,8 +143,13 @@ function restoreProfile(
 function restoreLinks(basics: JsonObject, links: Record<string, string>): void {
   const remaining = { ...links };
   const profiles: unknown[] = [];
-  for (const profile of Array.isArray(basics.profiles) ? basics.profiles : []) {
-    if (!isObject(profile) || !profile.url) {
+  const kept = Array.isArray(basics.profiles) ? basics.profiles : [];
+  // The import took `basics.url` as the link "website" only where no profile had that network.
+  const websiteFromUrl = !kept.some(
+    (profile) => isJsonObject(profile) && profile.url && String(profile.network).trim() === WEBSITE,
+  );
+  for (const profile of kept) {
+    if (!isJsonObject(profile) || !profile.url) {
       profiles.push(profile);
       continue;
     }
@@ -149,7 +158,7 @@ function restoreLinks(basics: JsonObject, links: Record<string, string>): void {
     profiles.push(remaining[network] === profile.url ? profile : { ...profile, url: remaining[network] });
     delete remaining[network];
   }
-  if (basics.url !== undefined && basics.url !== null && basics.url !== "") {
+  if (websiteFromUrl && basics.url !== undefined && basics.url !== null && basics.url !== "") {
     if (Object.hasOwn(remaining, WEBSITE)) basics.url = remaining[WEBSITE];
     else delete basics.url;
     delete remaining[WEBSITE];
@@ -165,7 +174,7 @@ function sameJson(a: unknown, b: unknown): boolean {
 
 function sortedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedKeys);
-  if (!isObject(value)) return value;
+  if (!isJsonObject(value)) return value;
   return Object.fromEntries(
     Object.keys(value)
       .sort()
@@ -173,18 +182,17 @@ function sortedKeys(value: unknown): unknown {
   );
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 export function getAt(document: JsonObject, path: DocumentPath): unknown {
-  return path.reduce<unknown>((node, key) => (isObject(node) ? node[key as string] : undefined), document);
+  return path.reduce<unknown>(
+    (node, key) => (isJsonObject(node) ? node[key as string] : undefined),
+    document,
+  );
 }
 
 export function setAt(document: JsonObject, path: DocumentPath, value: unknown): void {
   let node = document as Record<string | number, unknown>;
   for (const key of path.slice(0, -1)) {
-    if (!isObject(node[key])) node[key] = {};
+    if (!isJsonObject(node[key])) node[key] = {};
     node = node[key] as Record<string | number, unknown>;
   }
   node[path.at(-1)!] = value;
@@ -192,5 +200,5 @@ export function setAt(document: JsonObject, path: DocumentPath, value: unknown):
 
 function deleteAt(document: JsonObject, path: DocumentPath): void {
   const parent = getAt(document, path.slice(0, -1));
-  if (isObject(parent)) delete parent[path.at(-1) as string];
+  if (isJsonObject(parent)) delete parent[path.at(-1) as string];
 }
