@@ -9,17 +9,33 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import path from "node:path";
 import { repoRoot } from "./env.ts";
 
-/** Folders that are never inputs: outputs, caches, dependencies and tests. */
-const NOT_INPUTS = new Set([".next", ".turbo", "node_modules", "test", "e2e", "test-results"]);
+/**
+ * What is never an input: outputs, caches, dependencies, tests, and
+ * `next-env.d.ts`, which `next build` itself writes (counted, a checkout's
+ * first build would never be reused).
+ */
+const NOT_INPUTS = new Set([
+  ".next",
+  ".turbo",
+  "node_modules",
+  "test",
+  "e2e",
+  "test-results",
+  "next-env.d.ts",
+]);
 
 /**
  * The digest of `paths` (files, or folders walked in name order, relative to
- * the repository) and of `values` (settings that shape the output).
+ * `root`, the repository) and of `values` (settings that shape the output).
  */
-export function digestOfInputs(paths: string[], values: Record<string, string | undefined> = {}): string {
+export function digestOfInputs(
+  paths: string[],
+  values: Record<string, string | undefined> = {},
+  root = repoRoot,
+): string {
   const hash = createHash("sha256");
   const add = (relative: string) => {
-    const full = path.join(repoRoot, relative);
+    const full = path.join(root, relative);
     if (!existsSync(full)) return;
     if (statSync(full).isDirectory()) {
       for (const name of readdirSync(full).sort()) {

@@ -1,20 +1,34 @@
 import { readFileSync } from "node:fs";
 
 /**
- * The processes that launched this one: its parent and, where /proc tells,
- * the parent's parent. Under `npm start` these are npm's shell and npm, so a
- * signal that ends npm (which does not pass SIGTERM or SIGHUP on) can be seen
- * here as one of them ending.
+ * The processes that launched this one and whose end should end it: its
+ * parent and, when it runs under `npm start` through npm's shell, npm itself.
+ * npm passes SIGTERM to its shell, and the shell (dash) does not pass it on;
+ * SIGHUP to npm reaches neither. So the end of npm is the signal here.
+ * Where /proc does not tell a process's parent, only the parent is watched.
  */
 export function launchingProcesses(): number[] {
   const parent = process.ppid;
+  if (!process.env.npm_lifecycle_event || /\bnpm\b|npm-cli/.test(commandLine(parent))) return [parent];
+  const grandparent = parentOf(parent);
+  return grandparent !== undefined && grandparent > 1 ? [parent, grandparent] : [parent];
+}
+
+function commandLine(pid: number): string {
   try {
-    const stat = readFileSync(`/proc/${parent}/stat`, "utf8");
-    // Fields after the command's closing parenthesis: state, then the parent's pid.
-    const grandparent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-    return grandparent > 1 ? [parent, grandparent] : [parent];
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
   } catch {
-    return [parent];
+    return "";
+  }
+}
+
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command's closing parenthesis: state, then the parent's pid.
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return undefined;
   }
 }
 

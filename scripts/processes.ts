@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { ListeningMessage } from "@app/service";
 import { digestOfInputs, isMadeFrom, recordMadeFrom } from "./build-inputs.ts";
 import { repoRoot } from "./env.ts";
+import { isStartProcess, StartRefused } from "./start-preflight.ts";
 
 const require = createRequire(import.meta.url);
 const webDir = path.join(repoRoot, "apps", "web");
@@ -75,11 +77,37 @@ function webBuildDigest(): string {
   const publicSettings = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => name.startsWith("NEXT_PUBLIC_")),
   );
-  return digestOfInputs(["apps/web", "packages", "package-lock.json", "tsconfig.base.json"], publicSettings);
+  // The Node version too: a build is made again, and so checked, on each Node line it runs on.
+  return digestOfInputs(["apps/web", "packages", "package-lock.json", "tsconfig.base.json"], {
+    ...publicSettings,
+    NODE_VERSION: process.version,
+  });
 }
 
-/** The production build of the web app. */
+/** One empty file per `npm start` serving the build, named by its pid. */
+const servedByDir = path.join(webDir, ".next", "served-by");
+
+/** Marks the web build as served by this process until the returned function is called. */
+export function serveWebBuild(): () => void {
+  mkdirSync(servedByDir, { recursive: true });
+  const marker = path.join(servedByDir, String(process.pid));
+  writeFileSync(marker, "");
+  return () => rmSync(marker, { force: true });
+}
+
+/**
+ * The production build of the web app. Never under a running `npm start`
+ * of this checkout (another data folder's): a build replaces the files its
+ * pages load, and they would answer 500.
+ */
 export async function buildWeb(): Promise<void> {
+  const serving = existsSync(servedByDir) ? readdirSync(servedByDir).map(Number).filter(isStartProcess) : [];
+  if (serving.length > 0) {
+    throw new StartRefused(
+      `npm start (pid ${serving.join(", ")}) serves this checkout's web build, and the sources changed: ` +
+        "building again would break its pages; stop it first",
+    );
+  }
   const digest = webBuildDigest();
   await run(process.execPath, [nextBin, "build"], {
     cwd: webDir,

@@ -14,13 +14,15 @@ import { env } from "./env.ts";
 import {
   buildWebUnlessBuilt,
   run,
+  serveWebBuild,
   startLedger,
   startWeb,
   stopProcess,
+  waitForHealthy,
   waitForListening,
 } from "./processes.ts";
 import { isAlive, launchingProcesses } from "./launching-processes.ts";
-import { ensurePortsFree, lockCheckout, StartRefused } from "./start-preflight.ts";
+import { ensurePortsFree, lockDataDir, StartRefused } from "./start-preflight.ts";
 
 const step = (text: string) => console.log(`\n▶ ${text}`);
 const fail = (message: string): never => {
@@ -29,7 +31,7 @@ const fail = (message: string): never => {
 };
 
 try {
-  const unlock = lockCheckout(env.DATA_DIR);
+  const unlock = lockDataDir(env.DATA_DIR);
   process.on("exit", unlock);
   await ensurePortsFree(env.HOST, { PORT: env.PORT, LEDGER_PORT: env.LEDGER_PORT });
 } catch (error) {
@@ -51,6 +53,7 @@ try {
   step("the web app's production build");
   const built = await buildWebUnlessBuilt();
   if (!built) console.log("the sources are unchanged since the last build: using it");
+  process.on("exit", serveWebBuild());
 } catch (error) {
   await database.stop();
   fail((error as Error).message);
@@ -77,7 +80,8 @@ function shutdown(code: number): Promise<never> {
   })();
   return stopped;
 }
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => void shutdown(0));
+// `on`, not `once`: a second Ctrl-C must not end this process before PostgreSQL is stopped.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void shutdown(0));
 for (const child of children) {
   child.once("exit", (code) => {
     if (stopped) return;
@@ -85,13 +89,17 @@ for (const child of children) {
     void shutdown(1);
   });
 }
-// `npm` ends on SIGTERM or SIGHUP without passing it on to this process: its end is the signal here.
+// A signal to npm does not reach this process (launching-processes.ts): npm's end is the signal.
 const launchers = launchingProcesses();
+const firstParent = process.ppid;
 setInterval(() => {
-  if (!launchers.every(isAlive)) void shutdown(0);
+  if (stopped || (process.ppid === firstParent && launchers.every(isAlive))) return;
+  console.error("npm start's terminal or npm ended; stopping");
+  void shutdown(0);
 }, 500).unref();
 
-// "Ready." is said of these servers, not of whatever else might answer on their ports.
+// "Ready." is said of these servers, not of whatever else might answer on their ports: they
+// listen on them first, and then answer their health checks.
 const listening = await Promise.all(children.map(waitForListening)).then(
   () => true,
   () => false,
@@ -100,6 +108,7 @@ if (!listening) await shutdown(1);
 
 const webUrl = `http://localhost:${env.PORT}`;
 const ledgerUrl = `http://localhost:${env.LEDGER_PORT}`;
+await Promise.all([waitForHealthy(`${webUrl}/healthz`), waitForHealthy(`${ledgerUrl}/healthz`)]);
 
 const credentialsFile = env.LEDGER_CREDENTIALS_FILE ?? developmentCredentialsFile(env.DATA_DIR);
 const [key] = (await loadCredentials(credentialsFile, LEDGER_ACTIONS)).values();

@@ -7,7 +7,7 @@ import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { exitIfEmbeddedPostgresFailed, startEmbeddedCluster, TEST_CLUSTER } from "./database.ts";
 import { env, systemChromium } from "./env.ts";
-import { buildWeb, run } from "./processes.ts";
+import { buildWebUnlessBuilt, run } from "./processes.ts";
 import { pgbouncerBinary } from "../test/pgbouncer.ts";
 
 const tsx = ["--import", "tsx"];
@@ -48,7 +48,8 @@ await check("lint", () =>
     run(bin("prettier"), ["--check", "--log-level=warn", "."]),
   ),
 );
-const built = await check("next build", buildWeb);
+// Made again only when its sources changed (and never under a running npm start: processes.ts).
+const built = await check("next build", async () => void (await buildWebUnlessBuilt()));
 
 /** Adds a test runner's counts from its JSON report; a missing report is one failure. */
 async function count(report: string, read: (json: never) => { passed: number; failed: number }) {

@@ -24,7 +24,11 @@ interface Started {
 }
 
 /** Runs `npm start` on `dataDir` with ports of its own; `ports` overrides them. */
-async function npmStart(dataDir: string, ports: Partial<Started["ports"]> = {}): Promise<Started> {
+async function npmStart(
+  dataDir: string,
+  ports: Partial<Started["ports"]> = {},
+  settings: Record<string, string> = {},
+): Promise<Started> {
   const { DATABASE_URL: _unset, ...inherited } = process.env;
   const chosen = { PORT: await freePort(), LEDGER_PORT: await freePort(), ...ports };
   const npm = spawn("npm", ["start"], {
@@ -35,6 +39,7 @@ async function npmStart(dataDir: string, ports: Partial<Started["ports"]> = {}):
       EMBEDDED_POSTGRES_PORT: String(await freePort()),
       PORT: String(chosen.PORT),
       LEDGER_PORT: String(chosen.LEDGER_PORT),
+      ...settings,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -129,9 +134,25 @@ describe("npm start", () => {
     const second = await npmStart(firstDir);
     await expectRefusal(
       second,
-      new RegExp(`^✗ npm start is already running on this checkout \\(pid \\d+\\)`),
+      new RegExp(`^✗ npm start is already running on this checkout's data \\(pid \\d+\\)`),
     );
     expect(Date.now() - startedAt).toBeLessThan(15_000);
+    expect(before.every(isAlive)).toBe(true);
+    await expectServing(first.ports.PORT);
+  });
+
+  it("a start on other data does not build under the running one when the sources changed", async () => {
+    const before = processTree(first.npm.pid!);
+    const otherDir = await dataDir("other");
+    // A public setting is part of what the build is made from: with another value it would be built again.
+    const other = await npmStart(otherDir, {}, { NEXT_PUBLIC_NPM_START_TEST: "changed" });
+    expect(await other.exited).toBe(1);
+    expect(other.output().trim().split("\n").at(-1)).toMatch(
+      /^✗ npm start \(pid \d+\) serves this checkout's web build, and the sources changed/,
+    );
+    expect(other.output()).not.toMatch(/\n\s+at |Ready\.|next build|Creating an optimized/);
+    // Its own PostgreSQL, started before the build step, is stopped again.
+    expect(existsSync(path.join(otherDir, "postgres", "postmaster.pid"))).toBe(false);
     expect(before.every(isAlive)).toBe(true);
     await expectServing(first.ports.PORT);
   });

@@ -21,16 +21,18 @@ export function listenOrExit(
   { port, host, setting, logger }: { port: number; host: string; setting: string; logger: Logger },
 ): Promise<void> {
   return new Promise((resolve) => {
-    server.once("error", (error: NodeJS.ErrnoException) => {
+    const cannotListen = (error: NodeJS.ErrnoException) => {
       const reason =
         error.code === "EADDRINUSE"
           ? `port ${port} (${setting}) is in use by another program; stop it, or set ${setting} to a free port`
           : `cannot listen on ${host}:${port} (${setting}): ${error.code ?? error.message}`;
       logger.fatal({ port, host, code: error.code }, reason);
       logger.flush(() => process.exit(1));
-    });
+    };
+    server.once("error", cannotListen);
     server.listen(port, host, () => {
-      if (process.send) {
+      server.off("error", cannotListen); // later errors are the server's own, not this one
+      if (process.send && process.connected) {
         const message: ListeningMessage = { type: "listening", port };
         process.send(message);
       }
