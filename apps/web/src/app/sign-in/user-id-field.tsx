@@ -36,7 +36,7 @@ export function UserIdField({ defaultValue, error }: { defaultValue: string; err
       </p>
       {error && (
         <p id="user-error" className="field-error">
-          Use 1-100 letters, digits, dots, dashes, underscores or @.
+          That user id cannot be used. {USER_ID_RULE}
         </p>
       )}
     </>
