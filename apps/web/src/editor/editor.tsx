@@ -3,6 +3,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNod
 import { COLLECTIONS, THEME_NAMES, type ThemeName, type WholeResume } from "@app/resume/client";
 import { CollectionSection } from "./collection-section.tsx";
 import { DownloadMenu } from "./download-menu.tsx";
+import { ConfirmationProvider } from "./editor-confirmation.tsx";
 import { EditorSessionProvider, useEditorSession } from "./editor-session.tsx";
 import { ProfileForm } from "./profile-form.tsx";
 import { ResumePreview } from "./resume-preview.tsx";
@@ -24,7 +25,9 @@ const AccessTokensPanel = lazy(() => import("./access-tokens-panel.tsx"));
 export function Editor({ userId, account }: { userId: string; account: ReactNode }) {
   return (
     <EditorSessionProvider userId={userId}>
-      <EditorContent account={account} />
+      <ConfirmationProvider>
+        <EditorContent account={account} />
+      </ConfirmationProvider>
     </EditorSessionProvider>
   );
 }
