@@ -1,6 +1,6 @@
 "use client";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
-import { COLLECTIONS, THEME_NAMES, type ThemeName, type WholeResume } from "@app/resume/client";
+import { COLLECTIONS, THEME_NAMES, type WholeResume } from "@app/resume/client";
 import { CollectionSection } from "./collection-section.tsx";
 import { DownloadMenu } from "./download-menu.tsx";
 import { ConfirmationProvider } from "./editor-confirmation.tsx";
@@ -10,6 +10,7 @@ import { ResumePreview } from "./resume-preview.tsx";
 import { ThemePreview } from "./theme-preview.tsx";
 import { api } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
+import { useRememberedPreviewStyle, type PreviewStyle } from "./use-remembered-preview-style.ts";
 import { forgetDrafts } from "./use-session-draft.ts";
 
 // Loaded when first opened, so that the editor's first load stays small.
@@ -41,7 +42,7 @@ function EditorContent({ account }: { account: ReactNode }) {
   const [importing, setImporting] = useState(false);
   const [showTokens, setShowTokens] = useState(false);
   const importButton = useRef<HTMLButtonElement>(null);
-  const [previewStyle, setPreviewStyle] = useState<"markdown" | ThemeName>("markdown");
+  const [previewStyle, setPreviewStyle] = useRememberedPreviewStyle(userId);
   const [themedHtml, setThemedHtml] = useState("");
   const themeFrame = useRef<HTMLIFrameElement>(null);
   /**
@@ -199,7 +200,7 @@ function EditorContent({ account }: { account: ReactNode }) {
               value={previewStyle}
               onChange={(event) => {
                 setThemedHtml("");
-                setPreviewStyle(event.target.value as "markdown" | ThemeName);
+                setPreviewStyle(event.target.value as PreviewStyle);
               }}
             >
               <option value="markdown">Markdown</option>
