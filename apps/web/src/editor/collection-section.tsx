@@ -86,14 +86,15 @@ export function CollectionSection<Name extends CollectionName>({
           return (
             <li key={id} data-testid={`${collection}-entry`}>
               {editing === id ? (
-                <div style={{ flex: "1 1 100%" }}>{form(entry)}</div>
+                <div className="entry-form">{form(entry)}</div>
               ) : (
                 <>
                   <span className="entry-title">
                     {title}
                     <span className="entry-meta">{meta}</span>
                   </span>
-                  <span className="row">
+                  {/* The same place in every row (the right of its first line), however long the title. */}
+                  <span className="row entry-actions">
                     <button
                       type="button"
                       className="secondary"
