@@ -192,6 +192,8 @@ test.describe("at 375 px wide", () => {
 
   test("the import and token panels fit a phone-sized screen", async ({ page }) => {
     await signIn(page, uniqueUser("narrow"));
+    // On a phone Import… is in the top bar's More… menu.
+    await page.getByRole("button", { name: "More…" }).click();
     await page.getByRole("button", { name: "Import…" }).click();
     await chooseFile(page, "ada.json", WORK_RESUME);
     await expect(page.getByRole("table", { name: "What will be replaced" })).toBeVisible();

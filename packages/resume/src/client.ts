@@ -4,10 +4,10 @@
  */
 export { COLLECTIONS, type Collection, type CollectionName, type EntryOf } from "./collections.ts";
 export { LIMITS } from "./limits.ts";
-export { GOAL_MOVES, GOAL_STATUSES, GOAL_CATEGORIES } from "./schemas/goal.ts";
-export { EMPLOYMENT_TYPES } from "./schemas/experience.ts";
-export { PROFICIENCIES, SKILL_CATEGORIES } from "./schemas/skill.ts";
-export { CERTIFICATION_TYPES } from "./schemas/certification.ts";
+export { DEFAULT_GOAL_STATUS, GOAL_MOVES, GOAL_STATUSES, GOAL_CATEGORIES } from "./schemas/goal.ts";
+export { DEFAULT_EMPLOYMENT_TYPE, EMPLOYMENT_TYPES } from "./schemas/experience.ts";
+export { DEFAULT_PROFICIENCY, PROFICIENCIES, SKILL_CATEGORIES } from "./schemas/skill.ts";
+export { CERTIFICATION_TYPES, DEFAULT_CERTIFICATION_TYPE } from "./schemas/certification.ts";
 export { profileFields, type Profile } from "./schemas/profile.ts";
 export type { WholeResume } from "./schemas/whole-resume.ts";
 export { THEME_NAMES, type ThemeName } from "./themes/theme-names.ts";

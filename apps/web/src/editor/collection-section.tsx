@@ -1,12 +1,12 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
 import type { CollectionName, EntryOf } from "@app/resume/client";
+import { useConfirmation } from "./editor-confirmation.tsx";
 import { useEditorSession } from "./editor-session.tsx";
 import { EntryForm } from "./entry-form.tsx";
 import { SECTIONS, type SectionSpec } from "./field-specs.ts";
 import { api } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
-import { useFleetingMessage } from "./use-fleeting-message.ts";
 import { hasDraft } from "./use-session-draft.ts";
 
 interface Props<Name extends CollectionName> {
@@ -30,7 +30,7 @@ export function CollectionSection<Name extends CollectionName>({
   const [editing, setEditing] = useState<string | null>(
     () => ["new", ...entries.map((e) => e.id)].find((id) => hasDraft(draftKey(id))) ?? null,
   );
-  const [confirmation, announce] = useFleetingMessage();
+  const [confirmation, announce] = useConfirmation();
   const [problem, setProblem] = useState("");
   const sectionRef = useRef<HTMLElement>(null);
   /** Where focus goes when a form closes: the button that opened it. */
@@ -86,14 +86,15 @@ export function CollectionSection<Name extends CollectionName>({
           return (
             <li key={id} data-testid={`${collection}-entry`}>
               {editing === id ? (
-                <div style={{ flex: "1 1 100%" }}>{form(entry)}</div>
+                <div className="entry-form">{form(entry)}</div>
               ) : (
                 <>
                   <span className="entry-title">
                     {title}
                     <span className="entry-meta">{meta}</span>
                   </span>
-                  <span className="row">
+                  {/* The same place in every row (the right of its first line), however long the title. */}
+                  <span className="row entry-actions">
                     <button
                       type="button"
                       className="secondary"

@@ -1,15 +1,27 @@
 "use client";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
-import { COLLECTIONS, THEME_NAMES, type ThemeName, type WholeResume } from "@app/resume/client";
+import { COLLECTIONS, THEME_NAMES, type WholeResume } from "@app/resume/client";
 import { CollectionSection } from "./collection-section.tsx";
 import { DownloadMenu } from "./download-menu.tsx";
+import { ConfirmationProvider } from "./editor-confirmation.tsx";
 import { EditorSessionProvider, useEditorSession } from "./editor-session.tsx";
+import { EditorTabs, panelProps, type EditorTab } from "./editor-tabs.tsx";
+import { MoreMenu } from "./more-menu.tsx";
 import { ProfileForm } from "./profile-form.tsx";
 import { ResumePreview } from "./resume-preview.tsx";
 import { ThemePreview } from "./theme-preview.tsx";
 import { api } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
+import { useMediaQuery } from "./use-media-query.ts";
+import { useRememberedPreviewStyle, type PreviewStyle } from "./use-remembered-preview-style.ts";
 import { forgetDrafts } from "./use-session-draft.ts";
+
+/**
+ * The phone layout: Edit and Preview tabs and a one-row toolbar. The same
+ * width as the stylesheet's phone rules; on screens only, as a printed page
+ * is narrow too and prints the preview whatever the tab.
+ */
+const PHONE = "screen and (max-width: 768px)";
 
 // Loaded when first opened, so that the editor's first load stays small.
 const ImportResumePanel = lazy(() => import("./import-resume-panel.tsx"));
@@ -24,7 +36,9 @@ const AccessTokensPanel = lazy(() => import("./access-tokens-panel.tsx"));
 export function Editor({ userId, account }: { userId: string; account: ReactNode }) {
   return (
     <EditorSessionProvider userId={userId}>
-      <EditorContent account={account} />
+      <ConfirmationProvider>
+        <EditorContent account={account} />
+      </ConfirmationProvider>
     </EditorSessionProvider>
   );
 }
@@ -37,8 +51,11 @@ function EditorContent({ account }: { account: ReactNode }) {
   const [problem, setProblem] = useState("");
   const [importing, setImporting] = useState(false);
   const [showTokens, setShowTokens] = useState(false);
-  const importButton = useRef<HTMLButtonElement>(null);
-  const [previewStyle, setPreviewStyle] = useState<"markdown" | ThemeName>("markdown");
+  /** Where focus goes when the import panel closes: the Import… button, or on a phone the More… button. */
+  const importOpener = useRef<HTMLElement | null>(null);
+  const phone = useMediaQuery(PHONE);
+  const [tab, setTab] = useState<EditorTab>("edit");
+  const [previewStyle, setPreviewStyle] = useRememberedPreviewStyle(userId);
   const [themedHtml, setThemedHtml] = useState("");
   const themeFrame = useRef<HTMLIFrameElement>(null);
   /**
@@ -95,6 +112,11 @@ function EditorContent({ account }: { account: ReactNode }) {
     };
   }, [previewStyle, resume, handleFailure]);
 
+  function startImport() {
+    importOpener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setImporting(true);
+  }
+
   function print() {
     const frame = themeFrame.current?.contentWindow;
     if (previewStyle !== "markdown" && frame) frame.print();
@@ -105,25 +127,32 @@ function EditorContent({ account }: { account: ReactNode }) {
     <>
       <header className="topbar">
         {expired ? <p>Session expired</p> : account}
-        <div className="row">
+        <div className="row toolbar-actions">
           <DownloadMenu
             theme={previewStyle === "markdown" ? null : previewStyle}
             disabled={!resume}
             onProblem={setProblem}
           />
+          {/* On a phone these two go in the More… menu (the stylesheet shows one or the other). */}
           <button
             type="button"
-            className="secondary"
-            ref={importButton}
+            className="secondary wide-only"
             disabled={!resume}
             aria-expanded={importing}
-            onClick={() => setImporting(true)}
+            onClick={startImport}
           >
             Import…
           </button>
-          <button type="button" className="secondary" onClick={print}>
+          <button type="button" className="secondary wide-only" onClick={print}>
             Print / Save as PDF
           </button>
+          <MoreMenu
+            className="phone-only"
+            items={[
+              { label: "Import…", disabled: !resume, onSelect: startImport },
+              { label: "Print / Save as PDF", onSelect: print },
+            ]}
+          />
         </div>
       </header>
       {expired && (
@@ -139,7 +168,8 @@ function EditorContent({ account }: { account: ReactNode }) {
         </p>
       )}
       <main className="layout">
-        <div className="editing">
+        {phone && <EditorTabs selected={tab} onSelect={setTab} />}
+        <div className="editing" {...(phone ? panelProps("edit", tab) : {})}>
           <h1>Your resume</h1>
           {importing && resume && (
             <Suspense fallback={<p className="status">Loading…</p>}>
@@ -148,7 +178,7 @@ function EditorContent({ account }: { account: ReactNode }) {
                 onImported={() => void reloadReplaced()}
                 onClose={() => {
                   setImporting(false);
-                  importButton.current?.focus();
+                  importOpener.current?.focus();
                 }}
               />
             </Suspense>
@@ -185,27 +215,29 @@ function EditorContent({ account }: { account: ReactNode }) {
             <p className="status">Loading…</p>
           )}
         </div>
-        <div>
+        <div className="preview-pane" {...(phone ? panelProps("preview", tab) : {})}>
           <div className="row no-print preview-heading">
             <h2>Preview</h2>
-            <label htmlFor="preview-style" className="inline-label">
-              Style
-            </label>
-            <select
-              id="preview-style"
-              value={previewStyle}
-              onChange={(event) => {
-                setThemedHtml("");
-                setPreviewStyle(event.target.value as "markdown" | ThemeName);
-              }}
-            >
-              <option value="markdown">Markdown</option>
-              {THEME_NAMES.map((name) => (
-                <option key={name} value={name}>
-                  Theme: {name}
-                </option>
-              ))}
-            </select>
+            <span className="style-choice">
+              <label htmlFor="preview-style" className="inline-label">
+                Style
+              </label>
+              <select
+                id="preview-style"
+                value={previewStyle}
+                onChange={(event) => {
+                  setThemedHtml("");
+                  setPreviewStyle(event.target.value as PreviewStyle);
+                }}
+              >
+                <option value="markdown">Markdown</option>
+                {THEME_NAMES.map((name) => (
+                  <option key={name} value={name}>
+                    Theme: {name}
+                  </option>
+                ))}
+              </select>
+            </span>
           </div>
           {previewStyle === "markdown" ? (
             <ResumePreview markdown={markdown} />

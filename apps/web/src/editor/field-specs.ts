@@ -1,5 +1,9 @@
 import {
   CERTIFICATION_TYPES,
+  DEFAULT_CERTIFICATION_TYPE,
+  DEFAULT_EMPLOYMENT_TYPE,
+  DEFAULT_GOAL_STATUS,
+  DEFAULT_PROFICIENCY,
   EMPLOYMENT_TYPES,
   GOAL_CATEGORIES,
   GOAL_STATUSES,
@@ -20,6 +24,12 @@ export interface FieldSpec {
   kind: FieldKind;
   required?: boolean;
   options?: readonly string[];
+  /**
+   * What the server stores when the field is left out (the schema's
+   * `.default`): a new entry's form starts with it, so that the form shows
+   * what saving it untouched will store.
+   */
+  default?: string;
   /** For `date` end fields: a checkbox that stores null ("Current role"). */
   openEndedLabel?: string;
 }
@@ -49,7 +59,13 @@ export const SECTIONS: { [Name in CollectionName]: SectionSpec<EntryOf<Name>> } 
       { name: "title", label: "Title", kind: "text", required: true },
       { name: "organization", label: "Organization", kind: "text", required: true },
       { name: "location", label: "Location", kind: "text" },
-      { name: "employment_type", label: "Employment type", kind: "select", options: EMPLOYMENT_TYPES },
+      {
+        name: "employment_type",
+        label: "Employment type",
+        kind: "select",
+        options: EMPLOYMENT_TYPES,
+        default: DEFAULT_EMPLOYMENT_TYPE,
+      },
       { name: "start_date", label: "Start date", kind: "date", required: true },
       { name: "end_date", label: "End date", kind: "date", openEndedLabel: "Current role" },
       { name: "responsibilities", label: "Responsibilities", kind: "list" },
@@ -82,7 +98,13 @@ export const SECTIONS: { [Name in CollectionName]: SectionSpec<EntryOf<Name>> } 
     fields: [
       { name: "name", label: "Skill", kind: "text", required: true },
       { name: "category", label: "Category", kind: "select", required: true, options: SKILL_CATEGORIES },
-      { name: "proficiency", label: "Proficiency", kind: "select", options: PROFICIENCIES },
+      {
+        name: "proficiency",
+        label: "Proficiency",
+        kind: "select",
+        options: PROFICIENCIES,
+        default: DEFAULT_PROFICIENCY,
+      },
       { name: "years_experience", label: "Years of experience", kind: "number" },
       { name: "keywords", label: "Keywords", kind: "list" },
     ],
@@ -98,7 +120,13 @@ export const SECTIONS: { [Name in CollectionName]: SectionSpec<EntryOf<Name>> } 
       { name: "expiration_date", label: "Expiration date", kind: "date" },
       { name: "credential_id", label: "Credential ID", kind: "text" },
       { name: "credential_url", label: "Credential URL", kind: "url" },
-      { name: "type", label: "Type", kind: "select", options: CERTIFICATION_TYPES },
+      {
+        name: "type",
+        label: "Type",
+        kind: "select",
+        options: CERTIFICATION_TYPES,
+        default: DEFAULT_CERTIFICATION_TYPE,
+      },
     ],
     summary: (e) => ({
       title: `${e.name} — ${e.issuing_organization}`,
@@ -123,7 +151,13 @@ export const SECTIONS: { [Name in CollectionName]: SectionSpec<EntryOf<Name>> } 
       { name: "description", label: "Goal", kind: "textarea", required: true },
       { name: "category", label: "Category", kind: "select", required: true, options: GOAL_CATEGORIES },
       { name: "target_date", label: "Target date", kind: "date" },
-      { name: "status", label: "Status", kind: "select", options: GOAL_STATUSES },
+      {
+        name: "status",
+        label: "Status",
+        kind: "select",
+        options: GOAL_STATUSES,
+        default: DEFAULT_GOAL_STATUS,
+      },
     ],
     summary: (e) => ({
       title: e.description,

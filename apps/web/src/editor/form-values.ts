@@ -6,11 +6,11 @@ export type FormValues = Record<string, string | string[] | boolean>;
 
 export const openFlag = (name: string) => `${name}__open`;
 
-/** Form values for an existing entry, or empty ones for a new entry. */
+/** Form values for an existing entry, or for a new entry empty ones but for the server's defaults. */
 export function formValuesOf(fields: FieldSpec[], entry?: Record<string, unknown>): FormValues {
   const values: FormValues = {};
   for (const field of fields) {
-    const value = entry?.[field.name];
+    const value = entry ? entry[field.name] : field.default;
     if (field.kind === "list") values[field.name] = Array.isArray(value) ? value.map(String) : [];
     else values[field.name] = value === null || value === undefined ? "" : String(value);
     if (field.openEndedLabel) values[openFlag(field.name)] = Boolean(entry) && !value;

@@ -1,10 +1,10 @@
 "use client";
 import type { FormEvent } from "react";
 import { profileFields, type Profile } from "@app/resume/client";
+import { useConfirmation } from "./editor-confirmation.tsx";
 import { useEditorSession } from "./editor-session.tsx";
 import { api } from "./trpc.ts";
 import { useSessionDraft } from "./use-session-draft.ts";
-import { useFleetingMessage } from "./use-fleeting-message.ts";
 import { useValidatedSave } from "./use-validated-save.ts";
 
 interface ProfileValues {
@@ -69,7 +69,7 @@ export function ProfileForm({ profile, onSaved }: Props) {
   const { userId } = useEditorSession();
   const [values, setValues, clearDraft] = useSessionDraft(`draft:${userId}:profile`, () => valuesOf(profile));
   const { errors, failure, save } = useValidatedSave();
-  const [status, setStatus] = useFleetingMessage();
+  const [status, setStatus] = useConfirmation();
 
   async function submit(event: FormEvent) {
     event.preventDefault();

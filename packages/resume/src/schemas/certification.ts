@@ -10,6 +10,9 @@ import {
 
 export const CERTIFICATION_TYPES = ["professional", "personal"] as const;
 
+/** What a new certification without a type gets: the editor shows it selected. */
+export const DEFAULT_CERTIFICATION_TYPE = "professional" satisfies (typeof CERTIFICATION_TYPES)[number];
+
 export const certificationShape = {
   name: requiredString(),
   issuing_organization: requiredString(),
@@ -17,7 +20,7 @@ export const certificationShape = {
   expiration_date: optionalDate(),
   credential_id: optionalString(),
   credential_url: optionalHttpUrl(),
-  type: z.enum(CERTIFICATION_TYPES).default("professional"),
+  type: z.enum(CERTIFICATION_TYPES).default(DEFAULT_CERTIFICATION_TYPE),
 };
 
 export const certificationRefine = endNotBeforeStart("issue_date", "expiration_date");

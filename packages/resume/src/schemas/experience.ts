@@ -10,11 +10,14 @@ export const EMPLOYMENT_TYPES = [
   "self-employed",
 ] as const;
 
+/** What a new entry without an employment type gets: the editor shows it selected. */
+export const DEFAULT_EMPLOYMENT_TYPE = "full-time" satisfies (typeof EMPLOYMENT_TYPES)[number];
+
 export const experienceShape = {
   organization: requiredString(),
   title: requiredString(),
   location: optionalString(),
-  employment_type: z.enum(EMPLOYMENT_TYPES).default("full-time"),
+  employment_type: z.enum(EMPLOYMENT_TYPES).default(DEFAULT_EMPLOYMENT_TYPE),
   start_date: calendarDate(),
   end_date: optionalDate().meta({ description: "Omitted or null: the current role." }),
   responsibilities: textList(),

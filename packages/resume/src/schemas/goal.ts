@@ -13,11 +13,14 @@ export const GOAL_MOVES: Record<GoalStatus, readonly GoalStatus[]> = {
   abandoned: ["active"],
 };
 
+/** What a new goal without a status gets: the editor shows it selected. */
+export const DEFAULT_GOAL_STATUS = "active" satisfies GoalStatus;
+
 export const goalShape = {
   description: requiredString(LIMITS.textLength),
   category: z.enum(GOAL_CATEGORIES),
   target_date: optionalDate(),
-  status: z.enum(GOAL_STATUSES).default("active"),
+  status: z.enum(GOAL_STATUSES).default(DEFAULT_GOAL_STATUS),
 };
 
 export const goalOutput = {
