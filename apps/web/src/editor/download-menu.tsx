@@ -1,8 +1,9 @@
 "use client";
-import { useEffect, useId, useRef, useState } from "react";
+import { useState } from "react";
 import { THEME_NAMES, type ThemeName } from "@app/resume/client";
 import { useEditorSession } from "./editor-session.tsx";
 import { authorization } from "./trpc.ts";
+import { useDisclosureMenu } from "./use-disclosure-menu.ts";
 
 interface DownloadChoice {
   label: string;
@@ -63,20 +64,8 @@ export function DownloadMenu({
   onProblem(message: string): void;
 }) {
   const { markExpired } = useEditorSession();
-  const [open, setOpen] = useState(false);
+  const menu = useDisclosureMenu();
   const [busy, setBusy] = useState<string | null>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  const list = useRef<HTMLUListElement>(null);
-  const listId = useId();
-
-  useEffect(() => {
-    if (open) list.current?.querySelector("button")?.focus();
-  }, [open]);
-
-  function close() {
-    setOpen(false);
-    button.current?.focus();
-  }
 
   async function download(choice: DownloadChoice) {
     setBusy(choice.label);
@@ -92,7 +81,7 @@ export function DownloadMenu({
       }
       save(fileNameOf(response.headers.get("content-disposition")) ?? choice.fileName, await response.blob());
       onProblem("");
-      close();
+      menu.close();
     } catch {
       onProblem("Could not reach the server. Try the download again.");
     } finally {
@@ -101,20 +90,12 @@ export function DownloadMenu({
   }
 
   return (
-    <div className="menu" onKeyDown={(event) => event.key === "Escape" && open && close()}>
-      <button
-        type="button"
-        className="secondary"
-        ref={button}
-        disabled={disabled}
-        aria-expanded={open}
-        aria-controls={listId}
-        onClick={() => setOpen(!open)}
-      >
+    <div className="menu" {...menu.container}>
+      <button type="button" className="secondary" disabled={disabled} {...menu.trigger}>
         Download…
       </button>
-      {open && (
-        <ul id={listId} ref={list} className="menu-list" aria-label="Download as">
+      {menu.open && (
+        <ul {...menu.list} className="menu-list" aria-label="Download as">
           {choices(theme ?? THEME_NAMES[0]).map((choice) => (
             <li key={choice.label}>
               <button

@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useId, useRef, useState, type FocusEvent } from "react";
+import { useDisclosureMenu } from "./use-disclosure-menu.ts";
 
 export interface MoreMenuItem {
   label: string;
@@ -9,50 +9,20 @@ export interface MoreMenuItem {
 
 /**
  * The phone toolbar's "More…" menu: the actions that do not fit on its one
- * row. It works as the Download menu does: it opens from the keyboard (Enter
- * or Space on its button) with the focus on its first item, and Escape closes
- * it and gives the focus back to the button; it also closes when the focus
- * leaves it. Choosing an item closes the menu and gives the focus back to the
- * button before the action runs, so that a panel the action opens can give it
- * back there when it closes.
+ * row, a menu as the Download menu is (use-disclosure-menu.ts). Choosing an
+ * item closes the menu and gives the focus back to the button before the
+ * action runs, so that a panel the action opens can give it back there when
+ * it closes.
  */
 export function MoreMenu({ items, className }: { items: MoreMenuItem[]; className?: string }) {
-  const [open, setOpen] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
-  const list = useRef<HTMLUListElement>(null);
-  const listId = useId();
-
-  useEffect(() => {
-    if (open) list.current?.querySelector("button")?.focus();
-  }, [open]);
-
-  function close() {
-    setOpen(false);
-    button.current?.focus();
-  }
-
-  function leave(event: FocusEvent<HTMLDivElement>) {
-    if (open && !event.currentTarget.contains(event.relatedTarget as Node | null)) setOpen(false);
-  }
-
+  const menu = useDisclosureMenu();
   return (
-    <div
-      className={`menu ${className ?? ""}`}
-      onKeyDown={(event) => event.key === "Escape" && open && close()}
-      onBlur={leave}
-    >
-      <button
-        type="button"
-        className="secondary"
-        ref={button}
-        aria-expanded={open}
-        aria-controls={listId}
-        onClick={() => setOpen(!open)}
-      >
+    <div className={`menu ${className ?? ""}`} {...menu.container}>
+      <button type="button" className="secondary" {...menu.trigger}>
         More…
       </button>
-      {open && (
-        <ul id={listId} ref={list} className="menu-list" aria-label="More actions">
+      {menu.open && (
+        <ul {...menu.list} className="menu-list" aria-label="More actions">
           {items.map((item) => (
             <li key={item.label}>
               <button
@@ -60,7 +30,7 @@ export function MoreMenu({ items, className }: { items: MoreMenuItem[]; classNam
                 className="secondary"
                 disabled={item.disabled}
                 onClick={() => {
-                  close();
+                  menu.close();
                   item.onSelect();
                 }}
               >
