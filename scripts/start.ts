@@ -108,7 +108,12 @@ if (!listening) await shutdown(1);
 
 const webUrl = `http://localhost:${env.PORT}`;
 const ledgerUrl = `http://localhost:${env.LEDGER_PORT}`;
-await Promise.all([waitForHealthy(`${webUrl}/healthz`), waitForHealthy(`${ledgerUrl}/healthz`)]);
+await Promise.all([waitForHealthy(`${webUrl}/healthz`), waitForHealthy(`${ledgerUrl}/healthz`)]).catch(
+  (error: Error) => {
+    console.error(`\n✗ ${error.message}; stopping`);
+    return shutdown(1);
+  },
+);
 
 const credentialsFile = env.LEDGER_CREDENTIALS_FILE ?? developmentCredentialsFile(env.DATA_DIR);
 const [key] = (await loadCredentials(credentialsFile, LEDGER_ACTIONS)).values();
