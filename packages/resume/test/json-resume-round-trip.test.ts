@@ -184,6 +184,12 @@ describe("JSON Resume export after an edit", () => {
     });
   });
 
+  it("gives back a section the document had as null, and an empty one, as they were", () => {
+    const doc = { basics: { name: "Ada" }, work: null, education: [], meta: { "x-resume": { goals: null } } };
+    const stored = storedAfterImport(doc, inOrder);
+    expect(toJsonResume(stored.resume, stored.kept)).toEqual(doc);
+  });
+
   it("writes a changed website link to basics.url where it came from", () => {
     const doc = { basics: { name: "Ada", url: "https://ada.example", "x-pronouns": "she/her" } };
     const stored = storedAfterImport(doc, inOrder);

@@ -54,7 +54,7 @@ export function splitForKeeping(document: JsonObject): {
   for (const { collection, section } of SECTIONS) {
     const list = getAt(rest, section);
     items[collection] = Array.isArray(list) ? (list as JsonObject[]) : [];
-    if (list !== undefined && list !== null) setAt(rest, section, []);
+    if (Array.isArray(list)) setAt(rest, section, []);
   }
   return { document: rest, items };
 }
@@ -81,8 +81,9 @@ export function restoreJsonResume(
       order.sort((a, b) => a.position - b.position);
       items.splice(0, items.length, ...order.map(({ item }) => item));
     }
-    const hadSection = getAt(document, mapping.section) !== undefined;
-    if (items.length > 0 || hadSection) setAt(document, mapping.section, items);
+    // A section the document had as a list is written even when empty; `null` or none stays as it was.
+    if (items.length > 0 || Array.isArray(getAt(document, mapping.section)))
+      setAt(document, mapping.section, items);
   }
   return document;
 }
