@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 
 /**
@@ -9,16 +10,21 @@ import { readFileSync } from "node:fs";
  */
 export function launchingProcesses(): number[] {
   const parent = process.ppid;
-  if (!process.env.npm_lifecycle_event || /\bnpm\b|npm-cli/.test(commandLine(parent))) return [parent];
+  if (!process.env.npm_lifecycle_event || /\bnpm\b|npm-cli/.test(commandOf(parent) ?? "")) return [parent];
   const grandparent = parentOf(parent);
   return grandparent !== undefined && grandparent > 1 ? [parent, grandparent] : [parent];
 }
 
-function commandLine(pid: number): string {
+/** The command line of `pid`, from /proc, else from `ps`; undefined where neither tells. */
+export function commandOf(pid: number): string | undefined {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
   } catch {
-    return "";
+    try {
+      return execFileSync("ps", ["-p", String(pid), "-o", "command="], { encoding: "utf8" });
+    } catch {
+      return undefined;
+    }
   }
 }
 

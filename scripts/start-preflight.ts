@@ -5,11 +5,10 @@
  * command at once with one sentence, leaving a running instance as it was
  * (a second build under it broke its pages).
  */
-import { execFileSync } from "node:child_process";
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { isAlive } from "./launching-processes.ts";
+import { commandOf, isAlive } from "./launching-processes.ts";
 
 export class StartRefused extends Error {}
 
@@ -101,18 +100,6 @@ export function lockDataDir(dataDir: string): () => void {
 export function isStartProcess(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || !isAlive(pid)) return false;
   return commandOf(pid)?.includes("start.ts") ?? true;
-}
-
-function commandOf(pid: number): string | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8");
-  } catch {
-    try {
-      return execFileSync("ps", ["-p", String(pid), "-o", "command="], { encoding: "utf8" });
-    } catch {
-      return undefined;
-    }
-  }
 }
 
 /** Refuses when a port the servers will listen on is taken (by another program, or another instance). */
