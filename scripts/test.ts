@@ -80,6 +80,8 @@ const THROUGH_PGBOUNCER = [
   "apps/ledger/test/entries-and-reversal.test.ts",
   "apps/ledger/test/balances.test.ts",
   "apps/ledger/test/balance-limits.test.ts",
+  "apps/ledger/test/metadata-search-pages.test.ts",
+  "test/event-feed.test.ts",
 ];
 
 if (built) {

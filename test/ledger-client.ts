@@ -36,6 +36,18 @@ export function ledgerClient(baseUrl: string, key: Credential = FULL_KEY) {
     send,
     get: <T = Record<string, unknown>>(path: string) => send<T>("GET", path),
     post: <T = Record<string, unknown>>(path: string, body: unknown) => send<T>("POST", path, body),
+    /** Every account, following GET /accounts' pages (other test files' too). */
+    async allAccounts(): Promise<{ id: string; name: string; [field: string]: unknown }[]> {
+      const accounts: { id: string; name: string }[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await send("GET", `/accounts?limit=1000${cursor ? `&cursor=${cursor}` : ""}`);
+        if (page.status !== 200) throw new Error(`GET /accounts: ${page.status} ${page.text}`);
+        accounts.push(...(page.body.items as { id: string; name: string }[]));
+        cursor = page.body.next_cursor as string | null;
+      } while (cursor);
+      return accounts;
+    },
     /** Creates an account and returns its id. */
     async account(
       currency = "USD",

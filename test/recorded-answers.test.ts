@@ -57,8 +57,14 @@ afterAll(async () => {
 function placeholders() {
   const uuids = new Map<string, string>();
   const today = new Date().toISOString().slice(0, 10);
-  return (text: string) =>
+  const replace = (text: string): string =>
     text
+      // A cursor is base64 of what it holds, with a check of it: what it holds, placeholders in.
+      .replace(/"next_cursor":"([A-Za-z0-9_-]+)"/g, (_, cursor: string) => {
+        const [held] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string];
+        const heldOf = replace(held).replace(/^\["events",\["\d+"/, '["events",["<xact>"');
+        return `"next_cursor":${JSON.stringify(`<cursor ${heldOf}>`)}`;
+      })
       .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, (uuid) => {
         const key = uuid.toLowerCase();
         if (!uuids.has(key)) uuids.set(key, `<uuid-${uuids.size + 1}>`);
@@ -68,6 +74,7 @@ function placeholders() {
       .replace(/\b\d{8}T\d{6}Z\b/g, "<amz-date>")
       .replace(/rsm_[A-Za-z0-9_-]{43}/g, "<personal-token>")
       .replaceAll(today, "<today>");
+  return replace;
 }
 
 /** The session: each step sends one request and records its answer. */
@@ -358,6 +365,19 @@ async function session(): Promise<RecordedAnswer[]> {
   await signed("POST", `/transactions/${voided}/post`, { idempotency_key: "c-2" });
   await signed("POST", `/transactions/${first}/void`, { idempotency_key: "v-3" });
   await signed("POST", "/transactions", post("t-6", 1), ledgerClient(ledger.url, READ_ONLY_KEY));
+
+  // Metadata, search, pages and the feed.
+  await signed("POST", "/transactions", { ...post("m-1", 3), metadata: { order_id: "o-1", b: "x" } });
+  await signed("POST", "/transactions", { ...post("m-2", 3), metadata: { order_id: 5 } });
+  await signed("GET", "/transactions?metadata[order_id]=o-1");
+  await signed("GET", `/transactions?account_id=${wallet}&status=voided&limit=1`);
+  await signed("GET", "/transactions?status=open");
+  await signed("PATCH", `/accounts/${cash}`, { metadata: { desk: "treasury" } });
+  await signed("GET", "/accounts?metadata[desk]=treasury&type=asset");
+  await signed("GET", "/accounts?limit=2");
+  await signed("GET", `/accounts/${cash}/entries?limit=2&offset=1&cursor=x`);
+  await signed("GET", "/events?limit=3");
+  await signed("GET", "/events?after=nope");
   await signed(
     "GET",
     "/accounts",

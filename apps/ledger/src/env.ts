@@ -17,6 +17,13 @@ const schema = z.object({
     .default("us-east-1"),
   LEDGER_CREDENTIALS_FILE: z.string().optional(),
   DATA_DIR: z.string().optional(),
+  /**
+   * Where waiting GET /events LISTEN for other instances' writes: a session of
+   * its own, so never PgBouncer in transaction mode. Default: DATABASE_URL,
+   * unless prepared statements are off (taken as PgBouncer in transaction
+   * mode); "off": waits only poll (docs/operations.md, "Event feed").
+   */
+  DATABASE_LISTEN_URL: z.union([z.literal("off"), z.string().url()]).optional(),
 });
 
 /** The ledger's configuration, validated once at start. */
@@ -27,9 +34,19 @@ export function readLedgerEnv(source: NodeJS.ProcessEnv = process.env) {
   return {
     ...parsed.data,
     DATA_DIR: dataDir,
+    listenUrl: listenUrlOf(parsed.data),
     /** The credentials file in use: the configured one, else the generated development one. */
     credentialsFile: parsed.data.LEDGER_CREDENTIALS_FILE ?? developmentCredentialsFile(dataDir),
   };
+}
+
+function listenUrlOf({
+  DATABASE_LISTEN_URL,
+  DATABASE_URL,
+  DATABASE_PREPARED_STATEMENTS,
+}: z.output<typeof schema>) {
+  if (DATABASE_LISTEN_URL === "off") return null;
+  return DATABASE_LISTEN_URL ?? (DATABASE_PREPARED_STATEMENTS ? DATABASE_URL : null);
 }
 
 export const developmentCredentialsFile = (dataDir: string) => path.join(dataDir, "ledger-credentials.json");

@@ -1,5 +1,11 @@
-import { createDatabase, databaseOptionsOf, poolStatsOf } from "@app/db";
-import { LEDGER_ACTIONS, observeGroupCommits } from "@app/ledger";
+import {
+  createDatabase,
+  createNotifier,
+  databaseOptionsOf,
+  listenForNotifications,
+  poolStatsOf,
+} from "@app/db";
+import { createChangeSignal, EVENTS_CHANNEL, LEDGER_ACTIONS, observeGroupCommits } from "@app/ledger";
 import {
   createLogger,
   createServiceMetrics,
@@ -25,7 +31,30 @@ const groupSizes = metrics.histogram(
   [1, 2, 4, 8, 16, 32, 64, 100],
 );
 observeGroupCommits((posts) => groupSizes.observe(posts));
-const service = createLedgerServer({ db, credentials, region: env.LEDGER_REGION, logger, metrics });
+
+// Waiting GET /events wake at a write of any instance: each announces its writes (NOTIFY after the
+// commit) and LISTENs for the others'. Without LISTEN (PgBouncer in transaction mode) waits poll.
+const changes = createChangeSignal();
+const notifyOthers = createNotifier(db, EVENTS_CHANNEL, (error) =>
+  logger.warn({ err: String(error) }, "could not NOTIFY the event feed's listeners"),
+);
+const listener = env.listenUrl
+  ? listenForNotifications(env.listenUrl, EVENTS_CHANNEL, changes.changed, (error) =>
+      logger.warn({ err: String(error) }, "the event feed's LISTEN connection failed; reconnecting"),
+    )
+  : null;
+const service = createLedgerServer({
+  db,
+  credentials,
+  region: env.LEDGER_REGION,
+  logger,
+  metrics,
+  changes,
+  announceChange: () => {
+    changes.changed();
+    notifyOthers();
+  },
+});
 
 await listenOrExit(service.server, { port: env.LEDGER_PORT, host: env.HOST, setting: "LEDGER_PORT", logger });
 logger.info(
@@ -42,6 +71,7 @@ await runUntilShutdown({
   logger,
   async close() {
     metricsServer?.close();
+    await listener?.close();
     await db.$disconnect();
   },
 });

@@ -1,6 +1,13 @@
 import type http from "node:http";
 import { databaseErrorClass, isDatabaseReachable, isDatabaseUnavailable, type Database } from "@app/db";
-import { LEDGER_API_VERSION, LIMITS, ledgerOpenApiDocument, ledgerRouter } from "@app/ledger";
+import {
+  createChangeSignal,
+  LEDGER_API_VERSION,
+  LIMITS,
+  ledgerOpenApiDocument,
+  ledgerRouter,
+  type ChangeSignalControl,
+} from "@app/ledger";
 import {
   badTargetAnswer,
   ClientAbortedError,
@@ -41,6 +48,13 @@ export interface LedgerServerDeps {
   region: string;
   logger: Logger;
   metrics?: ServiceMetrics;
+  /**
+   * What waiting GET /events wake on, and how a write is announced: by
+   * default, to this server's own waits only; main.ts joins them to every
+   * instance through LISTEN/NOTIFY.
+   */
+  changes?: ChangeSignalControl;
+  announceChange?: () => void;
 }
 
 /**
@@ -55,6 +69,8 @@ export function createLedgerServer({
   region,
   logger,
   metrics,
+  changes = createChangeSignal(),
+  announceChange = changes.changed,
 }: LedgerServerDeps): ServiceServer {
   const failures = createFailureReporter(logger, metrics, databaseErrorClass);
   const rest = createRestHandler({
@@ -104,6 +120,8 @@ export function createLedgerServer({
           idempotencyKey: req.headers["idempotency-key"] ?? null,
           response: createResponseControl(),
           warn,
+          changes,
+          announceChange,
         }),
       });
     } catch (error) {
@@ -129,7 +147,8 @@ export function createLedgerServer({
       }
     },
   });
-  return service;
+  // A shutdown ends waiting GET /events at once, with their answer as it is.
+  return { ...service, drain: (drainMs) => (changes.stop(), service.drain(drainMs)) };
 }
 
 /** AWS's error name in the body's `error` and in `x-amzn-ErrorType`, as API Gateway answers. */

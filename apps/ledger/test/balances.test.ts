@@ -74,8 +74,7 @@ describe("balances", () => {
 
     // Other test files create accounts meanwhile, so the list read before is within the
     // answer and the answer within the list read after.
-    const accountIds = async () =>
-      ((await client.get("/accounts")).body.items as { id: string }[]).map((x) => x.id);
+    const accountIds = async () => (await client.allAccounts()).map((x) => x.id);
     const before = await accountIds();
     const all = (await client.get("/balances?as_of=2026-06-30")).body as {
       as_of: string;

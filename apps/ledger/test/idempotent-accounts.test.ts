@@ -17,8 +17,7 @@ afterAll(async () => {
 const create = (key: string, body: unknown, as = client) =>
   as.send("POST", "/accounts", JSON.stringify(body), "application/json", { "idempotency-key": key });
 
-const accountsNamed = async (name: string) =>
-  ((await client.get("/accounts")).body.items as { name: string }[]).filter((a) => a.name === name);
+const accountsNamed = async (name: string) => (await client.allAccounts()).filter((a) => a.name === name);
 
 describe("POST /accounts with an Idempotency-Key", () => {
   it("answers a retry with the same body with the first 201 again (Idempotent-Replayed), one account", async () => {

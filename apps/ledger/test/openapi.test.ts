@@ -48,6 +48,8 @@ describe("GET /openapi.json (no signature needed)", () => {
         "POST /transactions/{id}/post",
         "POST /transactions/{id}/void",
         "GET /accounts/{id}/holds",
+        "GET /transactions",
+        "GET /events",
       ].sort(),
     );
     for (const item of Object.values(document.paths)) {

@@ -79,9 +79,7 @@ async function send(request: {
 }
 
 async function accountNames(): Promise<string[]> {
-  return ((await ledgerClient(ledger.url).get("/accounts")).body.items as { name: string }[]).map(
-    (a) => a.name,
-  );
+  return (await ledgerClient(ledger.url).allAccounts()).map((a) => a.name);
 }
 
 async function expectRefused(

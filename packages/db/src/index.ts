@@ -21,3 +21,4 @@ export { databaseOptionsOf, databaseSettings } from "./database-settings.ts";
 export { migrateDatabase, readMigrations, type Migration } from "./migrate.ts";
 export { findRepoRoot, migrationsDirectory } from "./paths.ts";
 export { isoTimestampSql } from "./sql.ts";
+export { createNotifier, listenForNotifications } from "./notifications.ts";

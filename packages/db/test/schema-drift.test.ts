@@ -133,6 +133,7 @@ describe("schema.prisma against the migrated database", () => {
       "Certification",
       "Education",
       "Entry",
+      "Event",
       "Experience",
       "Goal",
       "Hobby",
@@ -205,9 +206,11 @@ describe("schema.prisma against the migrated database", () => {
           .map((f) => `${m.schema}.${m.dbName ?? m.name}.${f.dbName ?? f.name}`),
       ),
     );
+    // Prisma's model leaves out fields of a type it cannot read (`Unsupported("xid8")`).
+    const unsupported = new Set(["ledger.events.xact"]);
     const unknown = columns
       .map((c) => `${c.table_schema}.${c.table_name}.${c.column_name}`)
-      .filter((c) => !known.has(c));
+      .filter((c) => !known.has(c) && !unsupported.has(c));
     expect(unknown).toEqual([]);
   });
 });

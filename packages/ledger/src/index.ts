@@ -4,3 +4,4 @@ export { LIMITS, type Account, type Entry, type Transaction } from "./schemas.ts
 export { verifyLedger, type LedgerViolation } from "./store/verify-ledger.ts";
 export { LEDGER_ACTIONS, type LedgerContext } from "./trpc.ts";
 export { observeGroupCommits } from "./store/group-commit.ts";
+export { createChangeSignal, EVENTS_CHANNEL, type ChangeSignalControl } from "./change-signal.ts";

@@ -1,31 +1,65 @@
+import { createHash } from "node:crypto";
+import { DomainError } from "@app/rest/errors";
 import { z } from "zod";
 
-/** Where a page of a list ordered by created_at, then id, descending ends. */
-export interface ListPosition {
-  createdAt: string;
-  id: string;
+/**
+ * Cursors of the ledger's lists: opaque to clients (base64url of JSON), each
+ * naming its list (and the account whose list it is) and carrying a check of
+ * its own bytes, so that a cursor of another list, or one edited by hand, is
+ * a 400 rather than a page of something else. They are not secret: a made-up
+ * position only starts a page there.
+ */
+export function listCursor<const P extends readonly [z.ZodType, ...z.ZodType[]]>(
+  list: string,
+  ...position: P
+) {
+  const shape = z.tuple(position);
+  type Position = z.output<typeof shape>;
+  return {
+    encode(scope: string | null, at: Position): string {
+      const body = JSON.stringify([listName(list, scope), at]);
+      return Buffer.from(JSON.stringify([body, check(body)])).toString("base64url");
+    },
+    /** The position a cursor of this list holds; a 400 at `field` for any other string. */
+    decode(scope: string | null, cursor: string, field = "cursor"): Position {
+      const parsed = parseCursor(cursor);
+      if (parsed && parsed[0] === listName(list, scope)) {
+        const at = shape.safeParse(parsed[1]);
+        if (at.success) return at.data;
+      }
+      const message = "is not a cursor of this list";
+      throw new DomainError(400, `invalid request: ${field}: ${message}`, {
+        details: { issues: [{ path: field, message }] },
+      });
+    },
+  };
 }
 
-const position = z.tuple([z.iso.datetime(), z.uuid()]);
+const listName = (list: string, scope: string | null) => (scope === null ? list : `${list}/${scope}`);
 
-/** The position as clients see it: opaque (base64url of its JSON), to be sent back as is. */
-export function encodeListCursor({ createdAt, id }: ListPosition): string {
-  return Buffer.from(JSON.stringify([createdAt, id])).toString("base64url");
-}
+const check = (body: string) => createHash("sha256").update(body).digest("base64url").slice(0, 12);
 
-/** The position a cursor of ours holds; null for any other string. */
-export function decodeListCursor(cursor: string): ListPosition | null {
+const envelope = z.tuple([z.string(), z.string()]);
+
+function parseCursor(cursor: string): [unknown, unknown] | null {
   try {
-    const parsed = position.safeParse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
-    return parsed.success ? { createdAt: parsed.data[0], id: parsed.data[1] } : null;
+    const outer = envelope.safeParse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
+    if (!outer.success || check(outer.data[0]) !== outer.data[1]) return null;
+    const inner = JSON.parse(outer.data[0]) as unknown;
+    return Array.isArray(inner) && inner.length === 2 ? [inner[0], inner[1]] : null;
   } catch {
     return null;
   }
 }
 
-/** A `cursor` query parameter: a 400 when it is not one this server made. */
-export const listCursor = () =>
+/** A `cursor` query parameter as every list declares it. */
+export const cursorInput = () =>
   z
     .string()
-    .max(200)
-    .refine((cursor) => decodeListCursor(cursor) !== null, "is not a cursor of this list");
+    .max(500)
+    .optional()
+    .meta({ description: "The `next_cursor` of the page before; absent: the first page." });
+
+/** `next_cursor` as every list answers it. */
+export const nextCursorOutput = () =>
+  z.string().nullable().meta({ description: "The next page's cursor; null on the last page." });

@@ -1,6 +1,6 @@
-import { calendarDate, text } from "@app/rest/fields";
+import { calendarDate, recordWithoutProtoKey, text } from "@app/rest/fields";
 import { z } from "zod";
-import { listCursor } from "./list-cursor.ts";
+import { cursorInput, nextCursorOutput } from "./list-cursor.ts";
 
 const ACCOUNT_TYPES = ["asset", "liability", "income", "expense"] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
@@ -16,6 +16,13 @@ export const LIMITS = {
   transactionsPerBatch: 1_000,
   batchBodyBytes: 4 * 1024 * 1024,
   pageSize: { min: 1, max: 200, default: 50 },
+  accountsPageSize: { min: 1, max: 1_000, default: 100 },
+  eventsPageSize: { min: 1, max: 1_000, default: 100 },
+  eventsWaitSeconds: 30,
+  metadataKeys: 50,
+  metadataKeyLength: 40,
+  metadataValueLength: 500,
+  metadataFilters: 5,
   holdSeconds: 30 * 24 * 60 * 60,
 } as const;
 
@@ -34,6 +41,46 @@ export const amount = z
   .refine((value) => value !== 0, "must not be zero");
 
 // ---------------------------------------------------------------- inputs
+
+const METADATA_KEY = /^[A-Za-z0-9_.:-]{1,40}$/;
+const metadataKey = z
+  .string()
+  .regex(METADATA_KEY, `must be 1-${LIMITS.metadataKeyLength} characters of A-Za-z0-9_.:-`);
+const metadataValue = text().max(
+  LIMITS.metadataValueLength,
+  `must be at most ${LIMITS.metadataValueLength} characters`,
+);
+
+/** Metadata as callers send it: string values under short keys. */
+const metadataInput = recordWithoutProtoKey(
+  z
+    .record(metadataKey, metadataValue)
+    .refine(
+      (metadata) => Object.keys(metadata).length <= LIMITS.metadataKeys,
+      `at most ${LIMITS.metadataKeys} keys`,
+    ),
+  "__proto__ is not a metadata key",
+).meta({
+  description:
+    `String values to find this again by (GET with \`metadata[KEY]=VALUE\`): at most ${LIMITS.metadataKeys} keys of ` +
+    `1-${LIMITS.metadataKeyLength} characters (A-Za-z0-9_.:-), values up to ${LIMITS.metadataValueLength} characters.`,
+  example: { order_id: "ord_1042", customer: "cus_77" },
+});
+
+/** `metadata[KEY]=VALUE` query parameters (a deepObject, which the REST edge reads into one object): each must match. */
+const metadataFilter = recordWithoutProtoKey(
+  z
+    .record(metadataKey, metadataValue)
+    .refine(
+      (filter) => Object.keys(filter).length <= LIMITS.metadataFilters,
+      `at most ${LIMITS.metadataFilters} metadata filters`,
+    ),
+  "__proto__ is not a metadata key",
+)
+  .optional()
+  .meta({
+    description: `\`metadata[KEY]=VALUE\`: only those whose metadata has KEY equal to VALUE; up to ${LIMITS.metadataFilters}, all must match.`,
+  });
 
 const accountName = text().trim().min(1, "must not be empty").max(LIMITS.nameLength);
 
@@ -55,6 +102,7 @@ export const createAccountInput = z
     currency: currencyCode,
     min_balance: balanceBound(`${MIN_BALANCE} At most 0: a new account's balance is 0.`),
     max_balance: balanceBound(`${MAX_BALANCE} At least 0: a new account's balance is 0.`),
+    metadata: metadataInput.optional(),
   })
   .superRefine(({ min_balance, max_balance }, ctx) => {
     if (min_balance != null && min_balance > 0) {
@@ -83,13 +131,17 @@ export const patchAccountInput = z
     max_balance: balanceBound(
       `${MAX_BALANCE} Applies to later posts; a balance already above it is allowed.`,
     ),
+    metadata: metadataInput
+      .optional()
+      .meta({ description: "Replaces the account's metadata ({} clears it)." }),
   })
-  .superRefine(({ name, min_balance, max_balance }, ctx) => {
-    if (name === undefined && min_balance === undefined && max_balance === undefined) {
+  .superRefine(({ id: _id, ...change }, ctx) => {
+    const { min_balance, max_balance } = change;
+    if (Object.values(change).every((value) => value === undefined)) {
       ctx.addIssue({
         code: "custom",
         path: [],
-        message: "nothing to change: send name, min_balance or max_balance",
+        message: "nothing to change: send name, min_balance, max_balance or metadata",
       });
     }
     if (min_balance != null && max_balance != null && min_balance > max_balance) {
@@ -155,12 +207,17 @@ const holdInput = z
       "voided or expires this many seconds from now.",
   });
 
+const transactionMetadata = metadataInput
+  .optional()
+  .meta({ description: "Fixed with the transaction; part of what a replay of its key compares." });
+
 export const postTransactionInput = z.strictObject({
   idempotency_key: idempotencyKey,
   description,
   effective_date: calendarDate().optional().meta({ description: "Defaults to today (UTC)." }),
   entries: entriesInput,
   hold: holdInput.optional(),
+  metadata: transactionMetadata,
 });
 
 /**
@@ -188,6 +245,7 @@ export const reverseTransactionInput = z.strictObject({
   idempotency_key: idempotencyKey,
   description,
   effective_date: calendarDate().optional().meta({ description: "Defaults to today (UTC)." }),
+  metadata: transactionMetadata,
 });
 
 export const postHoldInput = z.strictObject({
@@ -200,6 +258,7 @@ export const postHoldInput = z.strictObject({
       "A partial capture: each account in the hold, with its sign and at most its amount there, summing to zero " +
       "per currency; the rest is released. Absent: the hold's amounts in full.",
   }),
+  metadata: transactionMetadata,
 });
 
 export const voidHoldInput = z.strictObject({ id: uuid(), idempotency_key: idempotencyKey });
@@ -210,19 +269,83 @@ export const asOfInput = z.object({
   as_of: calendarDate().optional().meta({ description: "End of day, inclusive. Defaults to today (UTC)." }),
 });
 
-const pageLimit = () =>
-  z.number().int().min(LIMITS.pageSize.min).max(LIMITS.pageSize.max).default(LIMITS.pageSize.default);
+const pageLimit = (
+  { min, max, default: byDefault }: { min: number; max: number; default: number } = LIMITS.pageSize,
+) => z.number().int().min(min).max(max).default(byDefault);
 
-export const entriesPageInput = z.object({
-  id: uuid(),
-  limit: pageLimit(),
-  offset: z.number().int().min(0).default(0),
+export const entriesPageInput = z
+  .object({
+    id: uuid(),
+    limit: pageLimit(),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .meta({ description: "Rows to skip (default 0); not with `cursor`." }),
+    cursor: cursorInput(),
+  })
+  .refine(({ offset, cursor }) => offset === undefined || cursor === undefined, {
+    path: ["cursor"],
+    message: "send either offset or cursor, not both",
+  });
+
+export const holdsPageInput = z.object({ id: uuid(), limit: pageLimit(), cursor: cursorInput() });
+
+const TRANSACTION_STATUSES = ["posted", "pending", "voided", "expired"] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+export const transactionsPageInput = z
+  .object({
+    limit: pageLimit(),
+    cursor: cursorInput(),
+    account_id: uuid()
+      .optional()
+      .meta({ description: "Only transactions with an entry (or a hold's) on this account." }),
+    metadata: metadataFilter,
+    effective_from: calendarDate()
+      .optional()
+      .meta({ description: "Only effective_date on or after this day." }),
+    effective_to: calendarDate()
+      .optional()
+      .meta({ description: "Only effective_date on or before this day." }),
+    status: z
+      .enum(TRANSACTION_STATUSES)
+      .optional()
+      .meta({ description: "Only transactions with this status now." }),
+  })
+  .refine(
+    ({ effective_from, effective_to }) => !effective_from || !effective_to || effective_from <= effective_to,
+    { path: ["effective_to"], message: "must not be before effective_from" },
+  );
+export type TransactionFilters = Omit<z.output<typeof transactionsPageInput>, "limit" | "cursor">;
+
+export const accountsPageInput = z.object({
+  limit: pageLimit(LIMITS.accountsPageSize),
+  cursor: cursorInput(),
+  type: z.enum(ACCOUNT_TYPES).optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, "must be an upper-case ISO 4217 code")
+    .optional(),
+  metadata: metadataFilter,
 });
+export type AccountFilters = Omit<z.output<typeof accountsPageInput>, "limit" | "cursor">;
 
-export const holdsPageInput = z.object({
-  id: uuid(),
-  limit: pageLimit(),
-  cursor: listCursor().optional().meta({ description: "The `next_cursor` of the page before." }),
+export const eventsPageInput = z.object({
+  after: z
+    .string()
+    .max(500)
+    .optional()
+    .meta({
+      description:
+        "The `next_cursor` of the page before; absent: from the first change; `end`: no items, and the cursor of the " +
+        "current end (to follow only what comes next).",
+    }),
+  limit: pageLimit(LIMITS.eventsPageSize),
+  wait_seconds: z.number().int().min(0).max(LIMITS.eventsWaitSeconds).default(0).meta({
+    description: "With nothing new, wait up to this long for a change before answering `items: []`.",
+  }),
 });
 
 export type PostTransactionInput = z.output<typeof postTransactionInput>;
@@ -242,8 +365,11 @@ export const accountOutput = z
     normal_balance: z.enum(["debit", "credit"]),
     min_balance: z.number().int().nullable(),
     max_balance: z.number().int().nullable(),
+    metadata: z.record(z.string(), z.string()),
     created_at: z.iso.datetime(),
-    updated_at: z.iso.datetime().meta({ description: "When its name or bounds last changed (PATCH)." }),
+    updated_at: z.iso
+      .datetime()
+      .meta({ description: "When its name, bounds or metadata last changed (PATCH)." }),
   })
   .meta({ id: "Account" });
 
@@ -276,6 +402,7 @@ export const transactionOutput = z
       .datetime()
       .nullable()
       .meta({ description: "When a hold stops counting; null for others." }),
+    metadata: z.record(z.string(), z.string()),
     created_at: z.iso.datetime(),
     entries: z.array(entryOutput).meta({
       description: "A hold's entries are what it reserves: in no balance and no account's entries list.",
@@ -284,18 +411,53 @@ export const transactionOutput = z
   .meta({ id: "Transaction" });
 
 export const holdsPageOutput = z
-  .object({
-    items: z.array(transactionOutput),
-    next_cursor: z
-      .string()
-      .nullable()
-      .meta({ description: "The next page's cursor; null on the last page." }),
-  })
+  .object({ items: z.array(transactionOutput), next_cursor: nextCursorOutput() })
   .meta({ id: "HoldPage" });
 
+export const transactionsPageOutput = z
+  .object({ items: z.array(transactionOutput), next_cursor: nextCursorOutput() })
+  .meta({ id: "TransactionPage" });
+
+export const accountsPageOutput = z
+  .object({ items: z.array(accountOutput), next_cursor: nextCursorOutput() })
+  .meta({ id: "AccountPage" });
+
 export const entriesPageOutput = z
-  .object({ items: z.array(entryOutput), limit: z.number().int(), offset: z.number().int() })
+  .object({
+    items: z.array(entryOutput),
+    limit: z.number().int(),
+    offset: z.number().int().meta({ description: "The offset sent; 0 for a page by cursor." }),
+    next_cursor: nextCursorOutput(),
+  })
   .meta({ id: "EntryPage" });
+
+const EVENT_TYPES = [
+  "account.created",
+  "account.updated",
+  "transaction.posted",
+  "hold.created",
+  "hold.voided",
+] as const;
+
+export const eventOutput = z
+  .object({
+    id: z.string().meta({ description: "Unique and never reused (digits)." }),
+    type: z.enum(EVENT_TYPES),
+    created_at: z.iso.datetime(),
+    data: z.union([accountOutput, transactionOutput]).meta({
+      description:
+        "account.*: the account as the change left it; transaction.posted, hold.*: the transaction (the hold) as " +
+        "GET /transactions/{id} answers it now.",
+    }),
+  })
+  .meta({ id: "Event" });
+
+export const eventsPageOutput = z
+  .object({
+    items: z.array(eventOutput),
+    next_cursor: z.string().meta({ description: "Where to continue from: send it as `after`. Never null." }),
+  })
+  .meta({ id: "EventPage" });
 
 /** A balance as a JSON number when one holds it exactly, and always as exact digits. */
 const exactBalance = {
@@ -373,4 +535,5 @@ export const batchOutput = z
 export type Account = z.output<typeof accountOutput>;
 export type Transaction = z.output<typeof transactionOutput>;
 export type Entry = z.output<typeof entryOutput>;
+export type LedgerEvent = z.output<typeof eventOutput>;
 export type BatchResult = z.output<typeof batchResultOutput>;

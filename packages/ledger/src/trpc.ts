@@ -4,6 +4,7 @@
  */
 import { initTRPC } from "@trpc/server";
 import { isDatabaseUnavailable, type Database } from "@app/db";
+import type { ChangeSignal } from "./store/events.ts";
 import {
   DomainError,
   domainErrorsForTrpc,
@@ -27,6 +28,10 @@ export interface LedgerContext {
   response: ResponseControl;
   /** Where warnings (a reused idempotency key) go. */
   warn(message: string): void;
+  /** What a waiting GET /events wakes on. */
+  changes: ChangeSignal;
+  /** Tells every instance's waiting GET /events that something may have changed (after a write). */
+  announceChange(): void;
 }
 
 // Optional only for trpc-to-openapi's types; a procedure without one is refused.
@@ -42,16 +47,19 @@ export const router = t.router;
 
 /**
  * Every ledger procedure: the caller's key must hold the procedure's action
- * (403 AccessDenied, AWS's name for it), and a database that does not answer
- * is a 503. One middleware for both: each one tRPC runs copies the call's
- * options twice, a cost every post pays.
+ * (403 AccessDenied, AWS's name for it), a database that does not answer
+ * is a 503, and a write that succeeded is announced to the event feed's
+ * waiting readers. One middleware for all: each one tRPC runs copies the
+ * call's options twice, a cost every post pays.
  */
-export const ledgerProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
+export const ledgerProcedure = t.procedure.use(async ({ ctx, meta, next, type }) => {
   if (!meta?.action || !ctx.caller.actions.includes(meta.action)) {
     throw new DomainError(403, `${ctx.caller.principal} may not perform ${meta?.action ?? "this action"}`, {
       error: "AccessDenied",
       headers: { "x-amzn-errortype": "AccessDenied" },
     });
   }
-  return domainErrorsForTrpc(await next(), isDatabaseUnavailable);
+  const result = await next();
+  if (type === "mutation" && result.ok) ctx.announceChange();
+  return domainErrorsForTrpc(result, isDatabaseUnavailable);
 });

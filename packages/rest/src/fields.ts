@@ -22,3 +22,14 @@ export const calendarDate = () =>
     .date("must be a real date, YYYY-MM-DD")
     // The ISO pattern allows year 0000, which PostgreSQL's calendar does not have.
     .refine((date) => !date.startsWith("0000"), "must be a real date, YYYY-MM-DD");
+
+/**
+ * A record that refuses a `__proto__` key at that key. zod's records skip it
+ * without a word (an object cannot hold it as data), so it would vanish.
+ */
+export const recordWithoutProtoKey = <T extends z.ZodType>(record: T, message: string) =>
+  z.preprocess((value, ctx) => {
+    if (typeof value === "object" && value !== null && Object.hasOwn(value, "__proto__"))
+      ctx.addIssue({ code: "custom", path: ["__proto__"], message });
+    return value;
+  }, record);

@@ -107,11 +107,24 @@ export function buildOpenApiDocument(router: OpenApiRouter, options: DocumentOpt
       if (!meta.openapi.description || !meta.openapi.tags?.length)
         throw new Error(`${method.toUpperCase()} ${meta.openapi.path} needs a description and a tag`);
       if (meta.rest?.bodyInput) splitBodyInput(operation, meta.rest.bodyInput);
+      markDeepObjects(operation);
       const hasParameters = (operation.parameters ?? []).some((p) => p.in === "path" || p.in === "query");
       operation.responses = responsesFor(method, operation.responses["200"]!, meta, options, hasParameters);
     }
   }
   return document;
+}
+
+/**
+ * An object in a query string travels as `name[key]=value` (the REST edge
+ * reads it so: route-table.ts, objectQueryFields); the document says so.
+ */
+function markDeepObjects(operation: OperationLike): void {
+  for (const parameter of operation.parameters ?? []) {
+    if (parameter.in === "query" && (parameter.schema as { type?: string } | undefined)?.type === "object") {
+      Object.assign(parameter, { style: "deepObject", explode: true });
+    }
+  }
 }
 
 interface OperationLike {

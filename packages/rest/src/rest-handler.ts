@@ -134,11 +134,19 @@ function inputOf(route: Route, parameters: Record<string, string>, request: Rest
 
 function queryInput(route: Route, query: URLSearchParams): Record<string, unknown> {
   const input: Record<string, unknown> = {};
+  const objects = new Map<string, [string, unknown][]>();
   for (const key of new Set(query.keys())) {
     const values = query.getAll(key);
     const value = values.length === 1 ? values[0] : values;
-    input[key] = route.numericQueryFields.has(key) ? Number(value) : value;
+    const [, field, property] = /^([^[\]]+)\[([^[\]]*)\]$/.exec(key) ?? [];
+    if (field !== undefined && route.objectQueryFields.has(field)) {
+      objects.set(field, [...(objects.get(field) ?? []), [property!, value]]);
+    } else {
+      input[key] = route.numericQueryFields.has(key) ? Number(value) : value;
+    }
   }
+  // fromEntries makes every key its own property, "__proto__" too (which the schema then refuses).
+  for (const [field, entries] of objects) input[field] = Object.fromEntries(entries);
   return input;
 }
 

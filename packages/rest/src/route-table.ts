@@ -35,6 +35,8 @@ export interface Route {
   procedure: Procedure;
   /** Input fields read from the query string that are numbers, converted as zod's coercion would. */
   numericQueryFields: ReadonlySet<string>;
+  /** Input fields that are objects, read from `name[key]=value` pairs (OpenAPI's deepObject). */
+  objectQueryFields: ReadonlySet<string>;
 }
 
 /** What a request path matched: its template, the methods it takes, the path's parameters. */
@@ -89,6 +91,7 @@ export function createRouteTable(router: OpenApiRouter, document: OpenAPIObject)
           template,
           procedure: served,
           numericQueryFields: numericQueryFields(method, def),
+          objectQueryFields: objectQueryFields(method, def),
         });
       }
       const methods = [...routes.keys()].flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method]));
@@ -134,12 +137,23 @@ function numericQueryFields(method: string, def: ProcedureDef): Set<string> {
   return fields;
 }
 
+/** The top-level input fields of a query route that are records (of text): `metadata[key]=value`. */
+function objectQueryFields(method: string, def: ProcedureDef): Set<string> {
+  if (method !== "GET" && method !== "DELETE") return new Set();
+  return new Set(
+    Object.entries(objectShapeOf(def.inputs[0]) ?? {})
+      .filter(([, schema]) => innerKindOf(schema) === "record")
+      .map(([field]) => field),
+  );
+}
+
 interface ZodDef {
   type: string;
   shape?: Record<string, unknown>;
   innerType?: unknown;
   element?: unknown;
   in?: unknown;
+  out?: unknown;
 }
 
 const defOf = (schema: unknown) => (schema as { _zod?: { def?: ZodDef } } | undefined)?._zod?.def;
@@ -157,5 +171,7 @@ function innerKindOf(schema: unknown): string | undefined {
   if (!def) return undefined;
   if (["optional", "default", "prefault", "nullable"].includes(def.type)) return innerKindOf(def.innerType);
   if (def.type === "array") return innerKindOf(def.element);
+  // A preprocessed field (a transform into a schema) is of its schema's kind.
+  if (def.type === "pipe") return innerKindOf(defOf(def.in)?.type === "transform" ? def.out : def.in);
   return def.type;
 }

@@ -1,5 +1,7 @@
 import {
   accountOutput,
+  accountsPageInput,
+  accountsPageOutput,
   asOfInput,
   balanceOutput,
   balancesOutput,
@@ -7,6 +9,8 @@ import {
   createAccountInput,
   entriesPageInput,
   entriesPageOutput,
+  eventsPageInput,
+  eventsPageOutput,
   holdsPageInput,
   holdsPageOutput,
   idInput,
@@ -17,8 +21,12 @@ import {
   postTransactionInput,
   reverseTransactionInput,
   transactionOutput,
+  transactionsPageInput,
+  transactionsPageOutput,
   voidHoldInput,
 } from "../schemas.ts";
+import { waitForEvents } from "../store/events.ts";
+import { searchTransactions } from "../store/search-transactions.ts";
 import {
   createAccount,
   createAccountOnce,
@@ -43,7 +51,6 @@ import { listOpenHolds, postHold, voidHold } from "../store/holds.ts";
 import { todayUtc } from "../today-utc.ts";
 import { DomainError, idempotencyKeyHeader, idempotencyKeyOf } from "@app/rest";
 import { router, ledgerProcedure, type LedgerContext } from "../trpc.ts";
-import { z } from "zod";
 
 const accountNotFound = { 404: "No account with this id." };
 const transactionNotFound = { 404: "No transaction with this id." };
@@ -52,6 +59,7 @@ const postingErrors = {
     "UNBALANCED_TRANSACTION (entries do not sum to zero per currency), UNKNOWN_ACCOUNT (named in the message) or " +
     "BALANCE_LIMIT_EXCEEDED (each account, its bound and the sum it would reach in `issues`); the key stays unused.",
 };
+const notACursor = { 400: "A cursor of another list, or not one this server made." };
 const holdConflicts = {
   409: "NOT_A_HOLD, HOLD_VOIDED, HOLD_ALREADY_POSTED or HOLD_EXPIRED: the hold is resolved once, before its expires_at.",
 };
@@ -157,12 +165,16 @@ export const ledgerRouter = router({
         method: "GET",
         path: "/accounts",
         tags: ["accounts"],
-        summary: "List accounts in creation order",
-        description: "Every account, oldest first.",
+        summary: "A page of accounts, in creation order",
+        description:
+          "Oldest first, those matching every filter given (`type`, `currency`, `metadata[KEY]=VALUE`); `limit` 1-1000 " +
+          "(100), `cursor` the `next_cursor` of the page before.",
       },
+      rest: { errors: notACursor },
     })
-    .output(z.object({ items: z.array(accountOutput) }))
-    .query(async ({ ctx }) => ({ items: await listAccounts(ctx.db) })),
+    .input(accountsPageInput)
+    .output(accountsPageOutput)
+    .query(({ ctx, input: { limit, cursor, ...filters } }) => listAccounts(ctx.db, filters, limit, cursor)),
 
   getAccount: ledgerProcedure
     .meta({
@@ -187,9 +199,10 @@ export const ledgerRouter = router({
         method: "PATCH",
         path: "/accounts/{id}",
         tags: ["accounts"],
-        summary: "Rename an account or change its balance bounds",
+        summary: "Rename an account, change its balance bounds or replace its metadata",
         description:
-          "Changes the fields sent (`name`, `min_balance`, `max_balance`; null removes a bound) and answers the " +
+          "Changes the fields sent (`name`, `min_balance`, `max_balance`, null removing a bound; `metadata`, replaced " +
+          "whole) and answers the " +
           "account with `updated_at`. New bounds apply to later posts: a balance that already breaks one is allowed, " +
           "and only posts that move it further beyond are refused.",
       },
@@ -208,13 +221,17 @@ export const ledgerRouter = router({
         tags: ["accounts"],
         summary: "A page of an account's entries, most recent first",
         description:
-          "Ordered by effective_date, then created_at and id, descending; `limit` 1-200 (50), `offset` from 0.",
+          "Ordered by effective_date, then created_at and id, descending; `limit` 1-200 (50), then either `offset` " +
+          "(from 0) or `cursor` (the `next_cursor` of the page before: as fast at any depth, and stable while others " +
+          "post). Both together are a 400.",
       },
-      rest: { errors: accountNotFound },
+      rest: { errors: { ...accountNotFound, ...notACursor } },
     })
     .input(entriesPageInput)
     .output(entriesPageOutput)
-    .query(({ ctx, input }) => listAccountEntries(ctx.db, input.id, input.limit, input.offset)),
+    .query(({ ctx, input: { id, limit, offset, cursor } }) =>
+      listAccountEntries(ctx.db, id, limit, cursor === undefined ? { offset: offset ?? 0 } : { cursor }),
+    ),
 
   getBalance: ledgerProcedure
     .meta({
@@ -319,6 +336,27 @@ export const ledgerRouter = router({
       });
       return { results };
     }),
+
+  searchTransactions: ledgerProcedure
+    .meta({
+      action: "ledger:Read",
+      openapi: {
+        method: "GET",
+        path: "/transactions",
+        tags: ["transactions"],
+        summary: "Search transactions, newest first",
+        description:
+          "Newest first (created_at, then id), those matching every filter given: `account_id` (an entry, or a " +
+          "hold's, on it), `metadata[KEY]=VALUE` (exact, up to 5), `effective_from` / `effective_to` (inclusive), " +
+          "`status` (now). `limit` 1-200 (50), `cursor` the `next_cursor` of the page before.",
+      },
+      rest: { errors: notACursor },
+    })
+    .input(transactionsPageInput)
+    .output(transactionsPageOutput)
+    .query(({ ctx, input: { limit, cursor, ...filters } }) =>
+      searchTransactions(ctx.db, filters, limit, cursor),
+    ),
 
   getTransaction: ledgerProcedure
     .meta({
@@ -428,11 +466,34 @@ export const ledgerRouter = router({
           "Holds neither posted, voided nor expired that reserve an amount on the account; `limit` 1-200 (50), " +
           "`cursor` the `next_cursor` of the page before.",
       },
-      rest: { errors: { ...accountNotFound, 400: "A cursor this server did not make." } },
+      rest: { errors: { ...accountNotFound, ...notACursor } },
     })
     .input(holdsPageInput)
     .output(holdsPageOutput)
     .query(({ ctx, input }) => listOpenHolds(ctx.db, input.id, input.limit, input.cursor)),
+
+  listEvents: ledgerProcedure
+    .meta({
+      action: "ledger:Read",
+      openapi: {
+        method: "GET",
+        path: "/events",
+        tags: ["events"],
+        summary: "The ledger's changes, in the order they became readable",
+        description:
+          "`account.created`, `account.updated`, `transaction.posted` (reversals and posts of holds included), " +
+          "`hold.created`, `hold.voided`. Follow `next_cursor` (as `after`) from the start and you see every change " +
+          "exactly once, never one whose transaction has not committed, and never miss one that commits late. " +
+          "`after=end` answers the current end. With `wait_seconds`, an empty page waits for a change (or the end " +
+          "of the wait, or the server's shutdown) before it answers.",
+      },
+      rest: { errors: notACursor },
+    })
+    .input(eventsPageInput)
+    .output(eventsPageOutput)
+    .query(({ ctx, input }) =>
+      waitForEvents(ctx.db, ctx.changes, input.after, input.limit, input.wait_seconds * 1_000),
+    ),
 });
 
 export type LedgerRouter = typeof ledgerRouter;

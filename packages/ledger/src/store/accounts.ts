@@ -1,7 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
-import { isConstraintViolation, type Database } from "@app/db";
+import { isConstraintViolation, queryRows, type Database } from "@app/db";
 import { DomainError } from "@app/rest/errors";
-import type { Account, AccountType } from "../schemas.ts";
+import { z } from "zod";
+import { listCursor } from "../list-cursor.ts";
+import type { Account, AccountFilters, AccountType } from "../schemas.ts";
 import { ACCOUNT_JSON } from "./sql.ts";
 
 type NewAccount = {
@@ -10,12 +12,14 @@ type NewAccount = {
   currency: string;
   min_balance?: number | null | undefined;
   max_balance?: number | null | undefined;
+  metadata?: Record<string, string> | undefined;
 };
 
-const INSERT_ACCOUNT = `INSERT INTO ledger.accounts AS a (id, name, type, currency, min_balance, max_balance)
-  VALUES ($1::uuid, $2, $3::ledger.account_type, $4, $5::bigint, $6::bigint) RETURNING a.id, ${ACCOUNT_JSON} AS account`;
+const INSERT_ACCOUNT = `INSERT INTO ledger.accounts AS a (id, name, type, currency, min_balance, max_balance, metadata)
+  VALUES ($1::uuid, $2, $3::ledger.account_type, $4, $5::bigint, $6::bigint, $7::jsonb)
+  RETURNING a.id, ${ACCOUNT_JSON} AS account`;
 
-/** The values of INSERT_ACCOUNT's parameters, $1 to $6. */
+/** The values of INSERT_ACCOUNT's parameters, $1 to $7. */
 const accountValues = (input: NewAccount) => [
   randomUUID(),
   input.name,
@@ -23,6 +27,7 @@ const accountValues = (input: NewAccount) => [
   input.currency,
   input.min_balance ?? null,
   input.max_balance ?? null,
+  JSON.stringify(input.metadata ?? {}),
 ];
 
 export async function createAccount(db: Database, input: NewAccount): Promise<Account> {
@@ -50,7 +55,7 @@ export async function createAccountOnce(
     const [row] = await db.$queryRawUnsafe<{ account: Account }[]>(
       `WITH a AS (${INSERT_ACCOUNT}),
             k AS (INSERT INTO ledger.account_idempotency_keys (principal, idempotency_key, request_hash, account_id, answer)
-                  SELECT $7, $8, $9, a.id, a.account FROM a)
+                  SELECT $8, $9, $10, a.id, a.account FROM a)
        SELECT account FROM a`,
       ...accountValues(input),
       principal,
@@ -78,12 +83,38 @@ export async function createAccountOnce(
   return { account: original!.answer, replayed: true };
 }
 
-/** Every account in creation order. */
-export async function listAccounts(db: Database): Promise<Account[]> {
-  const [row] = await db.$queryRawUnsafe<{ items: Account[] }[]>(
-    `SELECT coalesce(json_agg(${ACCOUNT_JSON} ORDER BY a.seq), '[]'::json) AS items FROM ledger.accounts a`,
+const accountsCursor = listCursor("accounts", z.string().regex(/^[0-9]+$/));
+
+/** A page of accounts in creation order, those matching every filter given. */
+export async function listAccounts(
+  db: Database,
+  filters: AccountFilters,
+  limit: number,
+  cursor: string | undefined,
+): Promise<{ items: Account[]; next_cursor: string | null }> {
+  const values: unknown[] = [limit + 1];
+  const where = (condition: (n: string) => string, value: unknown) => {
+    values.push(value);
+    return condition(`$${values.length}`);
+  };
+  const conditions = [
+    cursor !== undefined && where((n) => `a.seq > ${n}::bigint`, accountsCursor.decode(null, cursor)[0]),
+    filters.type && where((n) => `a.type = ${n}::ledger.account_type`, filters.type),
+    filters.currency && where((n) => `a.currency = ${n}`, filters.currency),
+    filters.metadata && where((n) => `a.metadata @> ${n}::jsonb`, JSON.stringify(filters.metadata)),
+  ].filter((condition) => typeof condition === "string");
+  const rows = await queryRows<{ seq: string; account: Account }>(
+    db,
+    `SELECT a.seq::text AS seq, ${ACCOUNT_JSON} AS account FROM ledger.accounts a
+      ${conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : ""}
+      ORDER BY a.seq LIMIT $1`,
+    ...values,
   );
-  return row!.items;
+  const last = rows.length > limit ? rows[limit - 1]! : null;
+  return {
+    items: rows.slice(0, limit).map((row) => row.account),
+    next_cursor: last && accountsCursor.encode(null, [last.seq]),
+  };
 }
 
 export async function getAccount(db: Database, id: string): Promise<Account> {
@@ -98,7 +129,7 @@ export async function getAccount(db: Database, id: string): Promise<Account> {
 export const accountNotFound = () => new DomainError(404, "no account with that id");
 
 /**
- * Changes an account's name and bounds (those given; null removes a bound).
+ * Changes an account's name, bounds and metadata (those given; null removes a bound).
  * The new bounds apply to later posts: a balance that already breaks one is
  * left as it is. The update waits for posts that hold the account's lock.
  */
@@ -109,6 +140,7 @@ export async function patchAccount(
     name?: string | undefined;
     min_balance?: number | null | undefined;
     max_balance?: number | null | undefined;
+    metadata?: Record<string, string> | undefined;
   },
 ): Promise<Account> {
   try {
@@ -117,6 +149,7 @@ export async function patchAccount(
          name = coalesce($2, a.name),
          min_balance = CASE WHEN $3::boolean THEN $4::bigint ELSE a.min_balance END,
          max_balance = CASE WHEN $5::boolean THEN $6::bigint ELSE a.max_balance END,
+         metadata = coalesce($7::jsonb, a.metadata),
          updated_at = now()
        WHERE a.id = $1::uuid
        RETURNING ${ACCOUNT_JSON} AS account`,
@@ -126,6 +159,7 @@ export async function patchAccount(
       change.min_balance ?? null,
       change.max_balance !== undefined,
       change.max_balance ?? null,
+      change.metadata === undefined ? null : JSON.stringify(change.metadata),
     );
     if (!row) throw accountNotFound();
     return row.account;

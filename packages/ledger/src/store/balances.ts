@@ -1,4 +1,6 @@
-import { PLAN_EACH_CALL, type Database } from "@app/db";
+import { PLAN_EACH_CALL, queryRows, type Database } from "@app/db";
+import { z } from "zod";
+import { listCursor } from "../list-cursor.ts";
 import type { Entry } from "../schemas.ts";
 import { accountNotFound } from "./accounts.ts";
 import { ENTRY_JSON } from "./sql.ts";
@@ -81,17 +83,40 @@ export async function getAllBalances(db: Database, asOf: string) {
   };
 }
 
-/** A page of the account's entries, most recent first (effective_date, then created_at and id, descending). */
-export async function listAccountEntries(db: Database, accountId: string, limit: number, offset: number) {
-  const [row] = await db.$queryRawUnsafe<{ found: boolean; items: Entry[] }[]>(
+const entriesCursor = listCursor("entries", z.iso.date(), z.iso.datetime(), z.uuid());
+
+/**
+ * A page of the account's entries, most recent first (effective_date, then
+ * created_at and id, descending): from `offset`, or after a cursor's entry,
+ * which costs the same at any depth. Either page answers the cursor of its
+ * last entry when more follow.
+ */
+export async function listAccountEntries(
+  db: Database,
+  accountId: string,
+  limit: number,
+  from: { offset: number } | { cursor: string },
+) {
+  const scope = accountId.toLowerCase();
+  const after = "cursor" in from ? entriesCursor.decode(scope, from.cursor) : null;
+  const [row] = await queryRows<{ found: boolean; items: Entry[] }>(
+    db,
     `SELECT EXISTS (SELECT 1 FROM ledger.accounts WHERE id = $1::uuid) AS found,
             (SELECT coalesce(json_agg(${ENTRY_JSON} ORDER BY e.effective_date DESC, e.created_at DESC, e.id DESC), '[]'::json)
                FROM (SELECT * FROM ledger.entries WHERE account_id = $1::uuid
-                      ORDER BY effective_date DESC, created_at DESC, id DESC LIMIT $2 OFFSET $3) e) AS items`,
+                        ${after ? "AND (effective_date, created_at, id) < ($4::date, $5::timestamptz, $6::uuid)" : ""}
+                      ORDER BY effective_date DESC, created_at DESC, id DESC LIMIT $2 + 1 OFFSET $3) e) AS items`,
     accountId,
     limit,
-    offset,
+    "offset" in from ? from.offset : 0,
+    ...(after ?? []),
   );
   if (!row?.found) throw accountNotFound();
-  return { items: row.items, limit, offset };
+  const last = row.items.length > limit ? row.items[limit - 1]! : null;
+  return {
+    items: row.items.slice(0, limit),
+    limit,
+    offset: "offset" in from ? from.offset : 0,
+    next_cursor: last && entriesCursor.encode(scope, [last.effective_date, last.created_at, last.id]),
+  };
 }

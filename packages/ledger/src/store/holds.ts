@@ -1,6 +1,7 @@
 import { isConstraintViolation, queryRows, type Database } from "@app/db";
 import { DomainError } from "@app/rest/errors";
-import { decodeListCursor, encodeListCursor } from "../list-cursor.ts";
+import { z } from "zod";
+import { listCursor } from "../list-cursor.ts";
 import type { PostHoldInput, Transaction } from "../schemas.ts";
 import { todayUtc } from "../today-utc.ts";
 import { accountNotFound } from "./accounts.ts";
@@ -61,6 +62,7 @@ export async function postHold(db: Database, input: PostHoldInput, principal: st
     reversesTransactionId: null,
     holdSeconds: null,
     holdId: hold.id,
+    metadata: input.metadata ?? {},
     entries: input.entries
       ? captureOf(hold, input.entries)
       : hold.entries.map(({ account_id, amount }) => ({ account_id, amount })),
@@ -181,9 +183,12 @@ async function knownVoid(
   return row && { transaction: row.hold, replayed: true, mismatch: row.request_hash !== requestHash };
 }
 
+const holdsCursor = listCursor("holds", z.iso.datetime(), z.uuid());
+
 /** A page of the account's open holds, newest first (created_at, then id, descending). */
 export async function listOpenHolds(db: Database, accountId: string, limit: number, cursor?: string) {
-  const after = cursor === undefined ? null : decodeListCursor(cursor);
+  const scope = accountId.toLowerCase();
+  const after = cursor === undefined ? null : holdsCursor.decode(scope, cursor);
   const [row] = await queryRows<{ found: boolean; holds: Transaction[] }>(
     db,
     `SELECT EXISTS (SELECT 1 FROM ledger.accounts WHERE id = $1::uuid) AS found,
@@ -197,14 +202,14 @@ export async function listOpenHolds(db: Database, accountId: string, limit: numb
                       LIMIT $2 + 1) x) AS holds`,
     accountId,
     limit,
-    after?.createdAt ?? null,
-    after?.id ?? null,
+    after?.[0] ?? null,
+    after?.[1] ?? null,
   );
   if (!row?.found) throw accountNotFound();
   const { holds } = row;
   const last = holds.length > limit ? holds[limit - 1]! : null;
   return {
     items: holds.slice(0, limit),
-    next_cursor: last && encodeListCursor({ createdAt: last.created_at, id: last.id }),
+    next_cursor: last && holdsCursor.encode(scope, [last.created_at, last.id]),
   };
 }

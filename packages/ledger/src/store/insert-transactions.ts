@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { isoTimestampSql, queryRows, type Database } from "@app/db";
 import type { Transaction } from "../schemas.ts";
+import { inJsonbKeyOrder } from "./metadata-order.ts";
 
 /** A transaction ready to be written: checked in shape, not yet against the database. */
 export interface NewTransaction {
@@ -15,6 +16,8 @@ export interface NewTransaction {
   holdSeconds: number | null;
   /** A post of this hold: written with the hold's resolution. */
   holdId: string | null;
+  /** Fixed with it; answered in jsonb's key order (metadata-order.ts). */
+  metadata: Record<string, string>;
   entries: { account_id: string; amount: number }[];
 }
 
@@ -33,12 +36,13 @@ const WRITTEN = (
                  FROM ${entries} e GROUP BY e.transaction_id) w
     ON w.transaction_id = t.id`;
 
-/** Posts that neither hold nor post a hold: $1-$7 the transactions, $8-$12 their entries. */
+/** Posts that neither hold nor post a hold: $1-$7 and $13 the transactions, $8-$12 their entries. */
 const INSERT_POSTS = `WITH ${lockBoundedSql(10)},
   t AS (
-    INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
-    SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::date[], $7::uuid[])
-      AS i(id, principal, idempotency_key, request_hash, description, effective_date, reverses_transaction_id)
+    INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, description, effective_date, reverses_transaction_id,
+                                     metadata)
+    SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::date[], $7::uuid[], $13::jsonb[])
+      AS i(id, principal, idempotency_key, request_hash, description, effective_date, reverses_transaction_id, metadata)
      WHERE (SELECT count(*) FROM bounded) >= 0
      ORDER BY principal, idempotency_key
     ON CONFLICT (principal, idempotency_key) DO NOTHING
@@ -54,20 +58,21 @@ const INSERT_POSTS = `WITH ${lockBoundedSql(10)},
 ${WRITTEN("written_entries")}`;
 
 /**
- * Posts among which are holds or posts of holds: as INSERT_POSTS, with $13
- * each hold's seconds (null: not a hold) and $14 the hold each posts (null:
+ * Posts among which are holds or posts of holds: as INSERT_POSTS, with $14
+ * each hold's seconds (null: not a hold) and $15 the hold each posts (null:
  * none). A hold's entries are hold entries; a post of a hold writes the hold's
  * resolution.
  */
 const INSERT_WITH_HOLDS = `WITH ${lockBoundedSql(10)},
   t AS (
     INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, description, effective_date,
-                                     reverses_transaction_id, hold_expires_at, hold_id)
+                                     reverses_transaction_id, metadata, hold_expires_at, hold_id)
     SELECT i.id, i.principal, i.idempotency_key, i.request_hash, i.description, i.effective_date,
-           i.reverses_transaction_id, now() + make_interval(secs => i.hold_seconds), i.hold_id
-      FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::date[], $7::uuid[], $13::int[], $14::uuid[])
+           i.reverses_transaction_id, i.metadata, now() + make_interval(secs => i.hold_seconds), i.hold_id
+      FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::date[], $7::uuid[], $13::jsonb[],
+                  $14::int[], $15::uuid[])
         AS i(id, principal, idempotency_key, request_hash, description, effective_date, reverses_transaction_id,
-             hold_seconds, hold_id)
+             metadata, hold_seconds, hold_id)
      WHERE (SELECT count(*) FROM bounded) >= 0
      ORDER BY i.principal, i.idempotency_key
     ON CONFLICT (principal, idempotency_key) DO NOTHING
@@ -144,6 +149,7 @@ export async function insertTransactions(
     entries.map((e) => e.account_id),
     entries.map((e) => e.amount),
     entries.map((e) => e.position),
+    unique.map(({ tx }) => JSON.stringify(tx.metadata)),
   ];
   const rows = await queryRows<{
     id: string;
@@ -168,6 +174,7 @@ export async function insertTransactions(
       status: tx.holdSeconds === null ? "posted" : "pending",
       hold_id: tx.holdId,
       expires_at: row.expires_at,
+      metadata: inJsonbKeyOrder(tx.metadata),
       created_at: row.created_at,
       entries: tx.entries.map((e, position) => ({
         id: entryIds[position]!,

@@ -5,7 +5,7 @@ export const ACCOUNT_JSON = `json_build_object(
   'id', a.id, 'name', a.name, 'type', a.type, 'currency', a.currency,
   -- The side a balance is naturally read on (debit: asset, expense); the balance stays the plain sum.
   'normal_balance', CASE WHEN a.type IN ('asset', 'expense') THEN 'debit' ELSE 'credit' END,
-  'min_balance', a.min_balance, 'max_balance', a.max_balance,
+  'min_balance', a.min_balance, 'max_balance', a.max_balance, 'metadata', a.metadata,
   'created_at', ${isoTimestampSql("a.created_at")}, 'updated_at', ${isoTimestampSql("a.updated_at")})`;
 
 /** The JSON of entry row `e`. */
@@ -37,7 +37,7 @@ export const TRANSACTION_JSON = `json_build_object(
   'id', t.id, 'idempotency_key', t.idempotency_key, 'description', t.description,
   'effective_date', t.effective_date, 'reverses_transaction_id', t.reverses_transaction_id,
   'status', ${STATUS_SQL}, 'hold_id', t.hold_id, 'expires_at', ${isoTimestampSql("t.hold_expires_at")},
-  'created_at', ${isoTimestampSql("t.created_at")},
+  'metadata', t.metadata, 'created_at', ${isoTimestampSql("t.created_at")},
   'entries', CASE WHEN t.hold_expires_at IS NULL
     THEN (SELECT json_agg(${ENTRY_JSON} ORDER BY e.position) FROM ledger.entries e WHERE e.transaction_id = t.id)
     ELSE (SELECT json_agg(${HOLD_ENTRY_JSON} ORDER BY h.position) FROM ledger.hold_entries h WHERE h.hold_id = t.id) END)`;

@@ -43,6 +43,7 @@ export function newTransactionOf(input: PostTransactionInput, principal: string)
     reversesTransactionId: null,
     holdSeconds: input.hold?.expires_in_seconds ?? null,
     holdId: null,
+    metadata: input.metadata ?? {},
     // The checks compare ids as text, as PostgreSQL writes them: lower case.
     entries: input.entries.map((e) => ({ ...e, account_id: e.account_id.toLowerCase() })),
   };
@@ -103,6 +104,7 @@ export async function reverseTransaction(
     idempotency_key: string;
     description?: string | null;
     effective_date?: string | undefined;
+    metadata?: Record<string, string> | undefined;
   },
   principal: string,
 ): Promise<PostResult> {
@@ -125,6 +127,7 @@ export async function reverseTransaction(
     reversesTransactionId: original.id,
     holdSeconds: null,
     holdId: null,
+    metadata: input.metadata ?? {},
     entries: original.entries.map((e) => ({ account_id: e.account_id, amount: -e.amount })),
   };
   try {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
-import { text } from "@app/rest/fields";
+import { recordWithoutProtoKey, text } from "@app/rest/fields";
 import {
   bodyIgnoringServerFields,
   httpUrl,
@@ -13,16 +13,6 @@ const linkName = text()
   .trim()
   .min(1, "link names must not be empty")
   .max(50, "link names have at most 50 characters");
-
-/**
- * zod's records skip a `__proto__` key without a word (an object cannot hold
- * it as data), so such a link would vanish: it is refused, before the record.
- */
-const refuseProtoLinkName = (links: unknown, ctx: z.core.$RefinementCtx) => {
-  if (typeof links === "object" && links !== null && Object.hasOwn(links, "__proto__"))
-    ctx.addIssue({ code: "custom", path: ["__proto__"], message: "__proto__ cannot be a link name" });
-  return links;
-};
 
 export const profileFields = z.strictObject({
   name: requiredString(),
@@ -41,14 +31,13 @@ export const profileFields = z.strictObject({
     .nullish()
     .transform((v) => v ?? null),
   phone: optionalString(),
-  links: z
-    .preprocess(
-      refuseProtoLinkName,
-      z
-        .record(linkName, httpUrl())
-        .refine((links) => Object.keys(links).length <= LIMITS.links, `at most ${LIMITS.links} links`)
-        .optional(),
-    )
+  links: recordWithoutProtoKey(
+    z
+      .record(linkName, httpUrl())
+      .refine((links) => Object.keys(links).length <= LIMITS.links, `at most ${LIMITS.links} links`)
+      .optional(),
+    "__proto__ cannot be a link name",
+  )
     .transform((v) => v ?? {})
     .meta({ description: "Named links, e.g. linkedin, github, site: absolute http(s) URLs." }),
   goals_summary: optionalString(LIMITS.textLength),

@@ -1,0 +1,263 @@
+/**
+ * GET /events on two real ledger processes over one database (LISTEN on a
+ * direct connection, also when the run goes through PgBouncer), with writers
+ * on both and raw SQL sessions that commit out of order on purpose.
+ */
+import { randomUUID } from "node:crypto";
+import type { ChildProcess } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { env } from "../scripts/env.ts";
+import { startLedger, stopProcess, waitForHealthy } from "../scripts/processes.ts";
+import { freePort } from "./free-port.ts";
+import { ledgerClient, type LedgerClient } from "./ledger-client.ts";
+import { FULL_KEY } from "./ledger-server.ts";
+
+interface FeedEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  data: { id: string; status?: string; [field: string]: unknown } | null;
+}
+interface FeedPage {
+  items: FeedEvent[];
+  next_cursor: string;
+}
+
+let root: string;
+const processes: ChildProcess[] = [];
+let clients: LedgerClient[] = [];
+
+async function startInstance(extraEnv: Record<string, string> = {}) {
+  const port = await freePort();
+  const child = startLedger(
+    {
+      DATABASE_URL: inject("databaseUrl"),
+      DATA_DIR: env.DATA_DIR,
+      HOST: "127.0.0.1",
+      PORT: 0,
+      LEDGER_PORT: port,
+      SHUTDOWN_DRAIN_MS: 0,
+    },
+    "quiet",
+    {
+      LEDGER_CREDENTIALS_FILE: path.join(root, "credentials.json"),
+      DATABASE_PREPARED_STATEMENTS: String(inject("preparedStatements")),
+      DATABASE_LISTEN_URL: inject("directDatabaseUrl"),
+      ...extraEnv,
+    },
+  );
+  processes.push(child);
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHealthy(`${url}/healthz`);
+  return { child, client: ledgerClient(url) };
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), "event-feed-"));
+  await writeFile(path.join(root, "credentials.json"), JSON.stringify([FULL_KEY]));
+  clients = (await Promise.all([startInstance(), startInstance()])).map((instance) => instance.client);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(processes.map((child) => stopProcess(child)));
+  await rm(root, { recursive: true, force: true });
+});
+
+const key = () => `feed-${randomUUID()}`;
+
+async function feed(client: LedgerClient, query: string): Promise<FeedPage> {
+  const answer = await client.get<FeedPage>(`/events?${query}`);
+  expect(answer.status, answer.text).toBe(200);
+  return answer.body;
+}
+
+const endOfFeed = async (client: LedgerClient) => (await feed(client, "after=end")).next_cursor;
+
+/** Posts `amount` from one account to the other through `client`; the new transaction's id. */
+async function move(client: LedgerClient, from: string, to: string, amount = 1) {
+  const posted = await client.post("/transactions", {
+    idempotency_key: key(),
+    entries: [
+      { account_id: from, amount },
+      { account_id: to, amount: -amount },
+    ],
+  });
+  expect(posted.status, posted.text).toBe(201);
+  return posted.body.id as string;
+}
+
+describe("GET /events", () => {
+  it("answers each kind of change once, in order, with the resource as GET answers it", async () => {
+    const [client] = clients;
+    const start = await endOfFeed(client!);
+    const account = await client!.post("/accounts", { name: "feed", type: "liability", currency: "EUR" });
+    const other = await client!.account("EUR", "asset");
+    const patched = await client!.send("PATCH", `/accounts/${account.body.id}`, { metadata: { a: "1" } });
+    const posted = await move(client!, other, account.body.id as string, 5);
+    const hold = await client!.post("/transactions", {
+      idempotency_key: key(),
+      entries: [
+        { account_id: other, amount: 2 },
+        { account_id: account.body.id, amount: -2 },
+      ],
+      hold: { expires_in_seconds: 60 },
+    });
+    const voided = await client!.post(`/transactions/${hold.body.id}/void`, { idempotency_key: key() });
+    expect(voided.status).toBe(200);
+
+    const page = await feed(client!, `after=${start}`);
+    expect(page.items.map((e) => [e.type, e.data?.id])).toEqual([
+      ["account.created", account.body.id],
+      ["account.created", other],
+      ["account.updated", account.body.id],
+      ["transaction.posted", posted],
+      ["hold.created", hold.body.id],
+      ["hold.voided", hold.body.id],
+    ]);
+    // An account event has the account as that change left it; a transaction's, as GET answers it now.
+    expect(page.items[0]!.data).toEqual(account.body);
+    expect(page.items[2]!.data).toEqual(patched.body);
+    expect(page.items[3]!.data).toEqual((await client!.get(`/transactions/${posted}`)).body);
+    expect(page.items[4]!.data).toMatchObject({ id: hold.body.id, status: "voided" });
+    expect(new Set(page.items.map((e) => e.id)).size).toBe(6);
+
+    // From the last cursor, nothing more; paging by one gives the same events.
+    expect((await feed(client!, `after=${page.next_cursor}`)).items).toEqual([]);
+    const oneByOne: FeedEvent[] = [];
+    let cursor = start;
+    for (let i = 0; i < 6; i++) {
+      const next = await feed(clients[i % 2]!, `after=${cursor}&limit=1`);
+      oneByOne.push(...next.items);
+      cursor = next.next_cursor;
+    }
+    expect(oneByOne).toEqual(page.items);
+  });
+
+  it("gives a reader every post once, never before its commit, while 16 writers on two instances post 2,000 and raw sessions commit out of order", async () => {
+    const [cash, sales] = [await clients[0]!.account(), await clients[0]!.account("USD", "income")];
+    let cursor = await endOfFeed(clients[0]!);
+    const expected = new Set<string>();
+    const seen = new Map<string, number>();
+    let writing = true;
+    let catchUpUntil = Infinity; // once writing ends, the reader has 15 s to see the rest
+
+    const reader = (async () => {
+      const missing = () => [...expected].some((id) => !seen.has(id));
+      for (let round = 0; writing || (missing() && Date.now() < catchUpUntil); round++) {
+        const page = await feed(clients[round % 2]!, `after=${cursor}&limit=500&wait_seconds=1`);
+        for (const event of page.items) {
+          if (event.type !== "transaction.posted") continue;
+          // Built by the reader's query from the transaction row: null if it had not committed.
+          expect(event.data, `event ${event.id}`).not.toBeNull();
+          seen.set(event.data!.id, (seen.get(event.data!.id) ?? 0) + 1);
+        }
+        cursor = page.next_cursor;
+      }
+    })();
+
+    const writers = Array.from({ length: 16 }, async (_, writer) => {
+      for (let i = 0; i < 125; i++) expected.add(await move(clients[(writer + i) % 2]!, cash, sales));
+    });
+    // Sessions that take a transaction id, write, then sleep before they commit: later ids commit first.
+    const rolledBack = randomUUID();
+    const lateSessions = Array.from({ length: 4 }, async (_, session) => {
+      const sql = new pg.Client({ connectionString: inject("directDatabaseUrl") });
+      await sql.connect();
+      try {
+        for (let i = 0; i < 5; i++) {
+          const id = session === 0 && i === 4 ? rolledBack : randomUUID();
+          await sql.query("BEGIN");
+          await sql.query(
+            `INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, effective_date)
+             VALUES ($1::uuid, 'raw', $2, repeat('0', 64), current_date)`,
+            [id, id],
+          );
+          await sql.query(
+            `INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
+             VALUES (gen_random_uuid(), $1::uuid, $2::uuid, 'USD', 3, current_date, 0),
+                    (gen_random_uuid(), $1::uuid, $3::uuid, 'USD', -3, current_date, 1)`,
+            [id, cash, sales],
+          );
+          await sql.query("SELECT pg_sleep($1)", [0.1 + Math.random() * 0.5]);
+          await sql.query(id === rolledBack ? "ROLLBACK" : "COMMIT");
+          if (id !== rolledBack) expected.add(id);
+        }
+      } finally {
+        await sql.end();
+      }
+    });
+    await Promise.all([...writers, ...lateSessions]);
+    catchUpUntil = Date.now() + 15_000;
+    writing = false;
+    await reader;
+
+    expect(expected.size).toBe(2_000 + 19);
+    expect([...expected].filter((id) => seen.get(id) !== 1)).toEqual([]);
+    expect(seen.has(rolledBack)).toBe(false);
+    expect(seen.size).toBe(expected.size);
+  }, 180_000);
+
+  it("answers a waiting reader within 100 ms of a commit on the other instance", async () => {
+    const [cash, sales] = [await clients[0]!.account(), await clients[0]!.account("USD", "income")];
+    for (let i = 0; i < 3; i++) {
+      const cursor = await endOfFeed(clients[1]!);
+      const waiting = clients[1]!.get<FeedPage>(`/events?after=${cursor}&wait_seconds=10`).then((answer) => ({
+        answer,
+        at: performance.now(),
+      }));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const posted = await move(clients[0]!, cash, sales);
+      const committedBy = performance.now();
+      const { answer, at } = await waiting;
+      expect(answer.body.items.map((e) => e.data?.id)).toEqual([posted]);
+      expect(at - committedBy).toBeLessThan(100);
+    }
+  });
+
+  it("ends an idle wait after wait_seconds with no items and the same cursor", async () => {
+    const cursor = await endOfFeed(clients[0]!);
+    const started = performance.now();
+    const page = await feed(clients[0]!, `after=${cursor}&wait_seconds=1`);
+    const waited = performance.now() - started;
+    expect(page).toEqual({ items: [], next_cursor: cursor });
+    expect(waited).toBeGreaterThanOrEqual(950);
+    expect(waited).toBeLessThan(3_000);
+  });
+
+  it("refuses a bad cursor, limit or wait (400)", async () => {
+    for (const query of [
+      "after=nope",
+      "after=",
+      "limit=0",
+      "limit=1001",
+      "wait_seconds=31",
+      "wait_seconds=-1",
+    ]) {
+      const answer = await clients[0]!.get(`/events?${query}`);
+      expect(answer.status, query).toBe(400);
+      expect(answer.body).toMatchObject({ statusCode: 400, error: "BAD_REQUEST" });
+    }
+  });
+
+  it("ends waiting requests at once on SIGTERM, with their answer as it is", async () => {
+    const drainMs = 3_000;
+    const { child, client } = await startInstance({ SHUTDOWN_DRAIN_MS: String(drainMs) });
+    const cursor = await endOfFeed(client);
+    const waits = Array.from({ length: 3 }, () =>
+      client.get<FeedPage>(`/events?after=${cursor}&wait_seconds=30`),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const signalled = performance.now();
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    const answers = await Promise.all(waits);
+    expect(performance.now() - signalled).toBeLessThan(1_000);
+    for (const answer of answers) expect(answer.body).toEqual({ items: [], next_cursor: cursor });
+    await exited;
+    expect(performance.now() - signalled).toBeLessThan(drainMs + 2_000);
+  });
+});
