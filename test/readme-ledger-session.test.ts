@@ -46,7 +46,7 @@ async function ledgerSession(): Promise<string> {
 
 describe("the README's ledger session", () => {
   it.runIf(curlSignsSigV4)(
-    "funds a wallet, refuses its overdraft, authorizes, captures part and voids, as its comments say",
+    "funds a wallet, refuses its overdraft, authorizes, captures part, voids, finds a tagged sale and follows the feed, as its comments say",
     async () => {
       const script = (await ledgerSession()).replaceAll("localhost:4000", new URL(ledger.url).host);
       // Each command's answer on a line of its own, to be read in order.
@@ -68,6 +68,14 @@ describe("the README's ledger session", () => {
       expect(later[0]).toMatchObject({ balance: -3500, pending_debits: 0 });
       expect(answers.filter((a) => a.hold_id).map((a) => a.status)).toEqual(["posted"]);
       expect(answers.filter((a) => a.status === "voided")).toHaveLength(1);
+      const tagged = answers.find((a) => (a.metadata as { order_id?: string } | undefined)?.order_id);
+      const found = answers.find((a) => "next_cursor" in a && (a.items as unknown[]).length === 1);
+      expect(found).toEqual({ items: [tagged], next_cursor: null });
+      const feed = answers.find((a) => "next_cursor" in a && a !== found)!;
+      const posted = (feed.items as { type: string; data: { id: string } }[]).filter(
+        (event) => event.type === "transaction.posted",
+      );
+      expect(posted.map((event) => event.data.id)).toContain(tagged!.id);
     },
   );
 });
