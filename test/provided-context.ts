@@ -6,8 +6,6 @@ declare module "vitest" {
     adminUrl: string;
     /** This run's migrated database (through PgBouncer when TEST_THROUGH_PGBOUNCER is set). */
     databaseUrl: string;
-    /** The same database, never through PgBouncer (for a session of its own: LISTEN, advisory locks). */
-    directDatabaseUrl: string;
     /** False through PgBouncer in transaction mode: servers under test use unnamed statements. */
     preparedStatements: boolean;
   }

@@ -24,6 +24,8 @@ const schema = z.object({
    * mode); "off": waits only poll (docs/operations.md, "Event feed").
    */
   DATABASE_LISTEN_URL: z.union([z.literal("off"), z.string().url()]).optional(),
+  /** How often a waiting GET /events looks again without being woken (raw SQL writes, no LISTEN). */
+  LEDGER_EVENTS_POLL_MS: z.coerce.number().int().min(10).max(10_000).default(250),
 });
 
 /** The ledger's configuration, validated once at start. */

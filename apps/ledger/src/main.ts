@@ -34,7 +34,7 @@ observeGroupCommits((posts) => groupSizes.observe(posts));
 
 // Waiting GET /events wake at a write of any instance: each announces its writes (NOTIFY after the
 // commit) and LISTENs for the others'. Without LISTEN (PgBouncer in transaction mode) waits poll.
-const changes = createChangeSignal();
+const changes = createChangeSignal(env.LEDGER_EVENTS_POLL_MS);
 const notifyOthers = createNotifier(db, EVENTS_CHANNEL, (error) =>
   logger.warn({ err: String(error) }, "could not NOTIFY the event feed's listeners"),
 );

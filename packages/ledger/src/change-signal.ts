@@ -1,10 +1,10 @@
 import type { ChangeSignal } from "./store/events.ts";
 
 /**
- * How often a waiting GET /events looks again without being told of a change:
- * writes by raw SQL and by servers without LISTEN notify nobody, and an
- * event of a commit only becomes readable once every older transaction has
- * ended (store/events.ts).
+ * How often a waiting GET /events looks again without being told of a change
+ * (LEDGER_EVENTS_POLL_MS): writes by raw SQL and by servers without LISTEN
+ * notify nobody, and an event of a commit only becomes readable once every
+ * older transaction has ended (store/events.ts).
  */
 export const EVENTS_POLL_MS = 250;
 
