@@ -141,9 +141,12 @@ describe("schema.prisma against the migrated database", () => {
       "IdempotencyKey",
       "JsonResumeDocument",
       "Profile",
+      "PublicRateLimit",
       "RateLimit",
       "ResumeVersion",
+      "ShareLink",
       "Skill",
+      "TailoredVersion",
       "Transaction",
     ]);
   });
