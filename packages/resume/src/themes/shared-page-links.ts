@@ -6,7 +6,9 @@
  */
 export function withDownloadLinks(page: string, slug: string): string {
   const bar =
-    '<nav aria-label="Download this resume" style="font:14px/1.5 system-ui,sans-serif;padding:8px 16px;' +
+    // A bar across the whole page, whatever layout the theme gives its body (a grid, a flex box).
+    '<nav aria-label="Download this resume" style="display:block;box-sizing:border-box;width:100%;' +
+    "grid-column:1/-1;flex:0 0 100%;margin:0;font:14px/1.5 system-ui,sans-serif;padding:8px 16px;" +
     'background:#f4f4f5;border-bottom:1px solid #d4d4d8;text-align:right">' +
     `Download: <a href="${slug}.pdf" download>PDF</a> · <a href="${slug}.docx" download>Word</a></nav>`;
   const body = /<body[^>]*>/i.exec(page);
