@@ -140,17 +140,19 @@ export function createPublicPages({
     if (!READ_METHODS.includes(method))
       return methodNotAllowedAnswer(method, PUBLIC_PAGE_ROUTE, READ_METHODS);
     try {
-      const retryAfter = await rateLimit.take(clientAddressOf(req));
+      const wanted = sharedFileOf(target.path);
+      const hash = wanted ? slugHashOf(wanted.slug) : null;
+      // Side by side, as GET /me/resume counts and reads its version: the lookup waits for no lease.
+      const [retryAfter, shared] = await Promise.all([
+        rateLimit.take(clientAddressOf(req)),
+        hash === null ? null : lookUp(hash),
+      ]);
       if (retryAfter > 0) {
         return errorAnswer(429, `too many requests; retry in ${retryAfter} s`, {
           "retry-after": String(retryAfter),
         });
       }
-      const wanted = sharedFileOf(target.path);
-      if (!wanted) return NOT_FOUND;
-      const hash = slugHashOf(wanted.slug);
-      const shared = await lookUp(hash);
-      if (!shared) return NOT_FOUND;
+      if (!wanted || !hash || !shared) return NOT_FOUND;
       const key = JSON.stringify(["shared", hash, wanted.file]);
       let answer = shared.resumeVersion === null ? undefined : answerCache.get(key, shared.resumeVersion);
       if (!answer) {
