@@ -3,8 +3,7 @@
  * load balancer over one PostgreSQL. Two web and two ledger processes on this
  * run's database; each test spreads its requests over both of a kind.
  */
-import { randomInt, randomUUID } from "node:crypto";
-import http from "node:http";
+import { randomUUID } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -14,9 +13,11 @@ import { env } from "../scripts/env.ts";
 import { startLedger, stopProcess, waitForHealthy } from "../scripts/processes.ts";
 import { freePort } from "./free-port.ts";
 import { hasPoppler, pdfText } from "./documents.ts";
+import { freshLoopbackAddress, getFromAddress } from "./from-address.ts";
 import { httpClient } from "./http-client.ts";
 import { ledgerClient } from "./ledger-client.ts";
 import { FULL_KEY } from "./ledger-server.ts";
+import { addThreeJobs, THREE_JOBS } from "./three-jobs.ts";
 import { newUser } from "./tokens.ts";
 import { startWebServer, type WebServer } from "./web-server.ts";
 
@@ -131,32 +132,17 @@ describe("two instances of each service on one database", () => {
   });
 });
 
-/** A GET from `localAddress` (an address of the loopback network no other test uses): the client a page counts. */
-function getFrom(url: string, localAddress: string): Promise<{ status: number; retryAfter?: string }> {
-  return new Promise((resolve, reject) => {
-    const request = http.get(url, { localAddress, agent: false }, (res) => {
-      res.resume();
-      res.on("end", () => resolve({ status: res.statusCode!, retryAfter: res.headers["retry-after"] }));
-    });
-    request.on("error", reject);
-  });
-}
-
 describe("share links on two web instances", () => {
+  // Pages are asked for from an address of their own: other test files count pages of 127.0.0.1 in this database too.
+  const client = freshLoopbackAddress();
+  const get = (url: string) => getFromAddress(url, client);
+
   /** A version of two of three jobs and a link to it, made on the first instance; the link's path. */
   async function sharedVersion() {
     const { authorization } = await newUser();
     const [a, b] = webs.map((web) => httpClient(web.url, { authorization }));
     await a!.put("/me/profile", { name: "Shared Twice" });
-    const jobs: string[] = [];
-    for (const organization of ["Alpha Corp", "Beta Labs", "Gamma Inc"]) {
-      const created = await a!.post<{ id: string }>("/me/experience", {
-        organization,
-        title: "Engineer",
-        start_date: "2020-01-01",
-      });
-      jobs.push(created.body.id);
-    }
+    const jobs = await addThreeJobs(a!);
     const version = await a!.post<{ id: string }>("/me/versions", {
       name: "two",
       include: { experience: [jobs[0], jobs[2]] },
@@ -169,46 +155,41 @@ describe("share links on two web instances", () => {
   it("show an edit of an included entry at once on the other instance's page and PDF (made by its document workers)", async () => {
     const { a, jobs, path } = await sharedVersion();
     const [first, second] = webs.map((web) => `${web.url}${path}`);
-    expect(await (await fetch(second!)).text()).toContain("Gamma Inc");
-    expect((await fetch(`${second}.pdf`)).status).toBe(200);
-    await a.put(`/me/experience/${jobs[2]}`, {
-      organization: "Gamma Renamed",
-      title: "Engineer",
-      start_date: "2020-01-01",
-    });
+    expect((await get(second!)).body.toString()).toContain("Gamma Inc");
+    expect((await get(`${second}.pdf`)).status).toBe(200);
+    await a.put(`/me/experience/${jobs[2]}`, { ...THREE_JOBS[2], organization: "Gamma Renamed" });
     for (const url of [second!, first!]) {
-      const page = await (await fetch(url)).text();
+      const page = (await get(url)).body.toString();
       expect(page).toContain("Gamma Renamed");
       expect(page).not.toContain("Gamma Inc");
-      const pdf = await fetch(`${url}.pdf`);
+      const pdf = await get(`${url}.pdf`);
       expect(pdf.status).toBe(200);
-      if (hasPoppler)
-        expect(await pdfText(new Uint8Array(await pdf.arrayBuffer()))).toContain("Gamma Renamed");
+      if (hasPoppler) expect(await pdfText(new Uint8Array(pdf.body))).toContain("Gamma Renamed");
     }
   });
 
   it("answer a revoked link with a 404 at once on both instances", async () => {
     const { b, linkId, path } = await sharedVersion();
     const urls = webs.map((web) => `${web.url}${path}`);
-    for (const url of urls) expect((await fetch(url)).status).toBe(200);
+    for (const url of urls) expect((await get(url)).status).toBe(200);
     expect((await b.delete(`/me/links/${linkId}`)).status).toBe(200);
     for (const url of urls) {
-      expect((await fetch(url)).status).toBe(404);
-      expect((await fetch(`${url}.docx`)).status).toBe(404);
+      expect((await get(url)).status).toBe(404);
+      expect((await get(`${url}.docx`)).status).toBe(404);
     }
   });
 
   it("count one public rate limit per address across both instances: 60 a minute, then 429 with Retry-After", async () => {
     const { path } = await sharedVersion();
-    const address = `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+    const address = freshLoopbackAddress();
     const answers = [];
-    for (let i = 0; i < 70; i += 1) answers.push(await getFrom(`${webs[i % 2]!.url}${path}`, address));
+    for (let i = 0; i < 70; i += 1) answers.push(await getFromAddress(`${webs[i % 2]!.url}${path}`, address));
     expect(answers.slice(0, 60).map((a) => a.status)).toEqual(Array(60).fill(200));
     for (const answer of answers.slice(60)) {
       expect(answer.status).toBe(429);
       expect(Number(answer.retryAfter)).toBeGreaterThan(0);
     }
     // Another address is not held back.
-    expect((await getFrom(`${webs[0]!.url}${path}`, `127.${randomInt(1, 255)}.0.1`)).status).toBe(200);
+    expect((await getFromAddress(`${webs[0]!.url}${path}`, freshLoopbackAddress())).status).toBe(200);
   }, 60_000);
 });

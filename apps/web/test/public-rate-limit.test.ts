@@ -4,9 +4,9 @@
  * TRUSTED_PROXIES. Requests leave from addresses of their own on the loopback
  * network (127.x.y.z), so each test is a client no other has been.
  */
-import http from "node:http";
 import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshLoopbackAddress, getFromAddress } from "../../../test/from-address.ts";
 import { startResumeApi } from "../../../test/resume-api.ts";
 import type { WebServer } from "../../../test/web-server.ts";
 
@@ -25,29 +25,12 @@ beforeAll(async () => {
 
 afterAll(() => Promise.all([...direct, ...behindProxy].map((server) => server.stop())));
 
-/** An address of the loopback network no test of this run has used. */
-const freshLoopback = () => `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 /** An address of a network for benchmarks (198.18.0.0/15), standing for a client behind a proxy. */
 const freshClient = () => `198.18.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 
 /** GET of an unknown link (404: it counts like any page) from `localAddress`. */
-function getFrom(
-  server: WebServer,
-  localAddress: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; retryAfter: string | undefined }> {
-  return new Promise((resolve, reject) => {
-    const request = http.get(
-      `${server.url}/r/${"B".repeat(32)}`,
-      { localAddress, headers, agent: false },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve({ status: res.statusCode!, retryAfter: res.headers["retry-after"] }));
-      },
-    );
-    request.on("error", reject);
-  });
-}
+const getFrom = (server: WebServer, localAddress: string, headers: Record<string, string> = {}) =>
+  getFromAddress(`${server.url}/r/${"B".repeat(32)}`, localAddress, headers);
 
 /** `count` requests, alternating the two instances, one after another. */
 async function statusesOf(
@@ -62,7 +45,7 @@ async function statusesOf(
 
 describe("the public pages' rate limit", () => {
   it(`allows ${LIMIT} requests a minute from one address over both instances, then 429 with Retry-After`, async () => {
-    const address = freshLoopback();
+    const address = freshLoopbackAddress();
     const answers = await statusesOf(direct, LIMIT + 3, (server) => getFrom(server, address));
     expect(answers.slice(0, LIMIT).map((a) => a.status)).toEqual(Array(LIMIT).fill(404));
     for (const answer of answers.slice(LIMIT)) {
@@ -71,12 +54,12 @@ describe("the public pages' rate limit", () => {
       expect(Number(answer.retryAfter)).toBeLessThanOrEqual(60);
     }
     // Another address is not held back.
-    expect((await getFrom(direct[0]!, freshLoopback())).status).toBe(404);
-    expect((await getFrom(direct[1]!, freshLoopback())).status).toBe(404);
+    expect((await getFrom(direct[0]!, freshLoopbackAddress())).status).toBe(404);
+    expect((await getFrom(direct[1]!, freshLoopbackAddress())).status).toBe(404);
   });
 
   it("ignores X-Forwarded-For from a peer that is not a trusted proxy", async () => {
-    const address = freshLoopback();
+    const address = freshLoopbackAddress();
     const answers = await statusesOf(direct, LIMIT + 3, (server) =>
       getFrom(server, address, { "x-forwarded-for": freshClient() }),
     );
@@ -85,7 +68,7 @@ describe("the public pages' rate limit", () => {
   });
 
   it("behind a trusted proxy, counts the right-most untrusted address of X-Forwarded-For", async () => {
-    const proxy = freshLoopback();
+    const proxy = freshLoopbackAddress();
     const client = freshClient();
     // What the client wrote itself (left of its own address) counts for nothing.
     const sent = await statusesOf(behindProxy, LIMIT + 2, (server) =>

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasPoppler, pdfText } from "../../../test/documents.ts";
 import { httpClient, type HttpClient } from "../../../test/http-client.ts";
 import { startTwoResumeApis } from "../../../test/resume-api.ts";
+import { addThreeJobs } from "../../../test/three-jobs.ts";
 import { newUser } from "../../../test/tokens.ts";
 import type { WebServer } from "../../../test/web-server.ts";
 import type pg from "pg";
@@ -33,22 +34,7 @@ async function sharedVersion() {
   const { authorization } = await newUser();
   const api = httpClient(first.url, { authorization });
   await api.put("/me/profile", { name: "Paula Public", headline: "Engineer", email: "paula@example.org" });
-  const jobs: string[] = [];
-  for (const [organization, start] of [
-    ["Alpha Corp", "2015-01-01"],
-    ["Beta Labs", "2018-01-01"],
-    ["Gamma Inc", "2021-01-01"],
-  ] as const) {
-    jobs.push(
-      (
-        await api.post<{ id: string }>("/me/experience", {
-          organization,
-          title: "Engineer",
-          start_date: start,
-        })
-      ).body.id,
-    );
-  }
+  const jobs = await addThreeJobs(api);
   const version = await api.post<{ id: string }>("/me/versions", {
     name: "For recruiters",
     hide_email: true,

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpClient, type HttpClient } from "../../../test/http-client.ts";
 import { hasPoppler, pdfText } from "../../../test/documents.ts";
 import { startTwoResumeApis } from "../../../test/resume-api.ts";
+import { addThreeJobs } from "../../../test/three-jobs.ts";
 import { newUser } from "../../../test/tokens.ts";
 import type { WebServer } from "../../../test/web-server.ts";
 
@@ -52,19 +53,7 @@ async function personWithJobs(server: WebServer = first) {
     summary: "The whole story.",
     email: "vera@example.org",
   });
-  const jobs: string[] = [];
-  for (const [organization, start] of [
-    ["Alpha Corp", "2015-01-01"],
-    ["Beta Labs", "2018-01-01"],
-    ["Gamma Inc", "2021-01-01"],
-  ] as const) {
-    const created = await api.post<{ id: string }>("/me/experience", {
-      organization,
-      title: "Engineer",
-      start_date: start,
-    });
-    jobs.push(created.body.id);
-  }
+  const jobs = await addThreeJobs(api);
   const hobby = await api.post<{ id: string }>("/me/hobbies", { name: "Chess" });
   return { api, authorization, jobs, hobbyId: hobby.body.id };
 }

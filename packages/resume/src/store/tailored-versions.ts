@@ -48,16 +48,19 @@ const ENTRY_IDS_SQL = COLLECTIONS.map(
 
 const notFound = () => new DomainError(404, "no tailored version with that id");
 
-/** Lists as given, without repeats (the order never counted: entries show in their collection's order). */
-function includeOf(input: TailoredVersionInput): string {
-  return JSON.stringify(
-    Object.fromEntries(
-      COLLECTIONS.map((c) => {
-        const choice = input.include[c.name];
-        return [c.name, choice === "all" ? "all" : [...new Set(choice)]];
-      }),
-    ),
+/**
+ * A version's column values in the order both writes take them (name, headline, summary, theme,
+ * hide_email, include); lists as given, without repeats (their order never counts: entries show in
+ * their collection's order).
+ */
+function columnValuesOf(input: TailoredVersionInput): unknown[] {
+  const include = Object.fromEntries(
+    COLLECTIONS.map((c) => {
+      const choice = input.include[c.name];
+      return [c.name, choice === "all" ? "all" : [...new Set(choice)]];
+    }),
   );
+  return [input.name, input.headline, input.summary, input.theme, input.hide_email, JSON.stringify(include)];
 }
 
 /** A 400 at the path of every listed id that is not one of the person's entries of that collection. */
@@ -102,12 +105,7 @@ export async function createTailoredVersion(
        RETURNING ${VERSION_JSON} AS version`,
       randomUUID(),
       userId,
-      input.name,
-      input.headline,
-      input.summary,
-      input.theme,
-      input.hide_email,
-      includeOf(input),
+      ...columnValuesOf(input),
     );
     return row?.version;
   });
@@ -158,12 +156,7 @@ export async function replaceTailoredVersion(
        RETURNING ${VERSION_JSON} AS version`,
       id,
       userId,
-      input.name,
-      input.headline,
-      input.summary,
-      input.theme,
-      input.hide_email,
-      includeOf(input),
+      ...columnValuesOf(input),
     );
     return row?.version;
   });
