@@ -61,7 +61,7 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
         startWeb(
           { ...service, PORT: port },
           "quiet",
-          { RATE_LIMIT_PER_MINUTE: "1000000000", ...extraEnv },
+          { RATE_LIMIT_PER_MINUTE: "1000000000", PUBLIC_RATE_LIMIT_PER_MINUTE: "1000000000", ...extraEnv },
           profilerArgs("web"),
         ),
       );

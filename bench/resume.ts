@@ -48,6 +48,22 @@ export async function seedResume(baseUrl: string, authorization: string) {
   }
 }
 
+/** A version showing every entry and a share link to it: the path of its public page. */
+async function shareWholeResume(baseUrl: string, authorization: string): Promise<string> {
+  const post = async (route: string, body: unknown) => {
+    const response = await fetch(`${baseUrl}${route}`, {
+      method: "POST",
+      headers: { authorization, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (response.status !== 201)
+      throw new Error(`POST ${route}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as { id: string; url: string };
+  };
+  const version = await post("/me/versions", { name: "Everything" });
+  return new URL((await post(`/me/versions/${version.id}/links`, {})).url).pathname;
+}
+
 export function load(options: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
@@ -68,6 +84,7 @@ export async function benchResume(
   const issuer = await loadLocalIssuer({ dataDir: env.DATA_DIR });
   const authorization = `Bearer ${await issuer.mintToken("bench-reader", { ttlSeconds: 3600 })}`;
   await seedResume(baseUrl, authorization);
+  const shared = await shareWholeResume(baseUrl, authorization);
   // Creates are spread over many people, so the 200-entry cap is never what is measured.
   const writers = await Promise.all(
     Array.from({ length: 1000 }, (_, i) => issuer.mintToken(`bench-writer-${i}`, { ttlSeconds: 3600 })),
@@ -81,6 +98,11 @@ export async function benchResume(
       // resume anew, as the first read after a write does.
       "GET /me/resume, nothing kept (RESUME_ANSWER_CACHE_BYTES=0)",
       { url: `${uncachedUrl}/me/resume`, headers: { authorization } },
+    ],
+    [
+      // The same content, public: a version showing every entry, through its share link.
+      "GET /r/{slug} (a version of it all)",
+      { url: `${baseUrl}${shared}` },
     ],
     ["GET /me/experience (20 entries)", { url: `${baseUrl}/me/experience`, headers: { authorization } }],
     [
@@ -118,4 +140,8 @@ export async function benchResume(
     rows,
   );
   console.log(`GET /me/resume p99 target: <= 25 ms`);
+  const [whole, page] = [rows[0]!, rows[2]!];
+  console.log(
+    `GET /r/{slug} target: >= 0.8 x GET /me/resume's rate (${fmt(Number(page[1]) / Number(whole[1]), 2)} x), p99 <= 25 ms (${page[3]} ms)`,
+  );
 }

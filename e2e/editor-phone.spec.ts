@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { THEME_NAMES } from "@app/resume/client";
-import { openAddForm, section, signIn, uniqueUser } from "./helpers.ts";
+import { openAddForm, section, severeViolations, signIn, uniqueUser } from "./helpers.ts";
 
 async function box(locator: Locator) {
   const found = await locator.boundingBox();
@@ -10,12 +10,7 @@ async function box(locator: Locator) {
 }
 
 /** Axe's serious and critical findings on the whole page. */
-async function severeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
+const severeViolationsOf = (page: Page) => severeViolations(new AxeBuilder({ page }));
 
 async function addHobby(page: Page, name: string) {
   const form = await openAddForm(page, "Hobbies", "hobby");
@@ -132,12 +127,12 @@ test.describe("at 375 px wide", () => {
   test("axe finds no serious or critical violation on either tab", async ({ page }) => {
     await signIn(page, uniqueUser("axe-phone"));
     await addHobby(page, "Chess");
-    expect(await severeViolations(page)).toEqual([]);
+    expect(await severeViolationsOf(page)).toEqual([]);
     await page.getByRole("tab", { name: "Preview" }).click();
     await expect(page.getByTestId("preview")).toContainText("Chess");
-    expect(await severeViolations(page)).toEqual([]);
+    expect(await severeViolationsOf(page)).toEqual([]);
     await page.getByRole("button", { name: "More…" }).click();
-    expect(await severeViolations(page)).toEqual([]);
+    expect(await severeViolationsOf(page)).toEqual([]);
   });
 });
 

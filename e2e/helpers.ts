@@ -1,3 +1,4 @@
+import type AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 
 export const uniqueUser = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
@@ -19,4 +20,12 @@ export async function openAddForm(page: Page, title: string, noun: string) {
     .getByRole("button", { name: `Add ${noun}`, exact: true })
     .click();
   return section(page, title).getByRole("form", { name: `Add ${noun}` });
+}
+
+/** Axe's serious and critical findings, one line each, for what `axe` was told to look at. */
+export async function severeViolations(axe: AxeBuilder): Promise<string[]> {
+  const results = await axe.analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { openAddForm, section, signIn, uniqueUser } from "./helpers.ts";
+import { openAddForm, section, severeViolations, signIn, uniqueUser } from "./helpers.ts";
 
 const WORK_RESUME = {
   basics: { name: "Ada Lovelace", label: "Analyst", image: "https://ada.example/me.png" },
@@ -17,14 +17,6 @@ async function chooseFile(page: Page, name: string, content: unknown) {
   await page
     .getByLabel("Resume file")
     .setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(JSON.stringify(content)) });
-}
-
-/** Axe's serious and critical findings inside `selector`. */
-async function severeViolations(page: Page, selector: string) {
-  const results = await new AxeBuilder({ page }).include(selector).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 /** A REST call with a bearer token, from outside the page. */
@@ -49,7 +41,9 @@ test("import shows what it replaces, changes nothing on cancel or on a refused f
   await expect(summary.getByRole("row", { name: /Profile/ })).toHaveText(/Profile\s*1\s*1/);
   await expect(summary.getByRole("row", { name: /Experience/ })).toHaveText(/Experience\s*0\s*2/);
   await expect(summary.getByRole("row", { name: /Skills/ })).toHaveText(/Skills\s*0\s*1/);
-  expect(await severeViolations(page, "section[aria-labelledby='import-heading']")).toEqual([]);
+  expect(
+    await severeViolations(new AxeBuilder({ page }).include("section[aria-labelledby='import-heading']")),
+  ).toEqual([]);
 
   await panel.getByRole("button", { name: "Cancel" }).click();
   await expect(panel).toBeHidden();
@@ -116,7 +110,9 @@ test("before a replace the dialog tells what the editor will not show; after it 
   await chooseFile(page, "new.json", NEW_RESUME);
   const unshown = panel.getByRole("list", { name: /not shown or edited here/ });
   await expect(unshown.getByRole("listitem")).toHaveText(["1 volunteer entry", "picture", "Twitter profile"]);
-  expect(await severeViolations(page, "section[aria-labelledby='import-heading']")).toEqual([]);
+  expect(
+    await severeViolations(new AxeBuilder({ page }).include("section[aria-labelledby='import-heading']")),
+  ).toEqual([]);
 
   await panel.getByRole("button", { name: "Replace my resume" }).click();
   await expect(panel.getByRole("status")).toHaveText("Imported.");
@@ -167,7 +163,9 @@ test("API tokens: made with a name, scope and expiry, shown once, copied, listed
   await panel.getByRole("button", { name: "Copy" }).click();
   await expect(panel.getByRole("status")).toHaveText("Copied to the clipboard.");
   expect(await page.evaluate<string>("navigator.clipboard.readText()")).toBe(token);
-  expect(await severeViolations(page, "[data-testid='access-tokens']")).toEqual([]);
+  expect(await severeViolations(new AxeBuilder({ page }).include("[data-testid='access-tokens']"))).toEqual(
+    [],
+  );
 
   const listed = panel.getByTestId("access-token");
   await expect(listed).toHaveCount(1);

@@ -75,6 +75,8 @@ function vitestCounts(r: { numPassedTests: number; numFailedTests: number; succe
 const THROUGH_PGBOUNCER = [
   "apps/web/test/resume-rest.test.ts",
   "apps/web/test/whole-resume.test.ts",
+  "apps/web/test/tailored-versions.test.ts",
+  "apps/web/test/share-links.test.ts",
   "apps/ledger/test/posting.test.ts",
   "apps/ledger/test/idempotency.test.ts",
   "apps/ledger/test/entries-and-reversal.test.ts",

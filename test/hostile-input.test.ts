@@ -334,6 +334,18 @@ describe("hostile methods, paths and request targets beyond the OpenAPI document
         expectMethodNotAllowed(`web ${method} ${path}`, method, answer, allow, SECURITY_HEADERS);
       }
     }
+    // A share link's public pages send their address to nobody (Referrer-Policy), their errors too.
+    const publicHeaders = {
+      ...SECURITY_HEADERS,
+      "Referrer-Policy": "no-referrer",
+      "X-Robots-Tag": "noindex",
+    };
+    for (const path of [`/r/${"A".repeat(32)}`, `/r/${"A".repeat(32)}.pdf`, "/r/x"]) {
+      for (const method of METHODS.filter((m) => m !== "GET" && m !== "HEAD")) {
+        const answer = await send(web.url, method, path);
+        expectMethodNotAllowed(`web ${method} ${path}`, method, answer, "GET, HEAD", publicHeaders);
+      }
+    }
   });
 
   it("the ledger answers its open paths' other methods with 405 and Allow, and TRACE never with a 5xx", async () => {

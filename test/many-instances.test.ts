@@ -12,9 +12,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { env } from "../scripts/env.ts";
 import { startLedger, stopProcess, waitForHealthy } from "../scripts/processes.ts";
 import { freePort } from "./free-port.ts";
+import { hasPoppler, pdfText } from "./documents.ts";
+import { freshLoopbackAddress, getFromAddress } from "./from-address.ts";
 import { httpClient } from "./http-client.ts";
 import { ledgerClient } from "./ledger-client.ts";
 import { FULL_KEY } from "./ledger-server.ts";
+import { addThreeJobs, THREE_JOBS } from "./three-jobs.ts";
 import { newUser } from "./tokens.ts";
 import { startWebServer, type WebServer } from "./web-server.ts";
 
@@ -127,4 +130,66 @@ describe("two instances of each service on one database", () => {
     const list = await clients[0]!.get<{ items: unknown[] }>("/me/hobbies");
     expect(list.body.items).toHaveLength(1);
   });
+});
+
+describe("share links on two web instances", () => {
+  // Pages are asked for from an address of their own: other test files count pages of 127.0.0.1 in this database too.
+  const client = freshLoopbackAddress();
+  const get = (url: string) => getFromAddress(url, client);
+
+  /** A version of two of three jobs and a link to it, made on the first instance; the link's path. */
+  async function sharedVersion() {
+    const { authorization } = await newUser();
+    const [a, b] = webs.map((web) => httpClient(web.url, { authorization }));
+    await a!.put("/me/profile", { name: "Shared Twice" });
+    const jobs = await addThreeJobs(a!);
+    const version = await a!.post<{ id: string }>("/me/versions", {
+      name: "two",
+      include: { experience: [jobs[0], jobs[2]] },
+    });
+    const link = await a!.post<{ id: string; url: string }>(`/me/versions/${version.body.id}/links`, {});
+    expect(link.status).toBe(201);
+    return { a: a!, b: b!, jobs, linkId: link.body.id, path: new URL(link.body.url).pathname };
+  }
+
+  it("show an edit of an included entry at once on the other instance's page and PDF (made by its document workers)", async () => {
+    const { a, jobs, path } = await sharedVersion();
+    const [first, second] = webs.map((web) => `${web.url}${path}`);
+    expect((await get(second!)).body.toString()).toContain("Gamma Inc");
+    expect((await get(`${second}.pdf`)).status).toBe(200);
+    await a.put(`/me/experience/${jobs[2]}`, { ...THREE_JOBS[2], organization: "Gamma Renamed" });
+    for (const url of [second!, first!]) {
+      const page = (await get(url)).body.toString();
+      expect(page).toContain("Gamma Renamed");
+      expect(page).not.toContain("Gamma Inc");
+      const pdf = await get(`${url}.pdf`);
+      expect(pdf.status).toBe(200);
+      if (hasPoppler) expect(await pdfText(new Uint8Array(pdf.body))).toContain("Gamma Renamed");
+    }
+  });
+
+  it("answer a revoked link with a 404 at once on both instances", async () => {
+    const { b, linkId, path } = await sharedVersion();
+    const urls = webs.map((web) => `${web.url}${path}`);
+    for (const url of urls) expect((await get(url)).status).toBe(200);
+    expect((await b.delete(`/me/links/${linkId}`)).status).toBe(200);
+    for (const url of urls) {
+      expect((await get(url)).status).toBe(404);
+      expect((await get(`${url}.docx`)).status).toBe(404);
+    }
+  });
+
+  it("count one public rate limit per address across both instances: 60 a minute, then 429 with Retry-After", async () => {
+    const { path } = await sharedVersion();
+    const address = freshLoopbackAddress();
+    const answers = [];
+    for (let i = 0; i < 70; i += 1) answers.push(await getFromAddress(`${webs[i % 2]!.url}${path}`, address));
+    expect(answers.slice(0, 60).map((a) => a.status)).toEqual(Array(60).fill(200));
+    for (const answer of answers.slice(60)) {
+      expect(answer.status).toBe(429);
+      expect(Number(answer.retryAfter)).toBeGreaterThan(0);
+    }
+    // Another address is not held back.
+    expect((await getFromAddress(`${webs[0]!.url}${path}`, freshLoopbackAddress())).status).toBe(200);
+  }, 60_000);
 });

@@ -43,7 +43,10 @@ beforeAll(async () => {
   database = await createScratchDatabase();
   await migrate(database.url);
   [web, ledger] = await Promise.all([
-    startProductionWeb(database.url, { DATABASE_PREPARED_STATEMENTS: String(inject("preparedStatements")) }),
+    startProductionWeb(database.url, {
+      DATABASE_PREPARED_STATEMENTS: String(inject("preparedStatements")),
+      PUBLIC_URL: "https://resume.example/",
+    }),
     startLedgerServer(database.url),
   ]);
 });
@@ -73,6 +76,7 @@ function placeholders() {
       .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})/g, "<time>")
       .replace(/\b\d{8}T\d{6}Z\b/g, "<amz-date>")
       .replace(/rsm_[A-Za-z0-9_-]{43}/g, "<personal-token>")
+      .replace(/(\/r\/|href=")[A-Za-z0-9_-]{32}\b/g, "$1<slug>")
       .replaceAll(today, "<today>");
   return replace;
 }
@@ -193,6 +197,41 @@ async function session(): Promise<RecordedAnswer[]> {
   await resume("GET", "/me/profile", undefined, {});
   await resume("GET", "/me/profile", undefined, { authorization: "Bearer not-a-jwt" });
   await resume("GET", "/me/profile", undefined, { authorization: "Bearer rsm_unknown" });
+  // The import above replaced every entry: its one job is the version's.
+  const jobs = (await (await fetch(`${web.url}/me/experience`, { headers: alice })).json()) as {
+    items: { id: string }[];
+  };
+  const version = await fetch(`${web.url}/me/versions`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({
+      name: "Navy years",
+      headline: "Officer",
+      hide_email: true,
+      include: { experience: [jobs.items[0]!.id] },
+    }),
+  });
+  const versionId = ((await version.clone().json()) as { id: string }).id;
+  await record("web POST /me/versions", version);
+  await resume("POST", "/me/versions", { name: "", include: { hobbies: ["not-a-uuid"], projects: "all" } });
+  await resume("GET", "/me/versions", undefined, alice);
+  await resume("PUT", `/me/versions/${versionId}`, {
+    name: "Navy",
+    include: { hobbies: [jobs.items[0]!.id] },
+  });
+  await resume("GET", `/me/versions/${versionId}/resume?format=markdown`, undefined, alice);
+  const link = await fetch(`${web.url}/me/versions/${versionId}/links`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ expires_in_days: 7 }),
+  });
+  const { id: linkId, url: linkUrl } = (await link.clone().json()) as { id: string; url: string };
+  await record("web POST /me/versions/{id}/links", link);
+  await resume("GET", `/me/versions/${versionId}/links`, undefined, alice);
+  await resume("GET", new URL(linkUrl).pathname, undefined, {});
+  await resume("DELETE", `/me/links/${linkId}`, undefined, alice);
+  await resume("GET", new URL(linkUrl).pathname, undefined, {});
+  await resume("DELETE", `/me/versions/${versionId}`, undefined, alice);
   await resume("GET", "/me/nope", undefined, alice);
   await resume("GET", "/api/trpc/profile.get", undefined, alice);
   await resume("GET", "/api/trpc/profile.get", undefined, {});

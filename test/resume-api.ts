@@ -1,16 +1,19 @@
-import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { inject } from "vitest";
 import { createTokenVerifier, resolveAuthSetup } from "@app/auth";
 import { createDatabase, isDatabaseReachable } from "@app/db";
+import { CLIENT_ADDRESS_REQUESTS } from "@app/resume";
 import { createLogger } from "@app/service";
 import { createAnswerCache } from "../apps/web/src/api/answer-cache.ts";
 import { createCors } from "../apps/web/src/api/cors.ts";
 import { accessTokenFinder, createIdentify } from "../apps/web/src/api/identify.ts";
+import { createClientAddress } from "../apps/web/src/api/client-address.ts";
+import { createPublicPages } from "../apps/web/src/api/public-pages.ts";
 import { createResumeApi } from "../apps/web/src/api/resume-api.ts";
 import { createSharedRateLimit } from "../apps/web/src/api/shared-rate-limit.ts";
 import { createWebServer } from "../apps/web/src/api/web-server.ts";
 import { env } from "../scripts/env.ts";
+import { freePort } from "./free-port.ts";
 import type { WebServer } from "./web-server.ts";
 
 export interface ResumeApiOptions {
@@ -20,6 +23,12 @@ export interface ResumeApiOptions {
   databaseUrl?: string;
   /** CORS_ALLOWED_ORIGINS. */
   corsAllowedOrigins?: string[];
+  /** PUBLIC_RATE_LIMIT_PER_MINUTE. */
+  publicRateLimitPerMinute?: number;
+  /** TRUSTED_PROXIES. */
+  trustedProxies?: string[];
+  /** PUBLIC_URL; unset: the API's own address. */
+  publicUrl?: string;
 }
 
 /**
@@ -36,28 +45,41 @@ export async function startResumeApi(options: ResumeApiOptions = {}): Promise<We
   });
   const auth = await resolveAuthSetup({}, env.DATA_DIR);
   const logger = createLogger("web", { destination: { write: () => {} } });
+  const answerCache = createAnswerCache({ maxBytes: options.answerCacheBytes ?? 1 << 20 });
+  const port = await freePort();
+  const ownUrl = `http://127.0.0.1:${port}`;
   const api = createResumeApi({
     db,
     identify: createIdentify(createTokenVerifier(auth.verifier), accessTokenFinder(db)),
     rateLimit: createSharedRateLimit(db, options.rateLimitPerMinute ?? 300),
-    answerCache: createAnswerCache({ maxBytes: options.answerCacheBytes ?? 1 << 20 }),
+    answerCache,
+    publicUrl: options.publicUrl ?? ownUrl,
+    logger,
+  });
+  const publicPages = createPublicPages({
+    db,
+    rateLimit: createSharedRateLimit(db, options.publicRateLimitPerMinute ?? 60, CLIENT_ADDRESS_REQUESTS),
+    clientAddressOf: createClientAddress(options.trustedProxies ?? []),
+    answerCache,
     logger,
   });
   const { server } = createWebServer({
     api,
     cors: createCors(options.corsAllowedOrigins ?? []),
+    publicPages,
     handleNext: async (_req, res) => {
       res.writeHead(404).end();
     },
     isDatabaseReachable: () => isDatabaseReachable(db),
     logger,
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: ownUrl,
     stop: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await publicPages.close();
       await db.$disconnect();
     },
   };
@@ -68,13 +90,13 @@ export async function startResumeApi(options: ResumeApiOptions = {}): Promise<We
  * instance writes or revokes, the other must see at once), and a SQL client
  * beside them to check what was stored.
  */
-export async function startTwoResumeApis(): Promise<{
+export async function startTwoResumeApis(options: ResumeApiOptions = {}): Promise<{
   first: WebServer;
   second: WebServer;
   sql: pg.Client;
   stop(): Promise<void>;
 }> {
-  const [first, second] = await Promise.all([startResumeApi(), startResumeApi()]);
+  const [first, second] = await Promise.all([startResumeApi(options), startResumeApi(options)]);
   const sql = new pg.Client({ connectionString: inject("databaseUrl") });
   await sql.connect();
   return {

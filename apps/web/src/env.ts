@@ -3,11 +3,23 @@ import { databaseSettings } from "@app/db";
 import { serviceSettings } from "@app/service";
 import { dataDirectory } from "@app/db/paths";
 import { z } from "zod";
+import { isAddressOrBlock } from "./api/client-address.ts";
 
 const optional = z
   .string()
   .optional()
   .transform((v) => (v === "" ? undefined : v));
+
+/** A comma-separated list: its items trimmed, empty ones dropped. */
+const commaList = z
+  .string()
+  .default("")
+  .transform((value) =>
+    value
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
 
 /** Clerk's settings; the UI signs in with Clerk when its publishable key is set. */
 const clerkSchema = z.object({
@@ -27,24 +39,31 @@ const schema = clerkSchema.extend({
   AUTH_JWKS_URL: optional,
   AUTH_PUBLIC_KEY: optional,
   /** Origins whose pages may call /me/* (comma-separated, or "*"); unset: none. */
-  CORS_ALLOWED_ORIGINS: z
-    .string()
-    .default("")
-    .transform((value) =>
-      value
-        .split(",")
-        .map((origin) => origin.trim())
-        .filter(Boolean),
-    )
-    .pipe(
-      z.array(
-        z.union([
-          z.literal("*"),
-          z.string().regex(/^https?:\/\/[^/\s]+$/, "an origin: scheme://host[:port]"),
-        ]),
-      ),
+  CORS_ALLOWED_ORIGINS: commaList.pipe(
+    z.array(
+      z.union([z.literal("*"), z.string().regex(/^https?:\/\/[^/\s]+$/, "an origin: scheme://host[:port]")]),
     ),
+  ),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  /** Requests to the public pages (/r/*) per client address per minute. */
+  PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /**
+   * The origin of share links' URLs (`https://resume.example`, perhaps with a path); unset:
+   * http://localhost:PORT. Never taken from a request's Host, which its sender chooses.
+   */
+  PUBLIC_URL: optional.pipe(
+    z
+      .url({ protocol: /^https?$/, error: "an absolute http(s) URL" })
+      .transform((url) => url.replace(/\/+$/, ""))
+      .optional(),
+  ),
+  /**
+   * Proxies (comma-separated IPs or CIDR blocks) whose X-Forwarded-For is believed when the public
+   * pages take a client's address (src/api/client-address.ts); unset: the socket's peer, always.
+   */
+  TRUSTED_PROXIES: commaList.pipe(
+    z.array(z.string().refine(isAddressOrBlock, "an IP address or CIDR block (10.0.0.0/8)")),
+  ),
   /** Memory for GET /me/resume answers kept between requests (src/api/answer-cache.ts); 0 keeps none. */
   RESUME_ANSWER_CACHE_BYTES: z.coerce
     .number()

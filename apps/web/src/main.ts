@@ -7,7 +7,7 @@ import path from "node:path";
 import nextEnv from "@next/env";
 import next from "next";
 import { createDatabase, databaseOptionsOf, isDatabaseReachable, poolStatsOf } from "@app/db";
-import { purgeExpiredRows } from "@app/resume";
+import { CLIENT_ADDRESS_REQUESTS, purgeExpiredRows } from "@app/resume";
 import {
   createLogger,
   createServiceMetrics,
@@ -20,6 +20,8 @@ import { createAnswerCache } from "./api/answer-cache.ts";
 import { createCors } from "./api/cors.ts";
 import { createDocumentWorkers } from "./api/document-workers.ts";
 import { accessTokenFinder, createIdentify } from "./api/identify.ts";
+import { createClientAddress } from "./api/client-address.ts";
+import { createPublicPages } from "./api/public-pages.ts";
 import { createResumeApi } from "./api/resume-api.ts";
 import { createSharedRateLimit } from "./api/shared-rate-limit.ts";
 import { createWebServer } from "./api/web-server.ts";
@@ -46,11 +48,22 @@ metrics.gauge(
 );
 const documentWorkers =
   env.DOCUMENT_WORKERS > 0 ? createDocumentWorkers(env.DOCUMENT_WORKERS, logger) : undefined;
+const answerCache = createAnswerCache({ maxBytes: env.RESUME_ANSWER_CACHE_BYTES });
 const api = createResumeApi({
   db,
   identify: createIdentify(await tokenVerifier(), accessTokenFinder(db)),
   rateLimit,
-  answerCache: createAnswerCache({ maxBytes: env.RESUME_ANSWER_CACHE_BYTES }),
+  answerCache,
+  documentWorkers,
+  publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+  logger,
+  metrics,
+});
+const publicPages = createPublicPages({
+  db,
+  rateLimit: createSharedRateLimit(db, env.PUBLIC_RATE_LIMIT_PER_MINUTE, CLIENT_ADDRESS_REQUESTS),
+  clientAddressOf: createClientAddress(env.TRUSTED_PROXIES),
+  answerCache,
   documentWorkers,
   logger,
   metrics,
@@ -58,6 +71,7 @@ const api = createResumeApi({
 const service = createWebServer({
   api,
   cors: createCors(env.CORS_ALLOWED_ORIGINS),
+  publicPages,
   handleNext: app.getRequestHandler(),
   isDatabaseReachable: () => isDatabaseReachable(db),
   logger,
@@ -81,6 +95,9 @@ await runUntilShutdown({
   logger,
   close() {
     metricsServer?.close();
-    return Promise.allSettled([app.close(), db.$disconnect(), documentWorkers?.close()]);
+    // Views counted during the drain are written before the pool closes.
+    return publicPages
+      .close()
+      .then(() => Promise.allSettled([app.close(), db.$disconnect(), documentWorkers?.close()]));
   },
 });

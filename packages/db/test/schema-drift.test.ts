@@ -142,9 +142,12 @@ describe("schema.prisma against the migrated database", () => {
       "IdempotencyKey",
       "JsonResumeDocument",
       "Profile",
+      "PublicRateLimit",
       "RateLimit",
       "ResumeVersion",
+      "ShareLink",
       "Skill",
+      "TailoredVersion",
       "Transaction",
     ]);
   });

@@ -9,7 +9,8 @@ export const resumeOpenApiDocument = buildOpenApiDocument(resumeAppRouter, {
   version: API_VERSION,
   description:
     "A person's resume under /me: profile, experience, education, skills, certifications, hobbies, goals, " +
-    "and the whole resume as JSON, JSON Resume, Markdown, a themed page, PDF, Word or plain text (and imported with PUT). Every route takes `Authorization: Bearer <token>`: a JWT of the sign-in provider or a personal access token; " +
+    "and the whole resume as JSON, JSON Resume, Markdown, a themed page, PDF, Word or plain text (and imported with PUT); " +
+    "tailored versions of it (some entries, a headline of their own) and share links to them, whose public pages (/r/{slug}) take no token. Every route takes `Authorization: Bearer <token>`: a JWT of the sign-in provider or a personal access token; " +
     "every response carries `API-Version`. Errors share one body: " +
     '`{"statusCode","error","message","issues"?}`.',
   license: { name: "Proprietary (private package; see README)", identifier: "LicenseRef-Proprietary" },

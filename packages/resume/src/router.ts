@@ -2,6 +2,8 @@ import { COLLECTIONS } from "./collections.ts";
 import { collectionRouter } from "./routers/collection-router.ts";
 import { profileRouter } from "./routers/profile-router.ts";
 import { resumeRouter } from "./routers/resume-router.ts";
+import { shareLinkRouter } from "./routers/share-link-router.ts";
+import { tailoredVersionRouter } from "./routers/tailored-version-router.ts";
 import { tokenRouter } from "./routers/token-router.ts";
 import { router } from "./trpc.ts";
 
@@ -17,6 +19,8 @@ export const resumeAppRouter = router({
   goals: collectionRouter(goals),
   resume: resumeRouter,
   tokens: tokenRouter,
+  versions: tailoredVersionRouter,
+  links: shareLinkRouter,
 });
 
 export type ResumeAppRouter = typeof resumeAppRouter;

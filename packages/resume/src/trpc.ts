@@ -36,6 +36,8 @@ export interface ResumeContext {
   response: ResponseControl;
   /** Makes the PDF, Word and text documents; without it, renderResumeDocument on this thread. */
   renderDocument?: RenderResumeDocument;
+  /** The origin (PUBLIC_URL) of share links' public pages, without a trailing slash. */
+  publicUrl: string;
 }
 
 // ---------------------------------------------------------------- instance

@@ -8,6 +8,8 @@ import { COLLECTIONS, getWholeResume } from "../src/index.ts";
 import { createEntry, listEntries } from "../src/store/collection-store.ts";
 import { profileFields } from "../src/schemas/profile.ts";
 import { putProfile } from "../src/store/profile-store.ts";
+import { tailoredVersionFields } from "../src/schemas/tailored-version.ts";
+import { createTailoredVersion, getTailoredResume } from "../src/store/tailored-versions.ts";
 import { COMPLETE, MINIMAL } from "../../../test/resume-fixtures.ts";
 
 const userId = `query-test-${randomUUID()}`;
@@ -60,5 +62,29 @@ describe("getWholeResume", () => {
       expect(resume[c.name], c.name).toHaveLength(20);
       expect(resume[c.name]).toEqual(await listEntries(db, c, userId));
     }
+  });
+});
+
+describe("getTailoredResume", () => {
+  it("reads a version, the profile and the entries it shows of all six collections in one SQL statement", async () => {
+    const experience = await listEntries(db, COLLECTIONS[0], userId);
+    const chosen = [experience[3]!.id, experience[7]!.id];
+    const version = await createTailoredVersion(
+      db,
+      userId,
+      tailoredVersionFields.parse({
+        name: "Two jobs",
+        headline: "Tailored",
+        include: { experience: chosen },
+      }),
+    );
+    await counted.$queryRawUnsafe("SELECT 1"); // connect outside the count
+    statements.length = 0;
+    const { resume } = await getTailoredResume(counted, userId, version.id);
+    expect(statements).toHaveLength(1);
+
+    expect(resume.profile?.headline).toBe("Tailored");
+    expect(resume.experience.map((e) => e.id)).toEqual([experience[3]!.id, experience[7]!.id]);
+    for (const c of COLLECTIONS.slice(1)) expect(resume[c.name], c.name).toHaveLength(20);
   });
 });

@@ -32,6 +32,7 @@ import {
   readResumeVersions,
   resumeAppRouter,
   resumeOpenApiDocument,
+  TAILORED_RESUME_PATH,
   WHOLE_RESUME_PATH,
   type ResumeContext,
 } from "@app/resume";
@@ -56,6 +57,8 @@ export interface ResumeApiDeps {
   answerCache: ReturnType<typeof createAnswerCache>;
   /** Where PDF, Word and text documents are made; unset: on the request's thread. */
   documentWorkers?: Pick<DocumentWorkers, "renderFor">;
+  /** PUBLIC_URL: the origin of share links' URLs. */
+  publicUrl: string;
   logger: Logger;
   metrics?: ServiceMetrics;
 }
@@ -87,6 +90,7 @@ export function createResumeApi({
   rateLimit,
   answerCache,
   documentWorkers,
+  publicUrl,
   logger,
   metrics,
 }: ResumeApiDeps): ResumeApi {
@@ -125,6 +129,7 @@ export function createResumeApi({
     response: createResponseControl(),
     renderDocument:
       identity instanceof AuthenticationError ? undefined : documentWorkers?.renderFor(identity.userId),
+    publicUrl,
   });
 
   async function serveRest(
@@ -136,9 +141,10 @@ export function createResumeApi({
     record.route = rest.routeOf(target.path) ?? "unmatched";
     let identified: Promise<Identity> | undefined;
     const wholeResume =
-      (request.method === "GET" || request.method === "HEAD") && record.route === WHOLE_RESUME_PATH;
+      (request.method === "GET" || request.method === "HEAD") &&
+      (record.route === WHOLE_RESUME_PATH || record.route === TAILORED_RESUME_PATH);
     const identity = () =>
-      // The editor's Download menu fetches GET /me/resume: there, and only there, the session cookie counts.
+      // The editor's Download menus fetch GET /me/resume and a version's resume: there, and only there, the session cookie counts.
       (identified ??= identify(request.headers, { acceptSessionCookie: wholeResume }).then((found) => {
         if (!(found instanceof AuthenticationError)) record.user = found.userId;
         return found;
@@ -160,10 +166,12 @@ export function createResumeApi({
   }
 
   /**
-   * GET /me/resume, answered from memory while the caller's resume version
-   * (read after the request arrived) is the one the kept answer was built
-   * from: a write acknowledged by any server is never missed. Answers depend on the format, theme
-   * and paper lists and nothing else in the query, so cache busters neither miss nor fill the cache.
+   * GET /me/resume and a tailored version's GET /me/versions/{id}/resume,
+   * answered from memory while the caller's resume version (read after the
+   * request arrived) is the one the kept answer was built from: a write
+   * acknowledged by any server is never missed (a change to a tailored version
+   * moves that version too). Answers depend on the path, the format, theme and
+   * paper lists and nothing else in the query, so cache busters neither miss nor fill the cache.
    */
   async function serveWholeResume(request: RestRequest, identity: Identity): Promise<Answer> {
     if (identity instanceof AuthenticationError)
@@ -171,7 +179,11 @@ export function createResumeApi({
     const { userId } = identity;
     const { query } = request.target;
     // Every theme is checked, whatever the format: a kept answer must not skip the check.
-    const key = JSON.stringify([userId, ...["format", "theme", "paper"].map((name) => query.getAll(name))]);
+    const key = JSON.stringify([
+      userId,
+      request.target.path,
+      ...["format", "theme", "paper"].map((name) => query.getAll(name)),
+    ]);
     const [retryAfter, version] = await Promise.all([rateLimit.take(userId), versionOf(userId)]);
     const kept = version === null ? undefined : answerCache.get(key, version);
     if (retryAfter === 0) cacheLookups?.inc({ result: kept ? "hit" : "miss" });

@@ -1,5 +1,5 @@
 import { batchCalls, isRefusedValue, type Database } from "@app/db";
-import { leaseRequests } from "@app/resume";
+import { leaseRequests, USER_REQUESTS, type RequestCounter } from "@app/resume";
 
 export interface SharedRateLimit {
   /** Counts one request of `userId`: 0 when it is within the limit, else the seconds until it would be. */
@@ -33,9 +33,14 @@ interface Allowance {
  * allowed in all, and an instance holds few requests back from the others
  * when little is left.
  * Leases that are wanted at once go in one statement (batchCalls). A request
- * past the limit answers from memory until the window ends.
+ * past the limit answers from memory until the window ends. The public pages
+ * count per client address the same way (`counter`: CLIENT_ADDRESS_REQUESTS).
  */
-export function createSharedRateLimit(db: Database, limitPerMinute: number): SharedRateLimit {
+export function createSharedRateLimit(
+  db: Database,
+  limitPerMinute: number,
+  counter: RequestCounter = USER_REQUESTS,
+): SharedRateLimit {
   const allowances = new Map<string, Allowance>();
   /** The most one lease takes, which other instances cannot use: 32, or 1% of a larger limit. */
   const mostPerLease = Math.max(32, Math.floor(limitPerMinute / 100));
@@ -46,7 +51,7 @@ export function createSharedRateLimit(db: Database, limitPerMinute: number): Sha
   const lease = batchCalls(
     async (userIds: string[]) => {
       const wanted = userIds.map((userId) => ({ userId, wanted: blockFor(live(userId)) }));
-      const leases = await leaseRequests(db, wanted);
+      const leases = await leaseRequests(db, wanted, counter);
       const now = Date.now();
       for (const { userId, wanted: asked } of wanted) {
         const { countBefore, msLeft } = leases.get(userId)!;

@@ -15,6 +15,7 @@ import { API_VERSION } from "@app/resume";
 import { createServiceServer, type Logger, type ServiceMetrics, type ServiceServer } from "@app/service";
 import { SECURITY_HEADERS } from "../server/security-headers.ts";
 import type { Cors } from "./cors.ts";
+import type { PublicPages } from "./public-pages.ts";
 import type { ResumeApi } from "./resume-api.ts";
 
 type NextHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
@@ -23,6 +24,8 @@ export interface WebServerDeps {
   api: ResumeApi;
   /** Cross-origin access to `/me/*` (CORS_ALLOWED_ORIGINS). */
   cors: Cors;
+  /** Share links' pages, `/r/*`, for anyone. */
+  publicPages: PublicPages;
   /** Pages, /docs, /openapi.json, the local sign-in, static files. */
   handleNext: NextHandler;
   isDatabaseReachable(): Promise<boolean>;
@@ -36,6 +39,17 @@ const TRPC_PREFIX = "/api/trpc/";
  * tokens, read with their credentials: no cache, the browser's included, keeps them.
  */
 const API_HEADERS = { ...SECURITY_HEADERS, "cache-control": "no-store", "api-version": API_VERSION };
+/**
+ * Every answer of a share link's public page or file: kept by no cache (a
+ * revoked link must stop at once), indexed by no search engine, and the
+ * page's address (the secret) sent to nobody it links to.
+ */
+const PUBLIC_HEADERS = {
+  ...SECURITY_HEADERS,
+  "Cache-Control": "no-store",
+  "X-Robots-Tag": "noindex",
+  "Referrer-Policy": "no-referrer",
+};
 
 /**
  * The web app's HTTP server (packages/service: limits, request ids, logs,
@@ -48,6 +62,7 @@ const API_HEADERS = { ...SECURITY_HEADERS, "cache-control": "no-store", "api-ver
 export function createWebServer({
   api,
   cors,
+  publicPages,
   handleNext,
   isDatabaseReachable,
   logger,
@@ -73,6 +88,9 @@ export function createWebServer({
             ...API_HEADERS,
             ...cors.headersFor(req),
           });
+        }
+        if (publicPages.owns(pathname)) {
+          return sendAnswer(res, await publicPages.serve(req, target, record), PUBLIC_HEADERS);
         }
         if (pathname.startsWith(TRPC_PREFIX)) {
           for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);

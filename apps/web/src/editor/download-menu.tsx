@@ -2,7 +2,7 @@
 import { useState } from "react";
 import { THEME_NAMES, type ThemeName } from "@app/resume/client";
 import { useEditorSession } from "./editor-session.tsx";
-import { authorization } from "./trpc.ts";
+import { downloadFile } from "./download-file.ts";
 import { useDisclosureMenu } from "./use-disclosure-menu.ts";
 
 interface DownloadChoice {
@@ -30,24 +30,6 @@ function choices(theme: ThemeName): DownloadChoice[] {
   ];
 }
 
-/** The file name an answer gives (`filename*`, else `filename`), if any. */
-function fileNameOf(disposition: string | null): string | undefined {
-  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition ?? "")?.[1];
-  if (encoded) return decodeURIComponent(encoded);
-  return /filename="([^"]+)"/i.exec(disposition ?? "")?.[1];
-}
-
-/** Saves `blob` as a file the browser downloads. */
-function save(fileName: string, blob: Blob) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  link.click();
-  // Later: revoked at once, some browsers cancel the download before it starts.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
-
 /**
  * One Download menu for every file the resume comes out as, each fetched from
  * the API (GET /me/resume, signed in by the session cookie or the editor's
@@ -69,24 +51,12 @@ export function DownloadMenu({
 
   async function download(choice: DownloadChoice) {
     setBusy(choice.label);
-    try {
-      const response = await fetch(`/me/resume?${choice.query}`, {
-        headers: await authorization(),
-        credentials: "same-origin",
-      });
-      if (response.status === 401) return markExpired();
-      if (!response.ok) {
-        const body = (await response.json().catch(() => null)) as { message?: string } | null;
-        return onProblem(body?.message ?? `The download failed (${response.status}).`);
-      }
-      save(fileNameOf(response.headers.get("content-disposition")) ?? choice.fileName, await response.blob());
-      onProblem("");
-      menu.close();
-    } catch {
-      onProblem("Could not reach the server. Try the download again.");
-    } finally {
-      setBusy(null);
-    }
+    const outcome = await downloadFile(`/me/resume?${choice.query}`, choice.fileName);
+    setBusy(null);
+    if ("signedOut" in outcome) return markExpired();
+    if ("problem" in outcome) return onProblem(outcome.problem);
+    onProblem("");
+    menu.close();
   }
 
   return (

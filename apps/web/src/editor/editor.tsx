@@ -26,6 +26,7 @@ const PHONE = "screen and (max-width: 768px)";
 // Loaded when first opened, so that the editor's first load stays small.
 const ImportResumePanel = lazy(() => import("./import-resume-panel.tsx"));
 const AccessTokensPanel = lazy(() => import("./access-tokens-panel.tsx"));
+const VersionsPanel = lazy(() => import("./versions-panel.tsx"));
 
 /**
  * `account` is the signed-in person's corner of the top bar: the local
@@ -51,6 +52,7 @@ function EditorContent({ account }: { account: ReactNode }) {
   const [problem, setProblem] = useState("");
   const [importing, setImporting] = useState(false);
   const [showTokens, setShowTokens] = useState(false);
+  const [showVersions, setShowVersions] = useState(false);
   /** Where focus goes when the import panel closes: the Import… button, or on a phone the More… button. */
   const importOpener = useRef<HTMLElement | null>(null);
   const phone = useMediaQuery(PHONE);
@@ -194,6 +196,22 @@ function EditorContent({ account }: { account: ReactNode }) {
                   onChanged={() => void reload()}
                 />
               ))}
+              <section className="card no-print" aria-labelledby="versions-heading">
+                <h2 id="versions-heading">Versions</h2>
+                <p className="status">
+                  A version shows some of your entries, for one kind of job, and can be shared by a link
+                  anyone can open. Edits to an entry show in every version that has it.
+                </p>
+                {showVersions ? (
+                  <Suspense fallback={<p className="status">Loading…</p>}>
+                    <VersionsPanel resume={resume} />
+                  </Suspense>
+                ) : (
+                  <button type="button" className="secondary" onClick={() => setShowVersions(true)}>
+                    Manage versions
+                  </button>
+                )}
+              </section>
               <section className="card no-print" aria-labelledby="tokens-heading">
                 <h2 id="tokens-heading">API tokens</h2>
                 <p className="status">

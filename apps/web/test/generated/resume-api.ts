@@ -408,6 +408,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's tailored versions
+         * @description Oldest first. Lists of entry ids hold only entries that still exist.
+         */
+        get: operations["versions-list"];
+        put?: never;
+        /**
+         * Make a tailored version of the resume
+         * @description A view of the one resume: per collection `"all"` (entries added later too) or a list of entry ids; a headline and summary of its own, a theme, the email hidden. Edits to an entry show in every version that includes it. At most 20 versions.
+         */
+        post: operations["versions-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/versions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one tailored version
+         * @description Its fields; lists of entry ids hold only entries that still exist, in their collection's order.
+         */
+        get: operations["versions-get"];
+        /**
+         * Replace a tailored version
+         * @description Every field, as for entries: left out is null, `false` or `"all"`.
+         */
+        put: operations["versions-replace"];
+        post?: never;
+        /**
+         * Delete a tailored version
+         * @description Its share links go with it: their pages are a 404 at once.
+         */
+        delete: operations["versions-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/versions/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tailored version's resume, in every format of the whole resume
+         * @description The version's entries, headline, summary and email, in the formats of GET /me/resume. `theme` defaults to the version's theme. A version's JSON Resume is written from its fields alone. `format=json` (default): the profile (null until the first PUT) and every collection in its order. `format=jsonresume`: a JSON Resume 1.0.0 document (docs/resume-api.md, "JSON Resume export and import"). `format=markdown`: a conventional resume, user text escaped. `format=html`: a complete page in the JSON Resume theme `theme` (even, stackoverflow; default even) that loads nothing and runs nothing (Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:). `format=pdf` (`paper=a4`, default, or `letter`) and `format=docx`: the file people send, as an attachment named `<name>-resume.pdf|docx`; a PDF whose text holds characters its fonts cannot draw lists them in `X-Unrendered-Characters`. `format=text`: plain text for application forms, lines of at most 100 characters.
+         */
+        get: operations["versions-resume"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/versions/{id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a tailored version's share links
+         * @description Newest first, with their views (counted a second or so late); expired links stay until revoked.
+         */
+        get: operations["links-list"];
+        put?: never;
+        /**
+         * Make a share link of a tailored version
+         * @description Its `url`, `<PUBLIC_URL>/r/<slug>`, opens the version's themed page without signing in (and `/r/<slug>.pdf`, `/r/<slug>.docx`). The slug holds 192 random bits. At most 10 links per version.
+         */
+        post: operations["links-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a share link
+         * @description Its page and files are a 404 at once, on every instance.
+         */
+        delete: operations["links-revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -593,6 +709,42 @@ export interface components {
             last_used_at: string | null;
             /** @description The token (`rsm_...`): shown only in this answer. */
             token: string;
+        };
+        /** @description A view of the resume: the ids listed are those of entries that still exist, in their collection's order. */
+        TailoredVersion: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            headline: string | null;
+            summary: string | null;
+            theme: ("even" | "stackoverflow") | null;
+            hide_email: boolean;
+            include: {
+                experience: "all" | string[];
+                education: "all" | string[];
+                skills: "all" | string[];
+                certifications: "all" | string[];
+                hobbies: "all" | string[];
+                goals: "all" | string[];
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ShareLink: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uri
+             * @description The public page: `<PUBLIC_URL>/r/<slug>`.
+             */
+            url: string;
+            /** Format: date-time */
+            created_at: string;
+            expires_at: string | null;
+            /** @description Pages answered (GET /r/{slug}, 200). */
+            views: number;
         };
         Error: {
             /** @description The HTTP status, repeated. */
@@ -4112,6 +4264,913 @@ export interface operations {
                 };
             };
             /** @description No token with this id belongs to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-user rate limit (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the body never carries internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "versions-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["TailoredVersion"][];
+                    };
+                };
+            };
+            /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-user rate limit (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the body never carries internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "versions-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Shown instead of the profile's headline; null: the profile's. */
+                    headline?: string | null;
+                    /** @description Shown instead of the profile's summary; null: the profile's. */
+                    summary?: string | null;
+                    /** @description The theme of its HTML page and public page; null: the default (even). */
+                    theme?: ("even" | "stackoverflow") | null;
+                    /**
+                     * @description Leave the profile's email out of every format.
+                     * @default false
+                     */
+                    hide_email?: boolean;
+                    /** @description One key per collection; a collection left out is `"all"`. */
+                    include?: {
+                        /**
+                         * @description `"all"`: every entry, those added later too; or the ids of the entries shown (in the collection's own order), which later entries never join.
+                         * @default all
+                         */
+                        experience?: "all" | string[];
+                        /**
+                         * @description `"all"`: every entry, those added later too; or the ids of the entries shown (in the collection's own order), which later entries never join.
+                         * @default all
+                         */
+                        education?: "all" | string[];
+                        /**
+                         * @description `"all"`: every entry, those added later too; or the ids of the entries shown (in the collection's own order), which later entries never join.
+                         * @default all
+                         */
+                        skills?: "all" | string[];
+                        /**
+                         * @description `"all"`: every entry, those added later too; or the ids of the entries shown (in the collection's own order), which later entries never join.
+                         * @default all
+                         */
+                        certifications?: "all" | string[];
+                        /**
+                         * @description `"all"`: every entry, those added later too; or the ids of the entries shown (in the collection's own order), which later entries never join.
+                         * @default all
+                         */
+                        hobbies?: "all" | string[];
+                        /**
+                         * @description `"all"`: every entry, those added later too; or the ids of the entries shown (in the collection's own order), which later entries never join.
+                         * @default all
+                         */
+                        goals?: "all" | string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description The new version's URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TailoredVersion"];
+                };
+            };
+            /** @description Validation, or a listed id that is not one of the caller's entries of that collection (the issue names its path, `include.experience.1`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller already has 20 versions. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-user rate limit (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the body never carries internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "versions-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TailoredVersion"];
+                };
+            };
+            /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No tailored version with this id belongs to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-user rate limit (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the body never carries internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "versions-replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Shown instead of the profile's headline; null: the profile's. */
+                    headline?: string | null;
+                    /** @description Shown instead of the profile's summary; null: the profile's. */
+                    summary?: string | null;
+                    /** @description The theme of its HTML page and public page; null: the default (even). */
+                    theme?: ("even" | "stackoverflow") | null;
+                    /**
+                     * @description Leave the profile's email out of every format.
+                     * @default false
+                     */
+                    hide_email?: boolean;
+                    /** @description One key per collection; a collection left out is `"all"`. */
+                    include?: {
+                        /**
+                         * @description `"all"`: every entry, those added later too; or the ids of the entries shown (in the collection's own order), which later entries never join.
+                         * @default all
+                         */
+                        experience?: "all" | string[];
+                        /**
+                         * @description `"all"`: every entry, those added later too; or the ids of the entries shown (in the collection's own order), which later entries never join.
+                         * @default all
+                         */
+                        education?: "all" | string[];
+                        /**
+                         * @description `"all"`: every entry, those added later too; or the ids of the entries shown (in the collection's own order), which later entries never join.
+                         * @default all
+                         */
+                        skills?: "all" | string[];
+                        /**
+                         * @description `"all"`: every entry, those added later too; or the ids of the entries shown (in the collection's own order), which later entries never join.
+                         * @default all
+                         */
+                        certifications?: "all" | string[];
+                        /**
+                         * @description `"all"`: every entry, those added later too; or the ids of the entries shown (in the collection's own order), which later entries never join.
+                         * @default all
+                         */
+                        hobbies?: "all" | string[];
+                        /**
+                         * @description `"all"`: every entry, those added later too; or the ids of the entries shown (in the collection's own order), which later entries never join.
+                         * @default all
+                         */
+                        goals?: "all" | string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TailoredVersion"];
+                };
+            };
+            /** @description Validation, or a listed id that is not one of the caller's entries of that collection (the issue names its path, `include.experience.1`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No tailored version with this id belongs to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-user rate limit (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the body never carries internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "versions-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No tailored version with this id belongs to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-user rate limit (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the body never carries internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "versions-resume": {
+        parameters: {
+            query?: {
+                format?: "json" | "jsonresume" | "markdown" | "html" | "pdf" | "docx" | "text";
+                theme?: "even" | "stackoverflow";
+                paper?: "a4" | "letter";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description With `format=pdf` and `format=docx`: `attachment`, the file named after the person. */
+                    "Content-Disposition"?: string;
+                    /** @description With `format=pdf`: the characters (`U+XXXX`) its embedded fonts cannot draw, when there are any. */
+                    "X-Unrendered-Characters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Resume"] | components["schemas"]["JsonResume"] | string;
+                    "text/markdown": string;
+                    "text/html": string;
+                    "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "text/plain": string;
+                };
+            };
+            /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No tailored version with this id belongs to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RESUME_TOO_LONG: with `format=pdf|docx|text`, the resume holds more than 1000000 characters of text. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-user rate limit (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the body never carries internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "links-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ShareLink"][];
+                    };
+                };
+            };
+            /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No tailored version with this id belongs to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-user rate limit (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the body never carries internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "links-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Days until the link stops working; left out or null: it works until revoked. */
+                    expires_in_days?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description The link's public page: its `url`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLink"];
+                };
+            };
+            /** @description The body is not valid JSON or fails validation (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No tailored version with this id belongs to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The version already has 10 links. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-user rate limit (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the body never carries internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "links-revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No share link with this id belongs to the caller. */
             404: {
                 headers: {
                     [name: string]: unknown;

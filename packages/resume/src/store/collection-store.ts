@@ -162,6 +162,9 @@ export async function purgeExpiredRows(db: Database): Promise<void> {
     `DELETE FROM resume.idempotency_keys WHERE created_at < now() - interval '24 hours'`,
   );
   await db.$executeRawUnsafe(`DELETE FROM resume.rate_limits WHERE window_start < now() - interval '1 hour'`);
+  await db.$executeRawUnsafe(
+    `DELETE FROM resume.public_rate_limits WHERE window_start < now() - interval '1 hour'`,
+  );
 }
 
 /**

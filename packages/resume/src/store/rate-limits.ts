@@ -6,6 +6,20 @@ interface Lease {
   msLeft: number;
 }
 
+/** Where one kind of request is counted: a table of per-key windows and its key column. */
+export interface RequestCounter {
+  table: string;
+  key: string;
+}
+
+/** The signed-in API's requests, per user. */
+export const USER_REQUESTS: RequestCounter = { table: "resume.rate_limits", key: "user_id" };
+/** The public pages' requests, per client address. */
+export const CLIENT_ADDRESS_REQUESTS: RequestCounter = {
+  table: "resume.public_rate_limits",
+  key: "client_address",
+};
+
 /**
  * Adds `wanted` to each user's request count in their current one-minute
  * window (which starts with their first lease after the last one ended), in
@@ -16,16 +30,17 @@ interface Lease {
 export async function leaseRequests(
   db: Database,
   leases: { userId: string; wanted: number }[],
+  { table, key }: RequestCounter = USER_REQUESTS,
 ): Promise<Map<string, Lease>> {
   const rows = await db.$queryRawUnsafe<
     { user_id: string; count: number; wanted: number; ms_left: number }[]
   >(
-    `INSERT INTO resume.rate_limits AS r (user_id, window_start, count)
-     SELECT user_id, now(), wanted FROM unnest($1::text[], $2::int[]) AS l(user_id, wanted) ORDER BY user_id
-     ON CONFLICT (user_id) DO UPDATE SET
+    `INSERT INTO ${table} AS r (${key}, window_start, count)
+     SELECT k, now(), wanted FROM unnest($1::text[], $2::int[]) AS l(k, wanted) ORDER BY k
+     ON CONFLICT (${key}) DO UPDATE SET
        window_start = CASE WHEN r.window_start > now() - interval '1 minute' THEN r.window_start ELSE EXCLUDED.window_start END,
        count = CASE WHEN r.window_start > now() - interval '1 minute' THEN r.count + EXCLUDED.count ELSE EXCLUDED.count END
-     RETURNING user_id, count, ceil(extract(epoch FROM r.window_start + interval '1 minute' - now()) * 1000)::int AS ms_left`,
+     RETURNING r.${key} AS user_id, count, ceil(extract(epoch FROM r.window_start + interval '1 minute' - now()) * 1000)::int AS ms_left`,
     leases.map((l) => l.userId),
     leases.map((l) => l.wanted),
   );

@@ -1,14 +1,19 @@
-import { COLLECTIONS } from "../collections.ts";
+import { COLLECTIONS, type Collection } from "../collections.ts";
 import type { KeptJsonResume } from "../json-resume/kept-json-resume.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { tableOf } from "./collection-tables.ts";
 import { listJson, profileJson, type Queryable } from "./sql.ts";
 
-/** The whole resume as one JSON value: the profile (or null) and every collection in its order. */
-const WHOLE_RESUME_JSON = `json_build_object(
+/**
+ * The whole resume as one JSON value: the profile (or null) and every collection in its order;
+ * `entriesWhere` narrows each collection's entries (alias `t`; a tailored version's choice).
+ */
+export const wholeResumeJson = (entriesWhere: (collection: Collection) => string = () => "true") =>
+  `json_build_object(
   'profile', (SELECT ${profileJson()} FROM resume.profiles t WHERE t.user_id = $1),
-  ${COLLECTIONS.map((c) => `'${c.name}', ${listJson(c)}`).join(",\n  ")}
+  ${COLLECTIONS.map((c) => `'${c.name}', ${listJson(c, entriesWhere(c))}`).join(",\n  ")}
 )`;
+const WHOLE_RESUME_JSON = wholeResumeJson();
 const WHOLE_RESUME_SQL = `SELECT ${WHOLE_RESUME_JSON} AS resume`;
 
 /** The whole resume and what the last JSON Resume import kept, read together so that they agree. */

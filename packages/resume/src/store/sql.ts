@@ -53,11 +53,11 @@ export function profileJson(): string {
     'updated_at', ${isoTimestampSql("t.updated_at")})`;
 }
 
-/** A JSON array of the user's (`$1`) entries in the collection's order. */
-export function listJson(collection: Collection): string {
+/** A JSON array of the user's (`$1`) entries in the collection's order; `andWhere` narrows them (alias `t`). */
+export function listJson(collection: Collection, andWhere = "true"): string {
   const { table, orderBy } = tableOf(collection);
   return `(SELECT coalesce(json_agg(${entryJson(collection)} ORDER BY ${orderBy}), '[]'::json)
-    FROM ${table} t WHERE t.user_id = $1)`;
+    FROM ${table} t WHERE t.user_id = $1 AND ${andWhere})`;
 }
 
 /** `$first::type, $next::type, ...` for the collection's columns. */

@@ -1,0 +1,134 @@
+"use client";
+import { useCallback, useEffect, useState } from "react";
+import type { ShareLink } from "@app/resume/client";
+import { api } from "./trpc.ts";
+import { useFailureHandler } from "./use-failure-handler.ts";
+
+/** Expiry choices of a new link, in days; null: until revoked. */
+const EXPIRY_CHOICES: (number | null)[] = [null, 7, 30, 90, 365];
+const day = (iso: string) => iso.slice(0, 10);
+const viewsOf = (n: number) => (n === 1 ? "1 view" : `${n} views`);
+
+/**
+ * A version's share links (docs/resume-api.md, "Share links"): make one, copy
+ * it, see its views, revoke it. The address is shown in a read-only field, so
+ * it can be selected and copied by hand where the clipboard is not allowed.
+ */
+export function ShareLinksList({ versionId, versionName }: { versionId: string; versionName: string }) {
+  const handleFailure = useFailureHandler();
+  const [links, setLinks] = useState<ShareLink[] | null>(null);
+  const [expiry, setExpiry] = useState<number | null>(null);
+  const [status, setStatus] = useState("");
+
+  const reload = useCallback(async () => {
+    try {
+      setLinks((await api.links.list.query({ id: versionId })).items);
+    } catch (error) {
+      setStatus(handleFailure(error).message);
+    }
+  }, [versionId, handleFailure]);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  async function create() {
+    try {
+      await api.links.create.mutate({ id: versionId, expires_in_days: expiry });
+      setStatus("Link made: copy it and send it.");
+      await reload();
+    } catch (error) {
+      setStatus(handleFailure(error).message);
+    }
+  }
+
+  async function copy(link: ShareLink, field: HTMLInputElement | null) {
+    try {
+      await navigator.clipboard.writeText(link.url);
+      setStatus("Link copied to the clipboard.");
+    } catch {
+      field?.select();
+      setStatus("Copying was not allowed here: the link is selected, copy it with Ctrl+C.");
+    }
+  }
+
+  async function revoke(link: ShareLink) {
+    if (!window.confirm("Revoke this link? Whoever has it sees nothing from now on.")) return;
+    try {
+      await api.links.revoke.mutate({ id: link.id });
+      setStatus("Link revoked.");
+      await reload();
+    } catch (error) {
+      setStatus(handleFailure(error).message);
+    }
+  }
+
+  const headingId = `links-${versionId}`;
+  return (
+    <section aria-labelledby={headingId} data-testid="share-links">
+      <h4 id={headingId}>Share links</h4>
+      <p className="status">Anyone with a link sees this version, without signing in.</p>
+      <div className="row">
+        <label htmlFor={`link-expiry-${versionId}`} className="inline-label">
+          Expires
+        </label>
+        <select
+          id={`link-expiry-${versionId}`}
+          value={expiry ?? ""}
+          style={{ width: "auto" }}
+          onChange={(event) => setExpiry(event.target.value ? Number(event.target.value) : null)}
+        >
+          {EXPIRY_CHOICES.map((days) => (
+            <option key={days ?? "never"} value={days ?? ""}>
+              {days ? `after ${days} days` : "never (until revoked)"}
+            </option>
+          ))}
+        </select>
+        <button type="button" onClick={() => void create()}>
+          Create link
+        </button>
+      </div>
+      <p className="status" role="status" aria-live="polite">
+        {status}
+      </p>
+      {links && links.length === 0 && <p className="status">No links yet.</p>}
+      {links && links.length > 0 && (
+        <ul className="entries" aria-label={`Links to ${versionName}`}>
+          {links.map((link, i) => {
+            const fieldId = `link-url-${link.id}`;
+            const label = `Link ${links.length - i}, made ${day(link.created_at)}`;
+            return (
+              <li key={link.id} data-testid="share-link" style={{ display: "block" }}>
+                <label htmlFor={fieldId}>{label}</label>
+                <div className="row">
+                  <input id={fieldId} readOnly value={link.url} spellCheck={false} />
+                  <button
+                    type="button"
+                    aria-label={`Copy ${label.toLowerCase()}`}
+                    onClick={(event) =>
+                      void copy(link, event.currentTarget.parentElement?.querySelector("input") ?? null)
+                    }
+                  >
+                    Copy
+                  </button>
+                  <button
+                    type="button"
+                    className="danger"
+                    aria-label={`Revoke ${label.toLowerCase()}`}
+                    onClick={() => void revoke(link)}
+                  >
+                    Revoke
+                  </button>
+                </div>
+                <span className="entry-meta">
+                  {viewsOf(link.views)} ·{" "}
+                  {link.expires_at ? `expires ${day(link.expires_at)}` : "never expires"}
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

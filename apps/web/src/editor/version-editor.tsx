@@ -1,0 +1,236 @@
+"use client";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import {
+  COLLECTIONS,
+  THEME_NAMES,
+  type CollectionName,
+  type TailoredVersion,
+  type ThemeName,
+  type WholeResume,
+} from "@app/resume/client";
+import { downloadFile } from "./download-file.ts";
+import { useEditorSession } from "./editor-session.tsx";
+import { SECTIONS } from "./field-specs.ts";
+import { ShareLinksList } from "./share-links-list.tsx";
+import { ThemePreview } from "./theme-preview.tsx";
+import { api } from "./trpc.ts";
+import { useFailureHandler } from "./use-failure-handler.ts";
+
+type Draft = Pick<TailoredVersion, "name" | "headline" | "summary" | "theme" | "hide_email" | "include">;
+
+const FILES = [
+  { label: "PDF", format: "pdf", fileName: "resume.pdf" },
+  { label: "Word", format: "docx", fileName: "resume.docx" },
+] as const;
+
+/**
+ * One version opened for editing: its name, headline, theme and email, the
+ * entries it shows (each section "all", entries added later too, or those
+ * ticked), a preview of its page, its files and its share links.
+ */
+export function VersionEditor({
+  version,
+  resume,
+  onSaved,
+  onClose,
+}: {
+  version: TailoredVersion;
+  resume: WholeResume;
+  onSaved(saved: TailoredVersion): void;
+  onClose(): void;
+}) {
+  const { markExpired } = useEditorSession();
+  const handleFailure = useFailureHandler();
+  const [draft, setDraft] = useState<Draft>(version);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [status, setStatus] = useState("");
+  const [previewHtml, setPreviewHtml] = useState<string | null>(null);
+  const previewFrame = useRef<HTMLIFrameElement>(null);
+  const nameRef = useRef<HTMLInputElement>(null);
+  const id = version.id;
+
+  useEffect(() => nameRef.current?.focus(), []);
+
+  const change = (fields: Partial<Draft>) => setDraft((current) => ({ ...current, ...fields }));
+
+  function choose(collection: CollectionName, entryId: string, shown: boolean) {
+    const choice = draft.include[collection];
+    const ids = choice === "all" ? [] : choice;
+    change({
+      include: {
+        ...draft.include,
+        [collection]: shown ? [...ids, entryId] : ids.filter((other) => other !== entryId),
+      },
+    });
+  }
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    setFieldErrors({});
+    try {
+      const saved = await api.versions.replace.mutate({ id, ...draft });
+      setStatus("Version saved.");
+      onSaved(saved);
+      if (previewHtml !== null) await preview();
+    } catch (error) {
+      const failure = handleFailure(error);
+      setFieldErrors(failure.fieldErrors);
+      setStatus(failure.message);
+    }
+  }
+
+  async function preview() {
+    try {
+      const html = await api.versions.resume.query({ id, format: "html" });
+      if (typeof html === "string") setPreviewHtml(html);
+    } catch (error) {
+      setStatus(handleFailure(error).message);
+    }
+  }
+
+  async function download(file: (typeof FILES)[number]) {
+    setStatus(`Preparing the ${file.label} file…`);
+    const outcome = await downloadFile(`/me/versions/${id}/resume?format=${file.format}`, file.fileName);
+    if ("signedOut" in outcome) return markExpired();
+    setStatus("problem" in outcome ? outcome.problem : `${file.label} file downloaded.`);
+  }
+
+  const headingId = `version-heading-${id}`;
+  const field = (name: keyof Draft) => ({
+    id: `version-${name}-${id}`,
+    "aria-invalid": fieldErrors[name] ? true : undefined,
+    "aria-describedby": fieldErrors[name] ? `version-${name}-${id}-error` : undefined,
+  });
+  const errorOf = (name: keyof Draft) =>
+    fieldErrors[name] && (
+      <p id={`version-${name}-${id}-error`} className="field-error">
+        {fieldErrors[name]}
+      </p>
+    );
+
+  return (
+    <section className="entry-form" aria-labelledby={headingId} data-testid="version-editor">
+      <h3 id={headingId}>Version “{version.name}”</h3>
+      <form aria-labelledby={headingId} onSubmit={(event) => void save(event)} noValidate>
+        <div className="grid">
+          <div>
+            <label htmlFor={`version-name-${id}`} className="required">
+              Version name
+            </label>
+            <input
+              {...field("name")}
+              ref={nameRef}
+              value={draft.name}
+              maxLength={100}
+              required
+              onChange={(event) => change({ name: event.target.value })}
+            />
+            {errorOf("name")}
+          </div>
+          <div>
+            <label htmlFor={`version-theme-${id}`}>Theme</label>
+            <select
+              {...field("theme")}
+              value={draft.theme ?? ""}
+              onChange={(event) => change({ theme: (event.target.value || null) as ThemeName | null })}
+            >
+              <option value="">Default ({THEME_NAMES[0]})</option>
+              {THEME_NAMES.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <label htmlFor={`version-headline-${id}`}>Headline</label>
+        <input
+          {...field("headline")}
+          value={draft.headline ?? ""}
+          placeholder={resume.profile?.headline ?? ""}
+          maxLength={200}
+          onChange={(event) => change({ headline: event.target.value || null })}
+        />
+        <p className="field-hint">Left empty: the profile’s headline.</p>
+        {errorOf("headline")}
+        <label htmlFor={`version-summary-${id}`}>Summary</label>
+        <textarea
+          {...field("summary")}
+          value={draft.summary ?? ""}
+          rows={3}
+          maxLength={5000}
+          onChange={(event) => change({ summary: event.target.value || null })}
+        />
+        <p className="field-hint">Left empty: the profile’s summary.</p>
+        {errorOf("summary")}
+        <label className="inline">
+          <input
+            type="checkbox"
+            checked={draft.hide_email}
+            onChange={(event) => change({ hide_email: event.target.checked })}
+          />
+          Leave my email out
+        </label>
+
+        {COLLECTIONS.filter((c) => resume[c.name].length > 0).map((c) => {
+          const choice = draft.include[c.name];
+          const title = SECTIONS[c.name].title;
+          return (
+            <fieldset className="plain" key={c.name}>
+              <legend>{title}</legend>
+              <label className="inline">
+                <input
+                  type="checkbox"
+                  checked={choice === "all"}
+                  onChange={(event) =>
+                    change({
+                      include: {
+                        ...draft.include,
+                        // Unticked, the list starts with every entry, so nothing disappears until unticked itself.
+                        [c.name]: event.target.checked ? "all" : resume[c.name].map((entry) => entry.id),
+                      },
+                    })
+                  }
+                />
+                All {title.toLowerCase()}, and what I add later
+              </label>
+              {choice !== "all" &&
+                resume[c.name].map((entry) => (
+                  <label className="inline" key={entry.id} style={{ marginLeft: "1.5rem" }}>
+                    <input
+                      type="checkbox"
+                      checked={choice.includes(entry.id)}
+                      onChange={(event) => choose(c.name, entry.id, event.target.checked)}
+                    />
+                    {(SECTIONS[c.name].summary as (e: typeof entry) => { title: string })(entry).title}
+                  </label>
+                ))}
+            </fieldset>
+          );
+        })}
+        {fieldErrors.include && <p className="field-error">{fieldErrors.include}</p>}
+        <div className="actions">
+          <button type="submit">Save version</button>
+          <button type="button" className="secondary" onClick={() => void preview()}>
+            Preview
+          </button>
+          {FILES.map((file) => (
+            <button key={file.format} type="button" className="secondary" onClick={() => void download(file)}>
+              Download {file.label}
+            </button>
+          ))}
+          <button type="button" className="secondary" onClick={onClose}>
+            Close
+          </button>
+        </div>
+        <p className="status" role="status" aria-live="polite">
+          {status}
+        </p>
+      </form>
+      {previewHtml !== null && (
+        <ThemePreview theme={version.theme ?? THEME_NAMES[0]} html={previewHtml} ref={previewFrame} />
+      )}
+      <ShareLinksList versionId={id} versionName={version.name} />
+    </section>
+  );
+}

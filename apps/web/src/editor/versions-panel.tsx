@@ -1,0 +1,155 @@
+"use client";
+import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { COLLECTIONS, type TailoredVersion, type WholeResume } from "@app/resume/client";
+import { api } from "./trpc.ts";
+import { useFailureHandler } from "./use-failure-handler.ts";
+import { VersionEditor } from "./version-editor.tsx";
+
+/** "3 of 5 entries": what a version shows of the resume as it is now. */
+function shownOf(version: TailoredVersion, resume: WholeResume): string {
+  const total = COLLECTIONS.reduce((sum, c) => sum + resume[c.name].length, 0);
+  const shown = COLLECTIONS.reduce((sum, c) => {
+    const choice = version.include[c.name];
+    return sum + (choice === "all" ? resume[c.name].length : choice.length);
+  }, 0);
+  return `${shown} of ${total} entries`;
+}
+
+/**
+ * Tailored versions (docs/resume-api.md, "Tailored versions"): views of the
+ * one resume, made, renamed and deleted here, each opened in a VersionEditor
+ * to tick its entries, preview and download it and share it by link.
+ * Loaded only when opened.
+ */
+export default function VersionsPanel({ resume }: { resume: WholeResume }) {
+  const handleFailure = useFailureHandler();
+  const [versions, setVersions] = useState<TailoredVersion[] | null>(null);
+  const [name, setName] = useState("");
+  const [nameError, setNameError] = useState("");
+  const [status, setStatus] = useState("");
+  const [openId, setOpenId] = useState<string | null>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+
+  const reload = useCallback(async () => {
+    try {
+      setVersions((await api.versions.list.query()).items);
+    } catch (error) {
+      setStatus(handleFailure(error).message);
+    }
+  }, [handleFailure]);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  async function create(event: FormEvent) {
+    event.preventDefault();
+    setNameError("");
+    try {
+      const made = await api.versions.create.mutate({ name });
+      setName("");
+      setStatus(`Version “${made.name}” made.`);
+      await reload();
+      setOpenId(made.id);
+    } catch (error) {
+      const failure = handleFailure(error);
+      setNameError(failure.fieldErrors.name ?? "");
+      setStatus(failure.message);
+    }
+  }
+
+  async function remove(version: TailoredVersion) {
+    if (!window.confirm(`Delete the version “${version.name}”? Its links stop working at once.`)) return;
+    try {
+      await api.versions.delete.mutate({ id: version.id });
+      if (openId === version.id) setOpenId(null);
+      setStatus(`Version “${version.name}” deleted.`);
+      await reload();
+    } catch (error) {
+      setStatus(handleFailure(error).message);
+    }
+  }
+
+  function close(version: TailoredVersion) {
+    setOpenId(null);
+    // Back to the button that opened it.
+    listRef.current?.querySelector<HTMLElement>(`[data-opens="${version.id}"]`)?.focus();
+  }
+
+  return (
+    <div data-testid="versions">
+      <form aria-label="New version" onSubmit={(event) => void create(event)} noValidate>
+        <label htmlFor="version-new-name" className="required">
+          Version name
+        </label>
+        <div className="row">
+          <input
+            id="version-new-name"
+            value={name}
+            maxLength={100}
+            required
+            placeholder="Backend roles"
+            onChange={(event) => setName(event.target.value)}
+            aria-invalid={nameError ? true : undefined}
+            aria-describedby={nameError ? "version-new-name-error" : undefined}
+          />
+          <button type="submit">Create version</button>
+        </div>
+        {nameError && (
+          <p id="version-new-name-error" className="field-error">
+            {nameError}
+          </p>
+        )}
+      </form>
+      <p className="status" role="status" aria-live="polite">
+        {status}
+      </p>
+      {versions && versions.length === 0 && <p className="status">No versions yet.</p>}
+      {versions && versions.length > 0 && (
+        <ul className="entries" aria-label="Your versions" ref={listRef}>
+          {versions.map((version) => (
+            <li key={version.id} data-testid="version">
+              <span className="entry-title">
+                {version.name}
+                <span className="entry-meta">
+                  {shownOf(version, resume)}
+                  {version.headline ? ` · “${version.headline}”` : ""}
+                </span>
+              </span>
+              <span className="row entry-actions">
+                <button
+                  type="button"
+                  className="secondary"
+                  data-opens={version.id}
+                  aria-expanded={openId === version.id}
+                  aria-label={`Edit ${version.name}`}
+                  onClick={() => setOpenId(openId === version.id ? null : version.id)}
+                >
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  className="danger"
+                  aria-label={`Delete ${version.name}`}
+                  onClick={() => void remove(version)}
+                >
+                  Delete
+                </button>
+              </span>
+              {openId === version.id && (
+                <VersionEditor
+                  version={version}
+                  resume={resume}
+                  onSaved={(saved) => {
+                    setVersions((current) => current?.map((v) => (v.id === saved.id ? saved : v)) ?? null);
+                  }}
+                  onClose={() => close(version)}
+                />
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

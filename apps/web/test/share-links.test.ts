@@ -1,0 +1,285 @@
+/**
+ * Share links (docs/resume-api.md, "Share links"): making, listing and
+ * revoking them, and their public pages: the themed page and its files for
+ * anyone, one 404 for every link that does not work, views counted, and
+ * edits and revocations seen at once on both of two instances.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hasPoppler, pdfText } from "../../../test/documents.ts";
+import { httpClient, type HttpClient } from "../../../test/http-client.ts";
+import { startTwoResumeApis } from "../../../test/resume-api.ts";
+import { addThreeJobs } from "../../../test/three-jobs.ts";
+import { newUser } from "../../../test/tokens.ts";
+import type { WebServer } from "../../../test/web-server.ts";
+import type pg from "pg";
+
+let first: WebServer;
+let second: WebServer;
+let sql: pg.Client;
+let stop: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  // The public rate limit has its own test (public-rate-limit.test.ts): here it is out of the way.
+  ({ first, second, sql, stop } = await startTwoResumeApis({ publicRateLimitPerMinute: 100_000 }));
+});
+
+afterAll(() => stop?.());
+
+const THEMED_PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:";
+
+type Link = { id: string; url: string; created_at: string; expires_at: string | null; views: number };
+
+/** A person with three jobs and a version showing two of them. */
+async function sharedVersion() {
+  const { authorization } = await newUser();
+  const api = httpClient(first.url, { authorization });
+  await api.put("/me/profile", { name: "Paula Public", headline: "Engineer", email: "paula@example.org" });
+  const jobs = await addThreeJobs(api);
+  const version = await api.post<{ id: string }>("/me/versions", {
+    name: "For recruiters",
+    hide_email: true,
+    include: { experience: [jobs[0], jobs[2]] },
+  });
+  return { api, authorization, jobs, versionId: version.body.id };
+}
+
+const makeLink = async (api: HttpClient, versionId: string, body: unknown = {}) => {
+  const created = await api.post<Link>(`/me/versions/${versionId}/links`, body);
+  expect(created.status).toBe(201);
+  return created.body;
+};
+
+/** The link's path on any server: `/r/<slug>`. */
+const pathOf = (link: Link) => new URL(link.url).pathname;
+
+/** Headers that differ between any two answers. */
+const PER_ANSWER = new Set(["date", "x-request-id"]);
+const comparable = (response: Response) =>
+  [...response.headers].filter(([name]) => !PER_ANSWER.has(name)).sort(([a], [b]) => a.localeCompare(b));
+
+describe("POST /me/versions/{id}/links", () => {
+  it("answers 201 with a url of PUBLIC_URL and a slug of 192 random bits, working until revoked by default", async () => {
+    const { api, versionId } = await sharedVersion();
+    const link = await makeLink(api, versionId);
+    expect(link).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      url: expect.stringMatching(new RegExp(`^${first.url}/r/[A-Za-z0-9_-]{32}$`)),
+      created_at: expect.any(String),
+      expires_at: null,
+      views: 0,
+    });
+    expect(Buffer.from(pathOf(link).slice(3), "base64url")).toHaveLength(24);
+    const { rows } = await sql.query(
+      `SELECT slug, encode(slug_hash, 'hex') AS hash FROM resume.share_links WHERE id = $1`,
+      [link.id],
+    );
+    expect(rows[0].hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("expires after expires_in_days (1-365); other values are a 400", async () => {
+    const { api, versionId } = await sharedVersion();
+    const link = await makeLink(api, versionId, { expires_in_days: 30 });
+    expect((Date.parse(link.expires_at!) - Date.parse(link.created_at)) / 86_400_000).toBe(30);
+    for (const expires_in_days of [0, 366, 1.5, "7", -1]) {
+      const refused = await api.post<{ issues: { path: string }[] }>(`/me/versions/${versionId}/links`, {
+        expires_in_days,
+      });
+      expect(refused.status, String(expires_in_days)).toBe(400);
+      expect(refused.body.issues[0]!.path).toBe("expires_in_days");
+    }
+    expect(
+      (await api.post(`/me/versions/${versionId}/links`, { expires_in_days: 1, extra: true })).status,
+    ).toBe(400);
+  });
+
+  it("allows 10 links a version; the 11th is a 409; the list is newest first", async () => {
+    const { api, versionId } = await sharedVersion();
+    const made: Link[] = [];
+    for (let i = 0; i < 10; i += 1) made.push(await makeLink(api, versionId));
+    const refused = await api.post<{ message: string }>(`/me/versions/${versionId}/links`, {});
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/at most 10/);
+    const listed = (await api.get<{ items: Link[] }>(`/me/versions/${versionId}/links`)).body.items;
+    expect(listed.map((l) => l.id).sort()).toEqual(made.map((l) => l.id).sort());
+    expect(listed.map((l) => l.created_at)).toEqual([...listed.map((l) => l.created_at)].sort().reverse());
+    expect(new Set(listed.map((l) => l.url)).size).toBe(10);
+  });
+});
+
+describe("GET /r/{slug}", () => {
+  it("answers the version's themed page to anyone, with its headers and links to its files", async () => {
+    const { api, versionId } = await sharedVersion();
+    const link = await makeLink(api, versionId);
+    const page = await fetch(link.url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(page.headers.get("content-security-policy")).toBe(THEMED_PAGE_POLICY);
+    expect(page.headers.get("x-robots-tag")).toBe("noindex");
+    expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(page.headers.get("cache-control")).toBe("no-store");
+    const html = await page.text();
+    expect(html).toContain("Paula Public");
+    expect(html).toContain("Alpha Corp");
+    expect(html).toContain("Gamma Inc");
+    expect(html).not.toContain("Beta Labs");
+    expect(html).not.toContain("paula@example.org");
+    const slug = pathOf(link).slice(3);
+    expect(html).toContain(`href="${slug}.pdf"`);
+    expect(html).toContain(`href="${slug}.docx"`);
+    expect(new URL(`${slug}.pdf`, link.url).pathname).toBe(`/r/${slug}.pdf`);
+  });
+
+  it("answers the version's PDF and Word files as attachments", async () => {
+    const { api, versionId } = await sharedVersion();
+    const link = await makeLink(api, versionId);
+    const pdf = await fetch(`${link.url}.pdf`);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    expect(pdf.headers.get("content-disposition")).toMatch(/^attachment; filename="Paula-Public-resume.pdf"/);
+    expect(pdf.headers.get("x-robots-tag")).toBe("noindex");
+    const bytes = new Uint8Array(await pdf.arrayBuffer());
+    expect(Buffer.from(bytes.slice(0, 5)).toString()).toBe("%PDF-");
+    if (hasPoppler) {
+      const text = await pdfText(bytes);
+      expect(text).toContain("Gamma Inc");
+      expect(text).not.toContain("Beta Labs");
+    }
+    const docx = await fetch(`${link.url}.docx`);
+    expect(docx.status).toBe(200);
+    expect(docx.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="Paula-Public-resume.docx"/,
+    );
+    expect((await fetch(link.url, { method: "HEAD" })).status).toBe(200);
+  });
+
+  it("answers unknown, revoked and expired links with one 404, byte for byte", async () => {
+    const { api, versionId } = await sharedVersion();
+    const revoked = await makeLink(api, versionId);
+    const expired = await makeLink(api, versionId, { expires_in_days: 1 });
+    const deletedVersion = (await api.post<{ id: string }>("/me/versions", { name: "to delete" })).body.id;
+    const ofDeletedVersion = await makeLink(api, deletedVersion);
+    expect((await fetch(revoked.url)).status).toBe(200);
+    expect((await api.delete(`/me/links/${revoked.id}`)).status).toBe(200);
+    await sql.query(`UPDATE resume.share_links SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+      expired.id,
+    ]);
+    expect((await api.delete(`/me/versions/${deletedVersion}`)).status).toBe(200);
+
+    const targets = [
+      `${first.url}/r/${"A".repeat(32)}`, // unknown, shaped like a slug
+      revoked.url,
+      expired.url,
+      ofDeletedVersion.url,
+      `${first.url}/r/not-a-slug`,
+    ];
+    const answers = await Promise.all(
+      targets.map(async (url) => {
+        const response = await fetch(url);
+        return { status: response.status, headers: comparable(response), body: await response.text() };
+      }),
+    );
+    expect(answers[0]!.status).toBe(404);
+    expect(JSON.parse(answers[0]!.body)).toEqual({
+      statusCode: 404,
+      error: "NOT_FOUND",
+      message: "no page here: this link is unknown, revoked or expired",
+    });
+    for (const answer of answers.slice(1)) expect(answer).toEqual(answers[0]);
+    // The files of a dead link are the same 404.
+    const pdf = await fetch(`${revoked.url}.pdf`);
+    expect({ status: pdf.status, headers: comparable(pdf), body: await pdf.text() }).toEqual(answers[0]);
+  });
+
+  it("answers hostile paths under /r/ with that same 404, never a 5xx", async () => {
+    const reference = await fetch(`${first.url}/r/${"A".repeat(32)}`);
+    const expected = { status: 404, headers: comparable(reference), body: await reference.text() };
+    for (const path of [
+      `/r/${"x".repeat(5_000)}`,
+      "/r/%00",
+      "/r/a%2Fb",
+      "/r/",
+      `/r/${"A".repeat(32)}.pdf.pdf`,
+      `/r/${"A".repeat(32)}.exe`,
+      `/r/${"A".repeat(32)}/`,
+      `/r/${"A".repeat(31)}%C3%A9`,
+      "/r/..%2F..%2Fme%2Fprofile",
+    ]) {
+      const response = await fetch(`${first.url}${path}`);
+      expect(
+        { status: response.status, headers: comparable(response), body: await response.text() },
+        path,
+      ).toEqual(expected);
+    }
+  });
+
+  it("counts views: each page answered (GET, 200), not HEAD, not the files", async () => {
+    const { api, versionId } = await sharedVersion();
+    const link = await makeLink(api, versionId);
+    const onSecond = link.url.replace(first.url, second.url);
+    for (const url of [link.url, link.url, onSecond]) expect((await fetch(url)).status).toBe(200);
+    await fetch(link.url, { method: "HEAD" });
+    await fetch(`${link.url}.pdf`);
+    let views = 0;
+    for (const deadline = Date.now() + 5_000; Date.now() < deadline && views < 3;) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      views = (await api.get<{ items: Link[] }>(`/me/versions/${versionId}/links`)).body.items[0]!.views;
+    }
+    expect(views).toBe(3);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect((await api.get<{ items: Link[] }>(`/me/versions/${versionId}/links`)).body.items[0]!.views).toBe(
+      3,
+    );
+  });
+
+  it("takes only GET and HEAD", async () => {
+    const { api, versionId } = await sharedVersion();
+    const link = await makeLink(api, versionId);
+    const posted = await fetch(link.url, { method: "POST", body: "{}" });
+    expect(posted.status).toBe(405);
+    expect(posted.headers.get("allow")).toBe("GET, HEAD");
+  });
+});
+
+describe("on two instances", () => {
+  it("an edit of an included entry shows at once on the other instance's page and PDF", async () => {
+    const { api, jobs, versionId } = await sharedVersion();
+    const link = await makeLink(api, versionId);
+    const onSecond = link.url.replace(first.url, second.url);
+    expect(await (await fetch(onSecond)).text()).toContain("Gamma Inc");
+    await fetch(`${onSecond}.pdf`);
+    const job = (await api.get<Record<string, unknown>>(`/me/experience/${jobs[2]}`)).body;
+    expect(
+      (await api.put(`/me/experience/${jobs[2]}`, { ...job, organization: "Gamma Renamed" })).status,
+    ).toBe(200);
+
+    const page = await (await fetch(onSecond)).text();
+    expect(page).toContain("Gamma Renamed");
+    expect(page).not.toContain("Gamma Inc");
+    const pdf = new Uint8Array(await (await fetch(`${onSecond}.pdf`)).arrayBuffer());
+    if (hasPoppler) expect(await pdfText(pdf)).toContain("Gamma Renamed");
+    // An entry the version does not show changes nothing on it.
+    await api.put(`/me/experience/${jobs[1]}`, {
+      organization: "Beta Renamed",
+      title: "Engineer",
+      start_date: "2018-01-01",
+    });
+    expect(await (await fetch(onSecond)).text()).not.toContain("Beta");
+  });
+
+  it("a revoked link is a 404 at once on both instances, kept answers included", async () => {
+    const { api, authorization, versionId } = await sharedVersion();
+    const link = await makeLink(api, versionId);
+    const urls = [link.url, link.url.replace(first.url, second.url)];
+    for (const url of urls) {
+      expect((await fetch(url)).status).toBe(200);
+      expect((await fetch(`${url}.pdf`)).status).toBe(200);
+    }
+    // Revoked through the instance that did not make it.
+    expect((await httpClient(second.url, { authorization }).delete(`/me/links/${link.id}`)).status).toBe(200);
+    for (const url of urls) {
+      expect((await fetch(url)).status, url).toBe(404);
+      expect((await fetch(`${url}.pdf`)).status, url).toBe(404);
+    }
+    expect((await api.delete(`/me/links/${link.id}`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,364 @@
+/**
+ * Tailored versions (docs/resume-api.md, "Tailored versions"): the routes,
+ * their rules one by one, every format of a version's resume, and its answers
+ * kept in memory never outliving an edit, on either of two instances.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { httpClient, type HttpClient } from "../../../test/http-client.ts";
+import { hasPoppler, pdfText } from "../../../test/documents.ts";
+import { startTwoResumeApis } from "../../../test/resume-api.ts";
+import { addThreeJobs } from "../../../test/three-jobs.ts";
+import { newUser } from "../../../test/tokens.ts";
+import type { WebServer } from "../../../test/web-server.ts";
+
+let first: WebServer;
+let second: WebServer;
+let stop: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  ({ first, second, stop } = await startTwoResumeApis());
+});
+
+afterAll(() => stop?.());
+
+type Version = {
+  id: string;
+  name: string;
+  headline: string | null;
+  summary: string | null;
+  theme: string | null;
+  hide_email: boolean;
+  include: Record<string, "all" | string[]>;
+  created_at: string;
+  updated_at: string;
+};
+type Issue = { path: string; message: string };
+
+const ALL = {
+  experience: "all",
+  education: "all",
+  skills: "all",
+  certifications: "all",
+  hobbies: "all",
+  goals: "all",
+};
+
+/** A person with a profile, three jobs and two hobbies, signed in on `server`. */
+async function personWithJobs(server: WebServer = first) {
+  const { authorization } = await newUser();
+  const api = httpClient(server.url, { authorization });
+  await api.put("/me/profile", {
+    name: "Vera Version",
+    headline: "Engineer",
+    summary: "The whole story.",
+    email: "vera@example.org",
+  });
+  const jobs = await addThreeJobs(api);
+  const hobby = await api.post<{ id: string }>("/me/hobbies", { name: "Chess" });
+  return { api, authorization, jobs, hobbyId: hobby.body.id };
+}
+
+const resumeOf = async (api: HttpClient, id: string) =>
+  (
+    await api.get<{ profile: Record<string, unknown>; experience: { organization: string }[] }>(
+      `/me/versions/${id}/resume`,
+    )
+  ).body;
+
+describe("POST /me/versions", () => {
+  it('answers 201 with the version, Location, and every collection "all" when left out', async () => {
+    const { api } = await personWithJobs();
+    const created = await api.post<Version>("/me/versions", { name: "  Backend roles " });
+    expect(created.status).toBe(201);
+    expect(created.headers.get("location")).toBe(`/me/versions/${created.body.id}`);
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: "Backend roles",
+      headline: null,
+      summary: null,
+      theme: null,
+      hide_email: false,
+      include: ALL,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    expect((await api.get(`/me/versions/${created.body.id}`)).body).toEqual(created.body);
+  });
+
+  it("refuses a missing or long name, unknown fields and collections, and ids that are not uuids: 400 at their path", async () => {
+    const { api } = await personWithJobs();
+    const cases: [unknown, string][] = [
+      [{}, "name"],
+      [{ name: "x".repeat(101) }, "name"],
+      [{ name: "v", colour: "red" }, "colour"],
+      [{ name: "v", include: { projects: "all" } }, "include.projects"],
+      [{ name: "v", include: { experience: ["not-a-uuid"] } }, "include.experience.0"],
+      [{ name: "v", include: { experience: "some" } }, "include.experience"],
+      [{ name: "v", theme: "fancy" }, "theme"],
+      [{ name: "v", hide_email: "yes" }, "hide_email"],
+    ];
+    for (const [body, path] of cases) {
+      const answer = await api.post<{ issues: Issue[] }>("/me/versions", body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(
+        answer.body.issues.map((i) => i.path),
+        JSON.stringify(body),
+      ).toContain(path);
+    }
+  });
+
+  it("answers 400 at its path for an id that is another person's entry, or an entry of another collection", async () => {
+    const { api, jobs, hobbyId } = await personWithJobs();
+    const other = await personWithJobs();
+    const answer = await api.post<{ issues: Issue[]; message: string }>("/me/versions", {
+      name: "v",
+      include: { experience: [jobs[0], other.jobs[0]], hobbies: [jobs[1], hobbyId] },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.issues).toEqual([
+      { path: "include.experience.1", message: "is not the id of one of your experience entries" },
+      { path: "include.hobbies.0", message: "is not the id of one of your hobbies entries" },
+    ]);
+    expect((await api.get<{ items: unknown[] }>("/me/versions")).body.items).toEqual([]);
+  });
+
+  it("allows 20 versions a person; the 21st is a 409", async () => {
+    const { api } = await personWithJobs();
+    for (let i = 0; i < 20; i += 1)
+      expect((await api.post("/me/versions", { name: `v${i}` })).status).toBe(201);
+    const refused = await api.post<{ message: string }>("/me/versions", { name: "one more" });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/at most 20/);
+    expect((await api.get<{ items: Version[] }>("/me/versions")).body.items.map((v) => v.name)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `v${i}`),
+    );
+  });
+});
+
+describe("a version's entries", () => {
+  it('shows only the listed entries; an entry added later appears in "all" versions and in no list', async () => {
+    const { api, jobs } = await personWithJobs();
+    const picked = (
+      await api.post<Version>("/me/versions", { name: "two", include: { experience: [jobs[0], jobs[2]] } })
+    ).body;
+    const everything = (await api.post<Version>("/me/versions", { name: "all" })).body;
+    expect((await resumeOf(api, picked.id)).experience.map((e) => e.organization)).toEqual([
+      "Gamma Inc",
+      "Alpha Corp",
+    ]);
+
+    await api.post("/me/experience", {
+      organization: "Delta Later",
+      title: "Lead",
+      start_date: "2024-01-01",
+    });
+    expect((await resumeOf(api, picked.id)).experience.map((e) => e.organization)).toEqual([
+      "Gamma Inc",
+      "Alpha Corp",
+    ]);
+    expect((await resumeOf(api, everything.id)).experience.map((e) => e.organization)).toEqual([
+      "Delta Later",
+      "Gamma Inc",
+      "Beta Labs",
+      "Alpha Corp",
+    ]);
+  });
+
+  it("loses a deleted entry from every version, its list included", async () => {
+    const { api, jobs } = await personWithJobs();
+    const picked = (
+      await api.post<Version>("/me/versions", { name: "two", include: { experience: [jobs[0], jobs[2]] } })
+    ).body;
+    const everything = (await api.post<Version>("/me/versions", { name: "all" })).body;
+    expect((await api.delete(`/me/experience/${jobs[0]}`)).status).toBe(200);
+
+    expect((await api.get<Version>(`/me/versions/${picked.id}`)).body.include.experience).toEqual([jobs[2]]);
+    expect((await resumeOf(api, picked.id)).experience.map((e) => e.organization)).toEqual(["Gamma Inc"]);
+    expect((await resumeOf(api, everything.id)).experience.map((e) => e.organization)).toEqual([
+      "Gamma Inc",
+      "Beta Labs",
+    ]);
+  });
+
+  it("shows its own headline and summary over the profile's, and hides the email when asked", async () => {
+    const { api } = await personWithJobs();
+    const own = (
+      await api.post<Version>("/me/versions", {
+        name: "own",
+        headline: "Platform engineer",
+        summary: "The short story.",
+        hide_email: true,
+      })
+    ).body;
+    const plain = (await api.post<Version>("/me/versions", { name: "plain" })).body;
+    expect((await resumeOf(api, own.id)).profile).toMatchObject({
+      name: "Vera Version",
+      headline: "Platform engineer",
+      summary: "The short story.",
+      email: null,
+    });
+    expect((await resumeOf(api, plain.id)).profile).toMatchObject({
+      headline: "Engineer",
+      summary: "The whole story.",
+      email: "vera@example.org",
+    });
+    for (const format of ["markdown", "text", "html", "jsonresume"]) {
+      const answer = await api.get(`/me/versions/${own.id}/resume?format=${format}`);
+      expect(answer.text, format).toContain("Platform engineer");
+      expect(answer.text, format).not.toContain("vera@example.org");
+      expect(answer.text, format).not.toContain("The whole story.");
+    }
+  });
+
+  it("PUT replaces every field: what is left out is cleared", async () => {
+    const { api, jobs } = await personWithJobs();
+    const created = (
+      await api.post<Version>("/me/versions", {
+        name: "first",
+        headline: "H",
+        theme: "stackoverflow",
+        hide_email: true,
+        include: { experience: [jobs[1]] },
+      })
+    ).body;
+    const replaced = await api.put<Version>(`/me/versions/${created.id}`, {
+      ...created,
+      name: "renamed",
+      headline: undefined,
+      include: undefined,
+      theme: undefined,
+      hide_email: undefined,
+    });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({
+      id: created.id,
+      name: "renamed",
+      headline: null,
+      theme: null,
+      hide_email: false,
+      include: ALL,
+    });
+    expect(Date.parse(replaced.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(created.updated_at));
+    const refused = await api.put<{ issues: Issue[] }>(`/me/versions/${created.id}`, {
+      name: "x",
+      include: { experience: [(await personWithJobs()).jobs[0]] },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.issues[0]!.path).toBe("include.experience.0");
+  });
+
+  it("DELETE answers 200, then the version is a 404", async () => {
+    const { api } = await personWithJobs();
+    const { id } = (await api.post<Version>("/me/versions", { name: "gone" })).body;
+    expect((await api.delete(`/me/versions/${id}`)).status).toBe(200);
+    for (const path of [`/me/versions/${id}`, `/me/versions/${id}/resume`, `/me/versions/${id}/links`])
+      expect((await api.get(path)).status, path).toBe(404);
+    expect((await api.delete(`/me/versions/${id}`)).status).toBe(404);
+  });
+});
+
+describe("GET /me/versions/{id}/resume", () => {
+  it("answers every format of GET /me/resume, with the same media types and file names", async () => {
+    const { api, jobs } = await personWithJobs();
+    const { id } = (
+      await api.post<Version>("/me/versions", { name: "v", include: { experience: [jobs[1]] } })
+    ).body;
+    const expected: Record<string, string> = {
+      json: "application/json; charset=utf-8",
+      markdown: "text/markdown; charset=utf-8",
+      jsonresume: "application/json; charset=utf-8",
+      html: "text/html; charset=utf-8",
+      pdf: "application/pdf",
+      docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+      text: "text/plain; charset=utf-8",
+    };
+    for (const [format, type] of Object.entries(expected)) {
+      const version = await api.get(`/me/versions/${id}/resume?format=${format}`);
+      const whole = await api.get(`/me/resume?format=${format}`);
+      expect(version.status, format).toBe(200);
+      expect(version.headers.get("content-type"), format).toBe(type);
+      expect(version.headers.get("content-disposition"), format).toBe(
+        whole.headers.get("content-disposition"),
+      );
+      if (format === "text" || format === "markdown" || format === "html") {
+        expect(version.text, format).toContain("Beta Labs");
+        expect(version.text, format).not.toContain("Gamma Inc");
+        expect(whole.text, format).toContain("Gamma Inc");
+      }
+    }
+    const page = await api.get(`/me/versions/${id}/resume?format=html`);
+    expect(page.headers.get("content-security-policy")).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:",
+    );
+  });
+
+  it("uses the version's theme unless ?theme= names another", async () => {
+    const { api } = await personWithJobs();
+    const { id } = (await api.post<Version>("/me/versions", { name: "v", theme: "stackoverflow" })).body;
+    const own = await api.get(`/me/versions/${id}/resume?format=html`);
+    const asked = await api.get(`/me/versions/${id}/resume?format=html&theme=stackoverflow`);
+    const even = await api.get(`/me/versions/${id}/resume?format=html&theme=even`);
+    expect(own.text).toBe(asked.text);
+    expect(own.text).not.toBe(even.text);
+    expect((await api.get(`/me/versions/${id}/resume?format=html&theme=nope`)).status).toBe(400);
+  });
+
+  it("never answers a kept answer after an edit of an included entry, on this instance or the other", async () => {
+    const { api, authorization, jobs } = await personWithJobs();
+    const other = httpClient(second.url, { authorization });
+    const { id } = (
+      await api.post<Version>("/me/versions", { name: "v", include: { experience: [jobs[1]] } })
+    ).body;
+    for (const client of [api, other]) {
+      for (const format of ["json", "text", "pdf"])
+        await client.get(`/me/versions/${id}/resume?format=${format}`);
+    }
+    const job = (await api.get<Record<string, unknown>>(`/me/experience/${jobs[1]}`)).body;
+    expect(
+      (await api.put(`/me/experience/${jobs[1]}`, { ...job, organization: "Beta Renamed" })).status,
+    ).toBe(200);
+    for (const client of [api, other]) {
+      expect((await resumeOf(client, id)).experience.map((e) => e.organization)).toEqual(["Beta Renamed"]);
+      expect((await client.get(`/me/versions/${id}/resume?format=text`)).text).toContain("Beta Renamed");
+      if (hasPoppler) {
+        const pdf = await fetch(
+          `${client === api ? first.url : second.url}/me/versions/${id}/resume?format=pdf`,
+          {
+            headers: { authorization },
+          },
+        );
+        expect(await pdfText(new Uint8Array(await pdf.arrayBuffer()))).toContain("Beta Renamed");
+      }
+    }
+    // A change to the version itself is seen at once too.
+    const version = (await other.get<Version>(`/me/versions/${id}`)).body;
+    await other.put(`/me/versions/${id}`, { ...version, headline: "Changed on the second" });
+    expect((await resumeOf(api, id)).profile.headline).toBe("Changed on the second");
+  });
+});
+
+describe("another person's version", () => {
+  it("is a 404 on every route, and so is their link", async () => {
+    const owner = await personWithJobs();
+    const { id } = (await owner.api.post<Version>("/me/versions", { name: "mine" })).body;
+    const link = await owner.api.post<{ id: string }>(`/me/versions/${id}/links`, {});
+    expect(link.status).toBe(201);
+    const stranger = (await personWithJobs()).api;
+    const answers = [
+      await stranger.get(`/me/versions/${id}`),
+      await stranger.put(`/me/versions/${id}`, { name: "taken" }),
+      await stranger.get(`/me/versions/${id}/resume`),
+      await stranger.get(`/me/versions/${id}/resume?format=pdf`),
+      await stranger.get(`/me/versions/${id}/links`),
+      await stranger.post(`/me/versions/${id}/links`, {}),
+      await stranger.delete(`/me/links/${link.body.id}`),
+      await stranger.delete(`/me/versions/${id}`),
+    ];
+    expect(answers.map((a) => a.status)).toEqual(Array(answers.length).fill(404));
+    expect((await stranger.get<{ items: unknown[] }>("/me/versions")).body.items).toEqual([]);
+    expect((await owner.api.get<Version>(`/me/versions/${id}`)).body.name).toBe("mine");
+    expect((await owner.api.get<{ items: unknown[] }>(`/me/versions/${id}/links`)).body.items).toHaveLength(
+      1,
+    );
+  });
+});

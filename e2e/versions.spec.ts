@@ -1,0 +1,141 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { env } from "../scripts/env.ts";
+import { THREE_JOBS } from "../test/three-jobs.ts";
+import { severeViolations, signIn, uniqueUser } from "./helpers.ts";
+
+const SCREENSHOTS = path.join(env.DATA_DIR, "test-results", "screenshots");
+
+/** Axe's serious and critical findings in the Versions section. */
+const versionsViolations = (page: Page) =>
+  severeViolations(
+    new AxeBuilder({ page })
+      .include("section[aria-labelledby='versions-heading']")
+      // The theme's page in its script-less frame, which axe cannot enter (it waits for it until the test times out).
+      .exclude("[data-testid='theme-preview']"),
+  );
+
+/** A profile and three jobs, written through the editor's own API (its session cookie), then the editor reloaded. */
+async function threeJobs(page: Page) {
+  const call = (procedure: string, input: unknown) =>
+    page.request.post(`/api/trpc/${procedure}`, { data: input }).then((r) => expect(r.status()).toBe(200));
+  await call("profile.put", { name: "Jo Tailor", headline: "Engineer", email: "jo@example.org" });
+  for (const job of THREE_JOBS) await call("experience.create", job);
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Profile" })).toBeVisible();
+}
+
+/** Makes a version named `name` in the Versions panel and returns its editor. */
+async function makeVersion(page: Page, name: string) {
+  await page.getByRole("button", { name: "Manage versions" }).click();
+  await page.getByRole("form", { name: "New version" }).getByLabel("Version name").fill(name);
+  await page.getByRole("button", { name: "Create version" }).click();
+  const editor = page.getByTestId("version-editor");
+  await expect(editor.getByRole("heading", { name: `Version “${name}”` })).toBeVisible();
+  return editor;
+}
+
+test("a version with two of three jobs, its link copied and opened with no session: the two jobs and its PDF", async ({
+  page,
+  browser,
+  context,
+}) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await signIn(page, uniqueUser("versions"));
+  await threeJobs(page);
+  const editor = await makeVersion(page, "Two jobs");
+  await expect(editor.getByLabel("Version name")).toBeFocused();
+
+  await editor.getByLabel("All experience, and what I add later").uncheck();
+  await editor.getByLabel("Engineer — Beta Labs").uncheck();
+  await editor.getByLabel("Headline").fill("Platform engineer");
+  await editor.getByRole("button", { name: "Save version" }).click();
+  await expect(editor.getByRole("status").first()).toHaveText("Version saved.");
+  await expect(page.getByTestId("version")).toContainText("2 of 3 entries");
+
+  await editor.getByRole("button", { name: "Preview" }).click();
+  const preview = editor.frameLocator("[data-testid='theme-preview']");
+  await expect(preview.locator("body")).toContainText("Gamma Inc");
+  await expect(preview.locator("body")).not.toContainText("Beta Labs");
+
+  const [ownPdf] = await Promise.all([
+    page.waitForEvent("download"),
+    editor.getByRole("button", { name: "Download PDF" }).click(),
+  ]);
+  expect(ownPdf.suggestedFilename()).toBe("Jo-Tailor-resume.pdf");
+
+  const links = editor.getByTestId("share-links");
+  await links.getByRole("button", { name: "Create link" }).click();
+  await expect(links.getByRole("status")).toHaveText("Link made: copy it and send it.");
+  await links.getByRole("button", { name: /^Copy link 1/ }).click();
+  await expect(links.getByRole("status")).toHaveText("Link copied to the clipboard.");
+  const url = await page.evaluate<string>("navigator.clipboard.readText()");
+  expect(url).toMatch(/\/r\/[A-Za-z0-9_-]{32}$/);
+  expect(await versionsViolations(page)).toEqual([]);
+
+  // A recruiter: another browser context, no session cookie.
+  const stranger = await browser.newContext({ acceptDownloads: true });
+  const visit = await stranger.newPage();
+  const answer = await visit.goto(url);
+  expect(answer?.status()).toBe(200);
+  expect(answer?.headers()["x-robots-tag"]).toBe("noindex");
+  await expect(visit.locator("body")).toContainText("Alpha Corp");
+  await expect(visit.locator("body")).toContainText("Gamma Inc");
+  await expect(visit.locator("body")).toContainText("Platform engineer");
+  await expect(visit.locator("body")).not.toContainText("Beta Labs");
+  await visit.screenshot({ path: path.join(SCREENSHOTS, "shared-version-page.png"), fullPage: true });
+  const [pdf] = await Promise.all([
+    visit.waitForEvent("download"),
+    visit.getByRole("link", { name: "PDF" }).click(),
+  ]);
+  expect(pdf.suggestedFilename()).toBe("Jo-Tailor-resume.pdf");
+  const bytes = await readFile((await pdf.path())!);
+  expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
+  await stranger.close();
+
+  // Its views, in the owner's list; revoked, the stranger's page is gone.
+  await expect(async () => {
+    await page.getByRole("button", { name: "Close" }).click();
+    await page.getByRole("button", { name: "Edit Two jobs" }).click();
+    await expect(page.getByTestId("share-link")).toContainText("1 view", { timeout: 1_000 });
+  }).toPass({ timeout: 10_000 });
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: /^Revoke link 1/ }).click();
+  await expect(page.getByTestId("share-links").getByRole("status")).toHaveText("Link revoked.");
+  expect((await page.request.get(url)).status()).toBe(404);
+});
+
+test.describe("at 375 px wide", () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  test("the Versions panel fits, is used with the keyboard, and axe finds nothing serious", async ({
+    page,
+  }) => {
+    await signIn(page, uniqueUser("versions-phone"));
+    await threeJobs(page);
+    const editor = await makeVersion(page, "Phone version");
+    await editor.getByRole("button", { name: "Create link" }).click();
+    await expect(editor.getByTestId("share-link")).toHaveCount(1);
+
+    // Keyboard only: Tab reaches the checkbox of the first section, Space unticks it, its entries appear.
+    const all = editor.getByLabel("All experience, and what I add later");
+    await all.focus();
+    await page.keyboard.press("Space");
+    await expect(editor.getByLabel("Engineer — Alpha Corp")).toBeChecked();
+    await page.keyboard.press("Tab");
+    await expect(editor.getByLabel("Engineer — Gamma Inc")).toBeFocused();
+
+    const overflow = await page.evaluate<number>("document.documentElement.scrollWidth");
+    expect(overflow).toBeLessThanOrEqual(375);
+    for (const button of await editor.getByRole("button").all()) {
+      const box = (await button.boundingBox())!;
+      expect(box.x + box.width, await button.innerText()).toBeLessThanOrEqual(375);
+    }
+    expect(await versionsViolations(page)).toEqual([]);
+    await page.getByRole("region", { name: "Versions" }).screenshot({
+      path: path.join(SCREENSHOTS, "versions-panel-375.png"),
+    });
+  });
+});

@@ -1,0 +1,29 @@
+import { z } from "zod";
+
+export const SHARE_LINK_MAX_DAYS = 365;
+
+export const shareLinkInput = z
+  .strictObject({
+    id: z.uuid("must be a uuid"),
+    expires_in_days: z
+      .number(`must be a whole number of days from 1 to ${SHARE_LINK_MAX_DAYS}`)
+      .int(`must be a whole number of days from 1 to ${SHARE_LINK_MAX_DAYS}`)
+      .min(1, "must be at least 1")
+      .max(SHARE_LINK_MAX_DAYS, `must be at most ${SHARE_LINK_MAX_DAYS}`)
+      .nullish()
+      .transform((v) => v ?? null)
+      .meta({ description: "Days until the link stops working; left out or null: it works until revoked." }),
+  })
+  .meta({ title: "ShareLinkInput" });
+
+export const shareLinkOutput = z
+  .object({
+    id: z.uuid(),
+    url: z.url().meta({ format: "uri", description: "The public page: `<PUBLIC_URL>/r/<slug>`." }),
+    created_at: z.iso.datetime(),
+    expires_at: z.iso.datetime().nullable(),
+    views: z.number().int().meta({ description: "Pages answered (GET /r/{slug}, 200)." }),
+  })
+  .meta({ id: "ShareLink" });
+
+export type ShareLink = z.output<typeof shareLinkOutput>;

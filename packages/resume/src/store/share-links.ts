@@ -1,0 +1,154 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { isoTimestampSql, type Database } from "@app/db";
+import { DomainError } from "@app/rest/errors";
+import type { ShareLink } from "../schemas/share-link.ts";
+import { advisoryXactLock, type Queryable } from "./sql.ts";
+
+/** Links one version may have at once; the next create answers 409. */
+export const SHARE_LINKS_PER_VERSION = 10;
+
+/** 24 random bytes: 192 bits, 32 base64url characters (the contract asks for at least 128 bits). */
+const SLUG_BYTES = 24;
+/** What a slug looks like: anything else is unknown without asking the database. */
+export const SLUG_PATTERN = /^[A-Za-z0-9_-]{32}$/;
+
+export const newSlug = (): string => randomBytes(SLUG_BYTES).toString("base64url");
+export const slugHashOf = (slug: string): string => createHash("sha256").update(slug).digest("hex");
+
+/** The public page of `slug` under `publicUrl` (an origin, perhaps with a path, without a trailing slash). */
+export const shareUrlOf = (publicUrl: string, slug: string): string => `${publicUrl}/r/${slug}`;
+
+type StoredLink = Omit<ShareLink, "url"> & { slug: string };
+
+const LINK_JSON = `json_build_object(
+  'id', l.id,
+  'slug', l.slug,
+  'created_at', ${isoTimestampSql("l.created_at")},
+  'expires_at', ${isoTimestampSql("l.expires_at")},
+  'views', l.views)`;
+
+const versionNotFound = () => new DomainError(404, "no tailored version with that id");
+const linkNotFound = () => new DomainError(404, "no share link with that id");
+
+const answered = (publicUrl: string, { slug, ...link }: StoredLink): ShareLink => ({
+  ...link,
+  url: shareUrlOf(publicUrl, slug),
+});
+
+/** Makes a link to one of the person's versions; it works until revoked, or for `expiresInDays`. */
+export async function createShareLink(
+  db: Database,
+  userId: string,
+  versionId: string,
+  expiresInDays: number | null,
+  publicUrl: string,
+): Promise<ShareLink> {
+  const slug = newSlug();
+  const [, rows] = await db.$transaction([
+    // The lock makes the count and the insert one step, so concurrent creates cannot pass the cap.
+    db.$queryRawUnsafe(...advisoryXactLock(`share_links:${versionId}`)),
+    db.$queryRawUnsafe<{ found: boolean; link: StoredLink | null }[]>(
+      `WITH version AS (SELECT id FROM resume.tailored_versions WHERE id = $2::uuid AND user_id = $3),
+       inserted AS (
+         INSERT INTO resume.share_links AS l (id, version_id, user_id, slug, slug_hash, expires_at)
+         SELECT $1::uuid, version.id, $3, $4, decode($5, 'hex'),
+                now() + make_interval(days => $6::int)
+           FROM version
+          WHERE (SELECT count(*) FROM resume.share_links WHERE version_id = $2::uuid) < ${SHARE_LINKS_PER_VERSION}
+         RETURNING ${LINK_JSON} AS link)
+       SELECT EXISTS (SELECT 1 FROM version) AS found, (SELECT link FROM inserted) AS link`,
+      randomUUID(),
+      versionId,
+      userId,
+      slug,
+      slugHashOf(slug),
+      expiresInDays,
+    ),
+  ]);
+  const [{ found, link }] = rows as [{ found: boolean; link: StoredLink | null }];
+  if (!found) throw versionNotFound();
+  if (!link)
+    throw new DomainError(409, `at most ${SHARE_LINKS_PER_VERSION} links per version; revoke one first`);
+  return answered(publicUrl, link);
+}
+
+/** A version's links, newest first, expired ones included (until revoked), with their views. */
+export async function listShareLinks(
+  db: Queryable,
+  userId: string,
+  versionId: string,
+  publicUrl: string,
+): Promise<ShareLink[]> {
+  const [row] = await db.$queryRawUnsafe<{ found: boolean; items: StoredLink[] }[]>(
+    `SELECT EXISTS (SELECT 1 FROM resume.tailored_versions WHERE id = $1::uuid AND user_id = $2) AS found,
+            (SELECT coalesce(json_agg(${LINK_JSON} ORDER BY l.created_at DESC, l.id), '[]'::json)
+               FROM resume.share_links l WHERE l.version_id = $1::uuid AND l.user_id = $2) AS items`,
+    versionId,
+    userId,
+  );
+  if (!row!.found) throw versionNotFound();
+  return row!.items.map((link) => answered(publicUrl, link));
+}
+
+/** Revokes a link: its row goes, so its page is a 404 at once on every instance. */
+export async function revokeShareLink(db: Database, userId: string, id: string): Promise<void> {
+  const deleted = await db.$executeRawUnsafe(
+    `DELETE FROM resume.share_links WHERE id = $1::uuid AND user_id = $2`,
+    id,
+    userId,
+  );
+  if (deleted === 0) throw linkNotFound();
+}
+
+/** What a live link (not revoked, not expired) shows, and the resume version its answers are kept under. */
+export interface SharedVersion {
+  linkId: string;
+  userId: string;
+  versionId: string;
+  /**
+   * The owner's resume version (migration resume_versions), which moves on every change to what the
+   * page shows; null when their row is missing (removed by hand): then nothing is kept.
+   */
+  resumeVersion: string | null;
+}
+
+/**
+ * The live links of these slug hashes, in one statement for them all; a
+ * revoked (deleted) or expired link is not found, exactly as an unknown one.
+ */
+export async function findSharedVersions(
+  db: Queryable,
+  slugHashes: readonly string[],
+): Promise<Map<string, SharedVersion | null>> {
+  const rows = await db.$queryRawUnsafe<
+    { hash: string; link_id: string; user_id: string; version_id: string; resume_version: string | null }[]
+  >(
+    `SELECT encode(l.slug_hash, 'hex') AS hash, l.id AS link_id, l.user_id, l.version_id,
+            rv.version::text AS resume_version
+       FROM resume.share_links l LEFT JOIN resume.versions rv ON rv.user_id = l.user_id
+      WHERE l.slug_hash IN (SELECT decode(h, 'hex') FROM unnest($1::text[]) AS h)
+        AND (l.expires_at IS NULL OR l.expires_at > now())`,
+    slugHashes,
+  );
+  const found = new Map<string, SharedVersion | null>(slugHashes.map((hash) => [hash, null]));
+  for (const row of rows) {
+    found.set(row.hash, {
+      linkId: row.link_id,
+      userId: row.user_id,
+      versionId: row.version_id,
+      resumeVersion: row.resume_version,
+    });
+  }
+  return found;
+}
+
+/** Adds counted page views to their links, in one statement (a link revoked meanwhile is skipped). */
+export async function addShareLinkViews(db: Database, views: ReadonlyMap<string, number>): Promise<void> {
+  if (views.size === 0) return;
+  await db.$executeRawUnsafe(
+    `UPDATE resume.share_links l SET views = l.views + v.n
+       FROM unnest($1::uuid[], $2::int[]) AS v(id, n) WHERE l.id = v.id`,
+    [...views.keys()],
+    [...views.values()],
+  );
+}
