@@ -5,6 +5,13 @@ import { fmt, percentile, printTable, runLoad, type LoadResult } from "./stats.t
 /** How long a reader's GET /events waits for a change; short, so it ends soon after the posts do. */
 const WAIT_SECONDS = 1;
 const FEED_PAGE = 1_000;
+/**
+ * Pairs of posting runs (without the reader, then with it), each half of
+ * BENCH_SECONDS: other work on the machine moved posting by a factor of two
+ * from one 10 s run to the next, so many short runs side by side compare
+ * better than two long ones.
+ */
+const PASSES = 6;
 /** After the posts end, how long the reader may take to see the last of them. */
 const DRAIN_MS = 5_000;
 
@@ -14,7 +21,7 @@ const DRAIN_MS = 5_000;
  * poll. A post's lag is the time the reader received its event minus the time
  * its client received the 201, both on this process's clock (negative when
  * the reader heard first). Posting runs alternate without and with the
- * reader, twice each, the same length, so the throughput ratio sees the
+ * reader (PASSES each, the same length), so the throughput ratio sees the
  * machine's drift on both sides.
  */
 export async function benchFeed(ledgerUrl: string, seconds: number) {
@@ -38,9 +45,9 @@ export async function benchFeed(ledgerUrl: string, seconds: number) {
   await runLoad(CLIENTS, 2, async (_worker, i) => void (await post(i))); // warm-up: the first seconds of a server are slower
   const without: LoadResult[] = [];
   const followed: (LoadResult & Reading)[] = [];
-  for (let pass = 0; pass < 2; pass += 1) {
-    without.push(await runLoad(CLIENTS, seconds, async (_worker, i) => void (await post(i))));
-    followed.push(await postWhileFollowing(ledgerUrl, seconds, post));
+  for (let pass = 0; pass < PASSES; pass += 1) {
+    without.push(await runLoad(CLIENTS, seconds / 2, async (_worker, i) => void (await post(i))));
+    followed.push(await postWhileFollowing(ledgerUrl, seconds / 2, post));
   }
   client.close();
 
@@ -56,7 +63,7 @@ export async function benchFeed(ledgerUrl: string, seconds: number) {
   const unseen = followed.reduce((n, r) => n + r.unseen, 0);
   const pages = followed.reduce((n, r) => n + r.pages, 0);
   printTable(
-    `Ledger event feed: ${CLIENTS} clients posting, 2 × ${seconds} s without a reader and with one, alternating`,
+    `Ledger event feed: ${CLIENTS} clients posting, ${PASSES} × ${seconds / 2} s without a reader and with one, alternating`,
     ["run", "tx", "errors", "tx/s", "p50 ms", "p99 ms"],
     [
       row(`POST /transactions, no reader (${CLIENTS} clients)`, bare),
