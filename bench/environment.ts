@@ -1,9 +1,10 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { env } from "../scripts/env.ts";
+import { migrate } from "../scripts/database.ts";
 import { startLedger, startWeb, stopProcess, waitForHealthy } from "../scripts/processes.ts";
 import { createMigratedDatabase } from "../test/migrated-database.ts";
-import { adminQuery, queryRows } from "../test/postgres-admin.ts";
+import { adminQuery, queryRows, withDatabaseName } from "../test/postgres-admin.ts";
 import { freePort } from "../test/free-port.ts";
 
 export const BENCH_KEY = {
@@ -18,6 +19,12 @@ export interface BenchEnvironment {
   ledgerUrl: string;
   /** Starts the web app's production build against the bench database (for the resume benchmarks). */
   startWeb(extraEnv?: Record<string, string>): Promise<string>;
+  /**
+   * A database that later runs reuse (`name`, created and migrated as needed,
+   * never dropped: what a benchmark loads into it once takes minutes), and a
+   * ledger server of its own on it.
+   */
+  startKeptLedger(name: string): Promise<{ databaseUrl: string; ledgerUrl: string }>;
   stop(): Promise<void>;
 }
 
@@ -33,28 +40,38 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
 
   const credentialsFile = path.join(env.DATA_DIR, "bench-credentials.json");
   await writeFile(credentialsFile, JSON.stringify([BENCH_KEY]), { mode: 0o600 });
-  const ledgerPort = await freePort();
   const service = {
     DATABASE_URL: databaseUrl,
     DATA_DIR: env.DATA_DIR,
     HOST: "127.0.0.1",
     PORT: 0,
-    LEDGER_PORT: ledgerPort,
+    LEDGER_PORT: 0,
     SHUTDOWN_DRAIN_MS: 0,
   };
-  const ledger = startLedger(
-    service,
-    "quiet",
-    { LEDGER_CREDENTIALS_FILE: credentialsFile },
-    profilerArgs("ledger"),
-  );
-  const ledgerUrl = `http://127.0.0.1:${ledgerPort}`;
-  await waitForHealthy(`${ledgerUrl}/healthz`);
+  const children: ReturnType<typeof startLedger>[] = [];
+  const startLedgerOn = async (url: string, profileName: string) => {
+    const port = await freePort();
+    children.push(
+      startLedger(
+        { ...service, DATABASE_URL: url, LEDGER_PORT: port },
+        "quiet",
+        { LEDGER_CREDENTIALS_FILE: credentialsFile },
+        profilerArgs(profileName),
+      ),
+    );
+    const ledgerUrl = `http://127.0.0.1:${port}`;
+    await waitForHealthy(`${ledgerUrl}/healthz`);
+    return ledgerUrl;
+  };
+  const ledgerUrl = await startLedgerOn(databaseUrl, "ledger");
 
-  const children = [ledger];
   return {
     databaseUrl,
     ledgerUrl,
+    async startKeptLedger(name) {
+      const url = await keptDatabase(database.adminUrl, name);
+      return { databaseUrl: url, ledgerUrl: await startLedgerOn(url, `ledger-${name}`) };
+    },
     async startWeb(extraEnv = {}) {
       const port = await freePort();
       children.push(
@@ -87,6 +104,29 @@ export function profilerArgs(name: string): string[] {
   if (!directory) return [];
   // Node's default file names (pid and thread id): the ledger's tsx loader thread writes its own.
   return ["--cpu-prof", `--cpu-prof-dir=${path.resolve(directory, name)}`];
+}
+
+/**
+ * The database `name` on the bench's server, migrated. One whose applied
+ * migration was edited since (allowed until a migration is released) is
+ * dropped and made anew, so it has the schema on disk.
+ */
+async function keptDatabase(adminUrl: string, name: string): Promise<string> {
+  if (name.startsWith("bench_")) throw new Error(`${name}: bench_* databases are dropped as abandoned`);
+  const url = withDatabaseName(adminUrl, name);
+  const create = () => adminQuery(adminUrl, `CREATE DATABASE ${name}`);
+  const [existing] = await queryRows(adminUrl, `SELECT 1 FROM pg_database WHERE datname = '${name}'`);
+  if (!existing) await create();
+  try {
+    await migrate(url);
+  } catch (error) {
+    if (!/was edited after it was applied/.test(String(error))) throw error;
+    console.log(`(${name}: a migration changed since it was loaded; loading it anew)`);
+    await adminQuery(adminUrl, `DROP DATABASE ${name} WITH (FORCE)`);
+    await create();
+    await migrate(url);
+  }
+  return url;
 }
 
 /** Databases of earlier runs that died before dropping theirs (their pid is in the name). */

@@ -1,11 +1,13 @@
 /**
- * `npm run bench [posting|resume|documents|mixed|balances|controls ...]`: starts its own database and
+ * `npm run bench [posting|resume|documents|mixed|balances|controls|search|feed ...]`: starts its own database and
  * production servers, prints a table per benchmark, cleans up. BENCH_SECONDS
  * sets each load run's length (default 10).
  */
 import os from "node:os";
 import { benchBalances, benchPosting } from "./ledger.ts";
 import { benchControls } from "./ledger-controls.ts";
+import { benchFeed } from "./ledger-feed.ts";
+import { benchSearch, SEARCH_DATABASE } from "./ledger-search.ts";
 import { benchResume } from "./resume.ts";
 import { benchResumeDocuments } from "./resume-documents.ts";
 import { benchResumeMixed } from "./resume-mixed.ts";
@@ -27,6 +29,11 @@ try {
   if (wanted("mixed")) await benchResumeMixed(environment.startWeb, seconds);
   if (wanted("balances")) await benchBalances(environment.ledgerUrl, environment.databaseUrl);
   if (wanted("controls")) await benchControls(environment.ledgerUrl, environment.databaseUrl, seconds);
+  if (wanted("search")) {
+    const kept = await environment.startKeptLedger(SEARCH_DATABASE);
+    await benchSearch(kept.ledgerUrl, kept.databaseUrl);
+  }
+  if (wanted("feed")) await benchFeed(environment.ledgerUrl, seconds);
 } catch (error) {
   console.error(error);
   process.exitCode = 1;

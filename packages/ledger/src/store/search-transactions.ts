@@ -1,4 +1,4 @@
-import { queryRows, type Database } from "@app/db";
+import { PLAN_EACH_CALL, queryRows, type Database } from "@app/db";
 import { z } from "zod";
 import { listCursor } from "../list-cursor.ts";
 import type { Transaction, TransactionFilters, TransactionStatus } from "../schemas.ts";
@@ -57,19 +57,26 @@ export async function searchTransactions(
       `(SELECT x.created_at, x.${id} AS id FROM ledger.${table} x WHERE x.account_id = ${account}::uuid
           ${afterSql ? `AND (x.created_at, x.${id}) < ${afterSql}` : ""}
         ORDER BY x.created_at DESC, x.${id} DESC)`;
+    // The page's LIMIT inside the DISTINCT, filters and all: a subquery is planned for all its rows unless
+    // it has a LIMIT of its own, and for an account of 1,000,000 entries all its rows are cheapest hashed
+    // and sorted (6 s) rather than merged from the two indexes (under 1 ms for a page).
     sql = `SELECT ${TRANSACTION_JSON} AS transaction
              FROM (SELECT DISTINCT c.created_at, c.id
                      FROM (${touching("entries", "transaction_id")} UNION ALL ${touching("hold_entries", "hold_id")}) c
-                    ORDER BY c.created_at DESC, c.id DESC) c
+                     ${conditions.length > 0 ? `JOIN ledger.transactions t ON t.id = c.id WHERE ${conditions.join(" AND ")}` : ""}
+                    ORDER BY c.created_at DESC, c.id DESC LIMIT $1) c
              JOIN ledger.transactions t ON t.id = c.id
-            ${conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : ""}
-            ORDER BY c.created_at DESC, c.id DESC LIMIT $1`;
+            ORDER BY c.created_at DESC, c.id DESC`;
   } else {
     if (afterSql) conditions.push(`(t.created_at, t.id) < ${afterSql}`);
     sql = `SELECT ${TRANSACTION_JSON} AS transaction FROM ledger.transactions t
             ${conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : ""}
             ORDER BY t.created_at DESC, t.id DESC LIMIT $1`;
   }
+  // A generic plan cannot know how rare a metadata value is: for `metadata @> $n` it walks the time
+  // index and filters (2.6 s for one order among 1,000,000), where one planned for the value reads the
+  // GIN index (1 ms). PostgreSQL kept to custom plans in the benchmark, but only by its cost estimates.
+  if (filters.metadata) sql = `${PLAN_EACH_CALL} ${sql}`;
   const rows = await queryRows<{ transaction: Transaction }>(db, sql, ...values);
   const last = rows.length > limit ? rows[limit - 1]!.transaction : null;
   return {

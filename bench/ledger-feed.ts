@@ -1,0 +1,157 @@
+import { randomUUID } from "node:crypto";
+import { call, CLIENTS, createAccount, ledger, row } from "./ledger-calls.ts";
+import { fmt, percentile, printTable, runLoad, type LoadResult } from "./stats.ts";
+
+/** How long a reader's GET /events waits for a change; short, so it ends soon after the posts do. */
+const WAIT_SECONDS = 1;
+const FEED_PAGE = 1_000;
+/**
+ * Pairs of posting runs (without the reader, then with it), each half of
+ * BENCH_SECONDS: other work on the machine moved posting by a factor of two
+ * from one 10 s run to the next, so many short runs side by side compare
+ * better than two long ones.
+ */
+const PASSES = 6;
+/** After the posts end, how long the reader may take to see the last of them. */
+const DRAIN_MS = 5_000;
+
+/**
+ * The event feed keeps up (issue's speed part): 16 clients post 2-entry
+ * transactions at full speed while one reader follows GET /events by long
+ * poll. A post's lag is the time the reader received its event minus the time
+ * its client received the 201, both on this process's clock (negative when
+ * the reader heard first). Posting runs alternate without and with the
+ * reader (PASSES each, the same length), so the throughput ratio sees the
+ * machine's drift on both sides.
+ */
+export async function benchFeed(ledgerUrl: string, seconds: number) {
+  const client = ledger(ledgerUrl);
+  const cash = await createAccount(client, "feed cash", "asset");
+  const sales = await createAccount(client, "feed sales", "income");
+  const post = async (i: number) =>
+    (
+      await call(client, "/transactions", {
+        method: "POST",
+        body: {
+          idempotency_key: randomUUID(),
+          entries: [
+            { account_id: cash, amount: 100 + i },
+            { account_id: sales, amount: -(100 + i) },
+          ],
+        },
+      })
+    ).id as string;
+
+  await runLoad(CLIENTS, 2, async (_worker, i) => void (await post(i))); // warm-up: the first seconds of a server are slower
+  const without: LoadResult[] = [];
+  const followed: (LoadResult & Reading)[] = [];
+  for (let pass = 0; pass < PASSES; pass += 1) {
+    without.push(await runLoad(CLIENTS, seconds / 2, async (_worker, i) => void (await post(i))));
+    followed.push(await postWhileFollowing(ledgerUrl, seconds / 2, post));
+  }
+  client.close();
+
+  const merged = (runs: LoadResult[]): LoadResult => ({
+    requests: runs.reduce((n, r) => n + r.requests, 0),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+    seconds: runs.reduce((n, r) => n + r.seconds, 0),
+    latenciesMs: runs.flatMap((r) => r.latenciesMs),
+  });
+  const bare = merged(without);
+  const withReader = merged(followed);
+  const lags = followed.flatMap((r) => r.lagsMs);
+  const unseen = followed.reduce((n, r) => n + r.unseen, 0);
+  const pages = followed.reduce((n, r) => n + r.pages, 0);
+  printTable(
+    `Ledger event feed: ${CLIENTS} clients posting, ${PASSES} × ${seconds / 2} s without a reader and with one, alternating`,
+    ["run", "tx", "errors", "tx/s", "p50 ms", "p99 ms"],
+    [
+      row(`POST /transactions, no reader (${CLIENTS} clients)`, bare),
+      row(`POST /transactions, one GET /events reader following (${CLIENTS} clients)`, withReader),
+    ],
+  );
+  printTable(
+    "Feed lag: the reader's receipt of the event - the poster's receipt of its 201 (same process clock)",
+    ["events", "unseen", "reader pages", "p50 ms", "p99 ms", "max ms", "reader first"],
+    [
+      [
+        lags.length,
+        unseen,
+        pages,
+        fmt(percentile(lags, 50)),
+        fmt(percentile(lags, 99)),
+        fmt(Math.max(...lags)),
+        lags.filter((lag) => lag < 0).length,
+      ],
+    ],
+  );
+  const rate = (r: LoadResult) => r.requests / r.seconds;
+  console.log(
+    [
+      `feed lag p99 = ${fmt(percentile(lags, 99))} ms  (target <= 250; every post seen: ${unseen === 0 ? "yes" : `no, ${unseen} unseen`})`,
+      `posting with a reader / without = ${fmt(rate(withReader) / rate(bare), 2)}  (target >= 0.9)`,
+    ].join("\n"),
+  );
+}
+
+interface Reading {
+  lagsMs: number[];
+  /** Posts answered 201 whose event the reader had not received DRAIN_MS after the run. */
+  unseen: number;
+  pages: number;
+}
+
+/** A posting run while one reader, on a connection of its own, follows the feed from its current end. */
+async function postWhileFollowing(
+  ledgerUrl: string,
+  seconds: number,
+  post: (i: number) => Promise<string>,
+): Promise<LoadResult & Reading> {
+  const reader = ledger(ledgerUrl);
+  const answeredAt = new Map<string, number>();
+  const receivedAt = new Map<string, number>();
+  const lagsMs: number[] = [];
+  let pages = 0;
+  let reading = true;
+  let after = (await call(reader, "/events?after=end")).next_cursor as string;
+  const follow = (async () => {
+    while (reading) {
+      const page = await call(
+        reader,
+        `/events?after=${after}&limit=${FEED_PAGE}&wait_seconds=${WAIT_SECONDS}`,
+      );
+      const at = performance.now();
+      pages += 1;
+      for (const event of page.items as { type: string; data: { id: string } }[]) {
+        if (event.type !== "transaction.posted") continue;
+        const answered = answeredAt.get(event.data.id);
+        if (answered === undefined) receivedAt.set(event.data.id, at);
+        else {
+          answeredAt.delete(event.data.id);
+          lagsMs.push(at - answered);
+        }
+      }
+      after = page.next_cursor as string;
+    }
+  })();
+  // Awaited after the posts; until then a failed read must not end the process as an unhandled rejection.
+  follow.catch(() => {});
+
+  const load = await runLoad(CLIENTS, seconds, async (_worker, i) => {
+    const id = await post(i);
+    const at = performance.now();
+    const received = receivedAt.get(id);
+    if (received === undefined) answeredAt.set(id, at);
+    else {
+      receivedAt.delete(id);
+      lagsMs.push(received - at);
+    }
+  });
+  const drainUntil = performance.now() + DRAIN_MS;
+  while (answeredAt.size > 0 && performance.now() < drainUntil)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  reading = false;
+  await follow;
+  reader.close();
+  return { ...load, lagsMs, unseen: answeredAt.size, pages };
+}
