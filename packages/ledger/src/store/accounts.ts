@@ -4,7 +4,7 @@ import { DomainError } from "@app/rest/errors";
 import { z } from "zod";
 import { listCursor } from "../list-cursor.ts";
 import type { Account, AccountFilters, AccountType } from "../schemas.ts";
-import { ACCOUNT_JSON } from "./sql.ts";
+import { ACCOUNT_JSON, statementValues } from "./sql.ts";
 
 type NewAccount = {
   name: string;
@@ -92,16 +92,12 @@ export async function listAccounts(
   limit: number,
   cursor: string | undefined,
 ): Promise<{ items: Account[]; next_cursor: string | null }> {
-  const values: unknown[] = [limit + 1];
-  const where = (condition: (n: string) => string, value: unknown) => {
-    values.push(value);
-    return condition(`$${values.length}`);
-  };
+  const { values, add } = statementValues(limit + 1);
   const conditions = [
-    cursor !== undefined && where((n) => `a.seq > ${n}::bigint`, accountsCursor.decode(null, cursor)[0]),
-    filters.type && where((n) => `a.type = ${n}::ledger.account_type`, filters.type),
-    filters.currency && where((n) => `a.currency = ${n}`, filters.currency),
-    filters.metadata && where((n) => `a.metadata @> ${n}::jsonb`, JSON.stringify(filters.metadata)),
+    cursor !== undefined && `a.seq > ${add(accountsCursor.decode(null, cursor)[0])}::bigint`,
+    filters.type && `a.type = ${add(filters.type)}::ledger.account_type`,
+    filters.currency && `a.currency = ${add(filters.currency)}`,
+    filters.metadata && `a.metadata @> ${add(JSON.stringify(filters.metadata))}::jsonb`,
   ].filter((condition) => typeof condition === "string");
   const rows = await queryRows<{ seq: string; account: Account }>(
     db,

@@ -2,7 +2,7 @@ import { PLAN_EACH_CALL, queryRows, type Database } from "@app/db";
 import { z } from "zod";
 import { listCursor } from "../list-cursor.ts";
 import type { Transaction, TransactionFilters, TransactionStatus } from "../schemas.ts";
-import { TRANSACTION_JSON } from "./sql.ts";
+import { statementValues, TRANSACTION_JSON } from "./sql.ts";
 
 const transactionsCursor = listCursor("transactions", z.iso.datetime(), z.uuid());
 
@@ -32,11 +32,7 @@ export async function searchTransactions(
   limit: number,
   cursor: string | undefined,
 ): Promise<{ items: Transaction[]; next_cursor: string | null }> {
-  const values: unknown[] = [limit + 1];
-  const parameter = (value: unknown) => {
-    values.push(value);
-    return `$${values.length}`;
-  };
+  const { values, add: parameter } = statementValues(limit + 1);
   const after = cursor === undefined ? null : transactionsCursor.decode(null, cursor);
   const afterSql = after && `(${parameter(after[0])}::timestamptz, ${parameter(after[1])}::uuid)`;
   const conditions = [

@@ -41,3 +41,19 @@ export const TRANSACTION_JSON = `json_build_object(
   'entries', CASE WHEN t.hold_expires_at IS NULL
     THEN (SELECT json_agg(${ENTRY_JSON} ORDER BY e.position) FROM ledger.entries e WHERE e.transaction_id = t.id)
     ELSE (SELECT json_agg(${HOLD_ENTRY_JSON} ORDER BY h.position) FROM ledger.hold_entries h WHERE h.hold_id = t.id) END)`;
+
+/**
+ * The values of a statement built with optional parts: `add` keeps a value
+ * and answers its placeholder ($2, $3, ... after `first`), for the condition
+ * that uses it.
+ */
+export function statementValues(...first: unknown[]) {
+  const values = [...first];
+  return {
+    values,
+    add(value: unknown): string {
+      values.push(value);
+      return `$${values.length}`;
+    },
+  };
+}
