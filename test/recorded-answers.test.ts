@@ -91,6 +91,8 @@ async function session(): Promise<RecordedAnswer[]> {
       if (!UNRECORDED_HEADERS.has(name)) headers[name] = normalize(value);
     }
     const body = normalize(await response.text());
+    // An event cursor holds a transaction id of the database server, whose digits vary from run to run.
+    if (body.includes("<xact>") && headers["content-length"]) headers["content-length"] = "<length>";
     recorded.push({ request: normalize(request).slice(0, 120), status: response.status, headers, body });
     return body;
   };
