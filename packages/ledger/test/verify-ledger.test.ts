@@ -152,4 +152,68 @@ describe("verifyLedger", () => {
       },
     ]);
   });
+
+  it("finds nothing while posts to bounded accounts commit during its checks", async () => {
+    // Many bounded wallets, so that one check reads partial sums for a while, and a writer that keeps
+    // spending from them meanwhile, through the triggers, as the ledger posts.
+    const cash = randomUUID();
+    const wallets = Array.from({ length: 300 }, () => randomUUID());
+    await sql.query(
+      "INSERT INTO ledger.accounts (id, name, type, currency) VALUES ($1, 'c', 'asset', 'JPY')",
+      [cash],
+    );
+    await sql.query(
+      `INSERT INTO ledger.accounts (id, name, type, currency, max_balance)
+       SELECT id, 'w', 'liability', 'JPY', 0 FROM unnest($1::uuid[]) id`,
+      [wallets],
+    );
+    const writer = new pg.Client({ connectionString: scratch.url });
+    await writer.connect();
+    try {
+      await spendWhileVerifying(writer, cash, wallets);
+    } finally {
+      await writer.end();
+    }
+  });
 });
+
+/**
+ * Funds each wallet, then verifies the ledger 20 times while `writer` spends
+ * from the wallets, one after another, in transactions of its own.
+ */
+async function spendWhileVerifying(writer: pg.Client, cash: string, wallets: string[]) {
+  const move = async (wallet: string, amount: number) => {
+    const id = randomUUID();
+    await writer.query("BEGIN");
+    await writer.query(
+      "INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, effective_date) VALUES ($1::uuid, 'verify-test', $1::text, repeat('0', 64), '2026-01-01')",
+      [id],
+    );
+    await writer.query(
+      `INSERT INTO ledger.entries (id, transaction_id, account_id, currency, amount, effective_date, position)
+         VALUES (gen_random_uuid(), $1, $2, 'JPY', $4, '2026-01-01', 0), (gen_random_uuid(), $1, $3, 'JPY', -$4::bigint, '2026-01-01', 1)`,
+      [id, cash, wallet, amount],
+    );
+    await writer.query("COMMIT");
+  };
+  for (const wallet of wallets) await move(wallet, 1_000);
+
+  let writing = true;
+  let posts = 0;
+  const spending = (async () => {
+    for (let i = 0; writing; i += 1, posts += 1) await move(wallets[i % wallets.length]!, -1);
+  })();
+  // The earlier tests' damage stays in this database: only the wallets' findings count.
+  const ours = new Set(wallets);
+  const found = [];
+  try {
+    for (let round = 0; round < 20; round += 1) {
+      found.push(...(await verifyLedger(db)).filter((violation) => ours.has(violation.subject)));
+    }
+  } finally {
+    writing = false;
+    await spending;
+  }
+  expect(found).toEqual([]);
+  expect(posts).toBeGreaterThan(100);
+}

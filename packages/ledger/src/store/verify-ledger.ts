@@ -70,12 +70,29 @@ const CHECKS: { rule: LedgerViolation["rule"]; sql: string }[] = [
  * without its hold, a transaction with fewer than two entries, a bounded
  * account whose latest partial sums are not what its entries and open holds
  * sum to.
+ *
+ * Every check reads one snapshot (a read-only REPEATABLE READ transaction),
+ * so a ledger that takes posts meanwhile is judged as it was at one instant.
+ * Under READ COMMITTED each statement, and each statement inside the plpgsql
+ * functions that carry partial sums forward, would see the posts committed
+ * since the one before: a partial sum newer than the entries it is compared
+ * with read as a violation.
  */
 export async function verifyLedger(db: Database): Promise<LedgerViolation[]> {
-  const violations: LedgerViolation[] = [];
-  for (const check of CHECKS) {
-    const rows = await db.$queryRawUnsafe<{ subject: string; detail: string }[]>(check.sql);
-    violations.push(...rows.map((row) => ({ rule: check.rule, ...row })));
-  }
-  return violations;
+  return db.$transaction(
+    async (tx) => {
+      await tx.$executeRawUnsafe("SET TRANSACTION READ ONLY");
+      const violations: LedgerViolation[] = [];
+      for (const check of CHECKS) {
+        const rows = await tx.$queryRawUnsafe<{ subject: string; detail: string }[]>(check.sql);
+        violations.push(...rows.map((row) => ({ rule: check.rule, ...row })));
+      }
+      return violations;
+    },
+    // A whole ledger takes a while: each statement keeps the database's statement timeout.
+    { isolationLevel: "RepeatableRead", timeout: VERIFY_TIMEOUT_MS },
+  );
 }
+
+/** How long the checks may take together. */
+const VERIFY_TIMEOUT_MS = 60 * 60_000;
