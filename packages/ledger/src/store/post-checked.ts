@@ -133,7 +133,8 @@ export const KNOWN_TRANSACTIONS_SQL = `SELECT json_agg(json_build_object('princi
   FROM ledger.transactions t
  WHERE (t.principal, t.idempotency_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))`;
 
-const byScopedKey = (known: KnownTransaction[] | null | undefined) =>
+/** Known transactions (KNOWN_TRANSACTIONS_SQL's rows) by scopedKey. */
+export const byScopedKey = (known: KnownTransaction[] | null | undefined) =>
   new Map(
     (known ?? []).map((k) => [scopedKey({ principal: k.principal, idempotencyKey: k.idempotency_key }), k]),
   );
