@@ -77,3 +77,22 @@ export function batchCalls<K, V>(
     return answer.value;
   };
 }
+
+/**
+ * batchCalls with a batcher of its own per client (a Database), made on
+ * first use: each client's calls coalesce apart, one call at a time each.
+ */
+export function batchCallsPerClient<C extends object, K, V>(
+  run: (client: C, keys: K[]) => Promise<Map<K, V>>,
+  options: BatchCallsOptions = {},
+): (client: C, key: K) => Promise<V> {
+  const batchers = new WeakMap<C, (key: K) => Promise<V>>();
+  return (client, key) => {
+    let batched = batchers.get(client);
+    if (!batched) {
+      batched = batchCalls((keys: K[]) => run(client, keys), options);
+      batchers.set(client, batched);
+    }
+    return batched(key);
+  };
+}

@@ -1,4 +1,4 @@
-export { batchCalls, type BatchCallsOptions } from "./batch-calls.ts";
+export { batchCalls, batchCallsPerClient, type BatchCallsOptions } from "./batch-calls.ts";
 export {
   databaseErrorCode,
   isConstraintViolation,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { batchCalls } from "../src/batch-calls.ts";
+import { batchCalls, batchCallsPerClient } from "../src/batch-calls.ts";
 
 /** A lookup whose calls the test ends by hand, recording the keys of each call. */
 function manualLookup() {
@@ -96,5 +96,29 @@ describe("batchCalls", () => {
     const answers = await Promise.allSettled([read("a"), read("b"), read("c")]);
     expect(answers.map((a) => a.status)).toEqual(["rejected", "rejected", "rejected"]);
     expect(calls).toEqual([["a"], ["b", "c"]]);
+  });
+});
+
+describe("batchCallsPerClient", () => {
+  it("coalesces each client's calls apart, with that client, one call at a time each", async () => {
+    const { calls, lookup } = manualLookup();
+    const clients: object[] = [];
+    const read = batchCallsPerClient((client: object, keys: string[]) => {
+      clients.push(client);
+      return lookup(keys);
+    });
+    const [one, two] = [{}, {}];
+    const answers = [read(one, "a"), read(two, "bb"), read(one, "ccc")];
+    await tick();
+    expect(calls.map((c) => c.keys)).toEqual([["a"], ["bb"]]);
+    expect(clients).toEqual([one, two]);
+    expect(clients[0]).toBe(one);
+    calls[0]!.answer();
+    calls[1]!.answer();
+    await tick();
+    expect(calls.map((c) => c.keys)).toEqual([["a"], ["bb"], ["ccc"]]);
+    expect(clients[2]).toBe(one);
+    calls[2]!.answer();
+    expect(await Promise.all(answers)).toEqual([1, 2, 3]);
   });
 });

@@ -20,7 +20,7 @@
  *   queued behind it for longer. A retry with the same key replays a post that
  *   was written after all.
  */
-import { batchCalls, databaseErrorCode, withTimeout, type Database } from "@app/db";
+import { batchCallsPerClient, databaseErrorCode, withTimeout, type Database } from "@app/db";
 import { firstOfEachKey, REFUSED_POST, type NewTransaction } from "./insert-transactions.ts";
 import { postChecked, writeCheckedPosts, type PostOutcome } from "./post-checked.ts";
 
@@ -42,8 +42,6 @@ export type GroupCommitOutcome = PostOutcome | null | { failed: unknown };
  */
 const POST_FAILURE = /^(22|23|40001$|40P01$)/;
 
-const writers = new WeakMap<Database, (tx: NewTransaction) => Promise<GroupCommitOutcome>>();
-
 let observer: ((posts: number) => void) | undefined;
 
 /** Calls `observe` with the number of posts of every group-commit statement (for the metrics). */
@@ -52,14 +50,8 @@ export function observeGroupCommits(observe: (posts: number) => void): void {
 }
 
 /** Writes `tx` with the posts that arrive alongside it (one writer per database client). */
-export function writeWithGroupCommit(db: Database, tx: NewTransaction): Promise<GroupCommitOutcome> {
-  let write = writers.get(db);
-  if (!write) {
-    write = batchCalls((txs: NewTransaction[]) => writeGroup(db, txs));
-    writers.set(db, write);
-  }
-  return write(tx);
-}
+export const writeWithGroupCommit: (db: Database, tx: NewTransaction) => Promise<GroupCommitOutcome> =
+  batchCallsPerClient(writeGroup);
 
 async function writeGroup(
   db: Database,

@@ -1,4 +1,10 @@
-import { batchCalls, isConstraintViolation, isRefusedValue, queryRows, type Database } from "@app/db";
+import {
+  batchCallsPerClient,
+  isConstraintViolation,
+  isRefusedValue,
+  queryRows,
+  type Database,
+} from "@app/db";
 import { DomainError } from "@app/rest/errors";
 import { z } from "zod";
 import { listCursor } from "../list-cursor.ts";
@@ -91,25 +97,17 @@ interface HoldPostState {
   hold: Transaction | null;
 }
 
-const holdPostStateReaders = new WeakMap<Database, (request: HoldPostRequest) => Promise<HoldPostState>>();
-
 /**
  * The state of a post of a hold, read in one statement with the posts of
  * holds that arrive alongside it (a hold's post reads before it writes; a
  * plain post does not: with one read each, pairs of a hold and its post cost
- * a statement more than two posts).
+ * a statement more than two posts). A value the database refuses in one
+ * request is that request's own failure, not its neighbours'.
  */
-function readHoldPostState(db: Database, request: HoldPostRequest): Promise<HoldPostState> {
-  let read = holdPostStateReaders.get(db);
-  if (!read) {
-    // A value the database refuses in one request is that request's own failure, not its neighbours'.
-    read = batchCalls((requests: HoldPostRequest[]) => readHoldPostStates(db, requests), {
-      isolate: isRefusedValue,
-    });
-    holdPostStateReaders.set(db, read);
-  }
-  return read(request);
-}
+const readHoldPostState: (db: Database, request: HoldPostRequest) => Promise<HoldPostState> =
+  batchCallsPerClient(readHoldPostStates, {
+    isolate: isRefusedValue,
+  });
 
 async function readHoldPostStates(db: Database, requests: HoldPostRequest[]) {
   const [row] = await queryRows<{

@@ -63,6 +63,9 @@ const CHECKS: { rule: LedgerViolation["rule"]; sql: string }[] = [
   },
 ];
 
+/** How long the checks may take together. */
+const VERIFY_TIMEOUT_MS = 60 * 60_000;
+
 /**
  * Scans the whole ledger for what the database's triggers should make
  * impossible: a transaction (a hold by its hold entries) or a currency that
@@ -93,6 +96,3 @@ export async function verifyLedger(db: Database): Promise<LedgerViolation[]> {
     { isolationLevel: "RepeatableRead", timeout: VERIFY_TIMEOUT_MS },
   );
 }
-
-/** How long the checks may take together. */
-const VERIFY_TIMEOUT_MS = 60 * 60_000;
