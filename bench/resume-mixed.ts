@@ -7,7 +7,7 @@ import { loadLocalIssuer } from "@app/auth";
 import { env } from "../scripts/env.ts";
 import { nodeHttpClient } from "./node-http-load.ts";
 import { seedResume } from "./resume.ts";
-import { fmt, percentile, printTable, runLoad, type LoadResult } from "./stats.ts";
+import { fmt, percentile, printTable, runLoad, runLoadsInTurns, type LoadResult } from "./stats.ts";
 
 const CONNECTIONS = env.BENCH_RESUME_CONNECTIONS;
 const PEOPLE = 20;
@@ -43,7 +43,8 @@ const rate = (result: LoadResult) => result.requests / result.seconds;
 
 /**
  * The resume service under reads and writes, each figure against one of the same run:
- * - GET /me/resume (profile + 6 × 20) against a bare node:http server sending the same bytes;
+ * - GET /me/resume (profile + 6 × 20) against a bare node:http server sending the same bytes,
+ *   both warmed up, then by turns (runLoadsInTurns);
  * - 20 people with small resumes: reads alone, then 90 % GET /me/resume and 10 % PUT /me/profile,
  *   reads and writes apart; writes against GET /me/profile at the same concurrency;
  * - one connection: PUT /me/profile against GET /me/profile.
@@ -79,10 +80,10 @@ export async function benchResumeMixed(
 
   const client = nodeHttpClient(CONNECTIONS);
   try {
-    const whole = await runLoad(CONNECTIONS, seconds, () =>
-      client.request(`${baseUrl}/me/resume`, { authorization: reader }),
-    );
-    const ceiling = await runLoad(CONNECTIONS, seconds, () => client.request(`${bare.url}/me/resume`, {}));
+    const [whole, ceiling] = await runLoadsInTurns(CONNECTIONS, seconds, [
+      () => client.request(`${baseUrl}/me/resume`, { authorization: reader }),
+      () => client.request(`${bare.url}/me/resume`, {}),
+    ]);
 
     const reads = await runLoad(CONNECTIONS, seconds, (worker) =>
       client.request(`${baseUrl}/me/resume`, { authorization: people[worker % PEOPLE]! }),

@@ -41,6 +41,38 @@ export async function runLoad(
   return { requests: latenciesMs.length, errors, seconds: (performance.now() - started) / 1000, latenciesMs };
 }
 
+/**
+ * Two loads compared: each warmed up for `warmUpSeconds` (a fresh server's
+ * first seconds run unoptimised code), then measured by turns, `turns`
+ * slices of each, `seconds` in all per load. A drift of the machine's speed
+ * during the run (other tenants, clock changes) then reaches both alike;
+ * measured one after the other, it went into their ratio (0.54-0.92 between
+ * runs of the same code here).
+ */
+export async function runLoadsInTurns(
+  concurrency: number,
+  seconds: number,
+  loads: [(worker: number, i: number) => Promise<void>, (worker: number, i: number) => Promise<void>],
+  { turns = 5, warmUpSeconds = 2 } = {},
+): Promise<[LoadResult, LoadResult]> {
+  for (const work of loads) await runLoad(concurrency, warmUpSeconds, work);
+  const totals: [LoadResult, LoadResult] = [
+    { requests: 0, errors: 0, seconds: 0, latenciesMs: [] },
+    { requests: 0, errors: 0, seconds: 0, latenciesMs: [] },
+  ];
+  for (let turn = 0; turn < turns; turn += 1) {
+    for (const [i, work] of loads.entries()) {
+      const slice = await runLoad(concurrency, seconds / turns, work);
+      const total = totals[i]!;
+      total.requests += slice.requests;
+      total.errors += slice.errors;
+      total.seconds += slice.seconds;
+      for (const latency of slice.latenciesMs) total.latenciesMs.push(latency);
+    }
+  }
+  return totals;
+}
+
 export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
 
 /** Prints rows as an aligned table. */

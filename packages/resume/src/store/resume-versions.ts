@@ -1,15 +1,17 @@
-import type { Database } from "@app/db";
+import { queryRows, type Database } from "@app/db";
 
 /**
  * The current resume version of each person (a trigger moves it on every
  * change to their resume; see the migration resume_versions), or null for
  * someone without one: nothing written yet, or their row was removed by hand.
+ * Every GET /me/resume waits on it, so it goes to the pool without Prisma (queryRows).
  */
 export async function readResumeVersions(
   db: Database,
   userIds: readonly string[],
 ): Promise<Map<string, string | null>> {
-  const rows = await db.$queryRawUnsafe<{ user_id: string; version: string }[]>(
+  const rows = await queryRows<{ user_id: string; version: string }>(
+    db,
     `SELECT user_id, version::text AS version FROM resume.versions WHERE user_id = ANY($1::text[])`,
     userIds,
   );

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { isoTimestampSql, type Database } from "@app/db";
+import { isoTimestampSql, queryRows, type Database } from "@app/db";
 import { DomainError } from "@app/rest/errors";
 import type { ShareLink } from "../schemas/share-link.ts";
 import { advisoryXactLock, type Queryable } from "./sql.ts";
@@ -115,14 +115,20 @@ export interface SharedVersion {
 /**
  * The live links of these slug hashes, in one statement for them all; a
  * revoked (deleted) or expired link is not found, exactly as an unknown one.
+ * Every public page waits on it, so it goes to the pool without Prisma (queryRows).
  */
 export async function findSharedVersions(
-  db: Queryable,
+  db: Database,
   slugHashes: readonly string[],
 ): Promise<Map<string, SharedVersion | null>> {
-  const rows = await db.$queryRawUnsafe<
-    { hash: string; link_id: string; user_id: string; version_id: string; resume_version: string | null }[]
-  >(
+  const rows = await queryRows<{
+    hash: string;
+    link_id: string;
+    user_id: string;
+    version_id: string;
+    resume_version: string | null;
+  }>(
+    db,
     `SELECT encode(l.slug_hash, 'hex') AS hash, l.id AS link_id, l.user_id, l.version_id,
             rv.version::text AS resume_version
        FROM resume.share_links l LEFT JOIN resume.versions rv ON rv.user_id = l.user_id
