@@ -80,6 +80,9 @@ export function createDatabase({
 /** The pool under each client this module made (poolStatsOf, queryRows). */
 const pools = new WeakMap<Database, { pool: pg.Pool; preparedStatements: boolean }>();
 
+/** Whether `db` is a client createDatabase made, whose pool queryRows can use (not a transaction's client). */
+export const hasOwnPool = (db: object): boolean => pools.has(db as Database);
+
 /** The pool's connections: in use, idle, and the requests waiting for one (for metrics). */
 export function poolStatsOf(db: Database): { inUse: number; idle: number; waiting: number } {
   const pool = pools.get(db)?.pool;

@@ -9,6 +9,7 @@ export {
 } from "./database-errors.ts";
 export {
   createDatabase,
+  hasOwnPool,
   isDatabaseReachable,
   PLAN_EACH_CALL,
   poolStatsOf,

@@ -1,3 +1,4 @@
+import { synchronouslyParsed } from "@app/rest";
 import { calendarDate, recordWithoutProtoKey, text } from "@app/rest/fields";
 import { z } from "zod";
 import { cursorInput, nextCursorOutput } from "./list-cursor.ts";
@@ -410,26 +411,31 @@ export const transactionOutput = z
   })
   .meta({ id: "Transaction" });
 
-export const holdsPageOutput = z
-  .object({ items: z.array(transactionOutput), next_cursor: nextCursorOutput() })
-  .meta({ id: "HoldPage" });
+// Pages are validated with zod's synchronous parse (synchronouslyParsed says why).
+export const holdsPageOutput = synchronouslyParsed(
+  z.object({ items: z.array(transactionOutput), next_cursor: nextCursorOutput() }).meta({ id: "HoldPage" }),
+);
 
-export const transactionsPageOutput = z
-  .object({ items: z.array(transactionOutput), next_cursor: nextCursorOutput() })
-  .meta({ id: "TransactionPage" });
+export const transactionsPageOutput = synchronouslyParsed(
+  z
+    .object({ items: z.array(transactionOutput), next_cursor: nextCursorOutput() })
+    .meta({ id: "TransactionPage" }),
+);
 
-export const accountsPageOutput = z
-  .object({ items: z.array(accountOutput), next_cursor: nextCursorOutput() })
-  .meta({ id: "AccountPage" });
+export const accountsPageOutput = synchronouslyParsed(
+  z.object({ items: z.array(accountOutput), next_cursor: nextCursorOutput() }).meta({ id: "AccountPage" }),
+);
 
-export const entriesPageOutput = z
-  .object({
-    items: z.array(entryOutput),
-    limit: z.number().int(),
-    offset: z.number().int().meta({ description: "The offset sent; 0 for a page by cursor." }),
-    next_cursor: nextCursorOutput(),
-  })
-  .meta({ id: "EntryPage" });
+export const entriesPageOutput = synchronouslyParsed(
+  z
+    .object({
+      items: z.array(entryOutput),
+      limit: z.number().int(),
+      offset: z.number().int().meta({ description: "The offset sent; 0 for a page by cursor." }),
+      next_cursor: nextCursorOutput(),
+    })
+    .meta({ id: "EntryPage" }),
+);
 
 const eventId = z.string().meta({ description: "Unique and never reused (digits)." });
 
@@ -457,12 +463,16 @@ export const eventOutput = z
   ])
   .meta({ id: "Event" });
 
-export const eventsPageOutput = z
-  .object({
-    items: z.array(eventOutput),
-    next_cursor: z.string().meta({ description: "Where to continue from: send it as `after`. Never null." }),
-  })
-  .meta({ id: "EventPage" });
+export const eventsPageOutput = synchronouslyParsed(
+  z
+    .object({
+      items: z.array(eventOutput),
+      next_cursor: z
+        .string()
+        .meta({ description: "Where to continue from: send it as `after`. Never null." }),
+    })
+    .meta({ id: "EventPage" }),
+);
 
 /** A balance as a JSON number when one holds it exactly, and always as exact digits. */
 const exactBalance = {
@@ -496,12 +506,14 @@ export const balanceOutput = z
   })
   .meta({ id: "AccountBalance" });
 
-export const balancesOutput = z
-  .object({
-    as_of: z.iso.date(),
-    accounts: z.array(z.object({ id: z.uuid(), name: z.string(), currency: z.string(), ...exactBalance })),
-  })
-  .meta({ id: "Balances" });
+export const balancesOutput = synchronouslyParsed(
+  z
+    .object({
+      as_of: z.iso.date(),
+      accounts: z.array(z.object({ id: z.uuid(), name: z.string(), currency: z.string(), ...exactBalance })),
+    })
+    .meta({ id: "Balances" }),
+);
 
 const batchItemError = z.object({
   error: z.string().meta({

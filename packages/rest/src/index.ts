@@ -47,3 +47,4 @@ export {
 export type { Procedure, Route, RouteTable } from "./route-table.ts";
 
 export { ClientAbortedError, readBody, restRequestOf, sendAnswer } from "./node-http.ts";
+export { synchronouslyParsed } from "./synchronously-parsed.ts";

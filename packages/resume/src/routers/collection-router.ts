@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idempotencyKeyHeader, idempotencyKeyOf } from "@app/rest";
+import { idempotencyKeyHeader, idempotencyKeyOf, synchronouslyParsed } from "@app/rest";
 import type { Collection } from "../collections.ts";
 import {
   createEntry,
@@ -16,7 +16,7 @@ import { router, userProcedure } from "../trpc.ts";
 export function collectionRouter<C extends Collection>(collection: C) {
   const { name, entityType, path } = collection;
   const tags = [name];
-  const listOutput = z.object({ items: z.array(collection.output) });
+  const listOutput = synchronouslyParsed(z.object({ items: z.array(collection.output) }));
   const notFound: Record<number, string> = {
     404: `No ${entityType} entry with this id belongs to the caller.`,
   };

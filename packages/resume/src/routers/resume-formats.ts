@@ -10,7 +10,7 @@ import type { KeptJsonResume } from "../json-resume/kept-json-resume.ts";
 import { toJsonResume } from "../json-resume/to-json-resume.ts";
 import { LIMITS } from "../limits.ts";
 import { renderResumeMarkdown } from "../markdown/render-resume-markdown.ts";
-import type { RestMeta } from "@app/rest";
+import { synchronouslyParsed, type RestMeta } from "@app/rest";
 import { wholeResumeOutput, type WholeResume } from "../schemas/whole-resume.ts";
 import { renderResumeHtml, THEMED_PAGE_POLICY } from "../themes/render-resume-html.ts";
 import { THEME_NAMES, type ThemeName } from "../themes/theme-names.ts";
@@ -47,7 +47,9 @@ const fileOutput = z
   .custom<Buffer>((value) => Buffer.isBuffer(value))
   .meta({ type: "string", format: "binary" });
 
-export const resumeFormatOutput = z.union([wholeResumeOutput, jsonResumeOutput, z.string(), fileOutput]);
+export const resumeFormatOutput = synchronouslyParsed(
+  z.union([wholeResumeOutput, jsonResumeOutput, z.string(), fileOutput]),
+);
 
 export const RESUME_FORMATS_DESCRIPTION =
   "`format=json` (default): the profile (null until the first PUT) and every collection in its order. " +

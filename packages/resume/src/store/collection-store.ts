@@ -5,7 +5,7 @@ import { DomainError } from "@app/rest/errors";
 import type { Collection } from "../collections.ts";
 import { LIMITS } from "../limits.ts";
 import { tableOf } from "./collection-tables.ts";
-import { advisoryXactLock, castParameters, columnValues, entryJson, listJson } from "./sql.ts";
+import { advisoryXactLock, castParameters, columnValues, entryJson, jsonRows, listJson } from "./sql.ts";
 
 /** An entry of `C` as the API answers it (the JSON that entryJson builds). */
 type Entry<C extends Collection> = z.output<C["output"]>;
@@ -18,10 +18,7 @@ export async function listEntries<C extends Collection>(
   collection: C,
   userId: string,
 ): Promise<Entry<C>[]> {
-  const [row] = await db.$queryRawUnsafe<{ items: Entry<C>[] }[]>(
-    `SELECT ${listJson(collection)} AS items`,
-    userId,
-  );
+  const [row] = await jsonRows<{ items: Entry<C>[] }>(db, `SELECT ${listJson(collection)} AS items`, userId);
   return row!.items;
 }
 
@@ -31,7 +28,8 @@ export async function getEntry<C extends Collection>(
   userId: string,
   id: string,
 ): Promise<Entry<C>> {
-  const [row] = await db.$queryRawUnsafe<{ entry: Entry<C> }[]>(
+  const [row] = await jsonRows<{ entry: Entry<C> }>(
+    db,
     `SELECT ${entryJson(collection)} AS entry FROM ${tableOf(collection).table} t WHERE t.id = $1::uuid AND t.user_id = $2`,
     id,
     userId,

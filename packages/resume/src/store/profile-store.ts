@@ -1,11 +1,12 @@
 import type { Database } from "@app/db";
 import type { Queryable } from "./sql.ts";
 import type { Profile, ProfileInput } from "../schemas/profile.ts";
-import { castParameters, columnValues, PROFILE_COLUMNS, profileJson } from "./sql.ts";
+import { castParameters, columnValues, jsonRows, PROFILE_COLUMNS, profileJson } from "./sql.ts";
 
 /** The caller's profile; null before the first PUT. */
 export async function getProfile(db: Database, userId: string): Promise<Profile | null> {
-  const [row] = await db.$queryRawUnsafe<{ profile: Profile }[]>(
+  const [row] = await jsonRows<{ profile: Profile }>(
+    db,
     `SELECT ${profileJson()} AS profile FROM resume.profiles t WHERE t.user_id = $1`,
     userId,
   );

@@ -2,7 +2,7 @@ import { COLLECTIONS, type Collection } from "../collections.ts";
 import type { KeptJsonResume } from "../json-resume/kept-json-resume.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { tableOf } from "./collection-tables.ts";
-import { listJson, profileJson, type Queryable } from "./sql.ts";
+import { jsonRows, listJson, profileJson, type Queryable } from "./sql.ts";
 
 /**
  * The whole resume as one JSON value: the profile (or null) and every collection in its order;
@@ -24,7 +24,7 @@ const WHOLE_RESUME_AND_KEPT_SQL = `SELECT ${WHOLE_RESUME_JSON} AS resume,
   ) AS k) AS items`;
 
 export async function getWholeResume(db: Queryable, userId: string): Promise<WholeResume> {
-  const [row] = await db.$queryRawUnsafe<{ resume: WholeResume }[]>(WHOLE_RESUME_SQL, userId);
+  const [row] = await jsonRows<{ resume: WholeResume }>(db, WHOLE_RESUME_SQL, userId);
   return row!.resume;
 }
 
@@ -33,9 +33,11 @@ export async function getWholeResumeAndKept(
   db: Queryable,
   userId: string,
 ): Promise<{ resume: WholeResume; kept?: KeptJsonResume }> {
-  const [row] = await db.$queryRawUnsafe<
-    { resume: WholeResume; document: KeptJsonResume["document"] | null; items: KeptJsonResume["items"] }[]
-  >(WHOLE_RESUME_AND_KEPT_SQL, userId);
+  const [row] = await jsonRows<{
+    resume: WholeResume;
+    document: KeptJsonResume["document"] | null;
+    items: KeptJsonResume["items"];
+  }>(db, WHOLE_RESUME_AND_KEPT_SQL, userId);
   const { resume, document, items } = row!;
   return { resume, kept: document ? { document, items } : undefined };
 }

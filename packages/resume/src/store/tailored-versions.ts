@@ -6,7 +6,7 @@ import type { WholeResume } from "../schemas/whole-resume.ts";
 import type { TailoredVersion, TailoredVersionInput } from "../schemas/tailored-version.ts";
 import { tableOf } from "./collection-tables.ts";
 import { wholeResumeJson } from "./resume-store.ts";
-import { advisoryXactLock, type Queryable } from "./sql.ts";
+import { advisoryXactLock, jsonRows, type Queryable } from "./sql.ts";
 
 /** Versions one person may hold at once; the next create answers 409, as a full collection does. */
 export const TAILORED_VERSIONS_PER_PERSON = 20;
@@ -184,7 +184,8 @@ export async function getTailoredResume(
   userId: string,
   id: string,
 ): Promise<{ version: TailoredVersion; resume: WholeResume }> {
-  const [row] = await db.$queryRawUnsafe<{ version: TailoredVersion; resume: WholeResume }[]>(
+  const [row] = await jsonRows<{ version: TailoredVersion; resume: WholeResume }>(
+    db,
     TAILORED_RESUME_SQL,
     userId,
     id,
