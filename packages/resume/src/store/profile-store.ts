@@ -16,7 +16,8 @@ export async function getProfile(db: Database, userId: string): Promise<Profile 
 /** Creates or replaces the caller's profile; omitted optional fields are cleared. */
 export async function putProfile(db: Queryable, userId: string, fields: ProfileInput): Promise<Profile> {
   const columns = Object.keys(PROFILE_COLUMNS);
-  const [row] = await db.$queryRawUnsafe<{ profile: Profile }[]>(
+  const [row] = await jsonRows<{ profile: Profile }>(
+    db,
     `INSERT INTO resume.profiles AS t (user_id, ${columns.join(", ")})
      VALUES ($1, ${castParameters(PROFILE_COLUMNS, 2).join(", ")})
      ON CONFLICT (user_id) DO UPDATE SET ${columns.map((c) => `${c} = EXCLUDED.${c}`).join(", ")}, updated_at = now()
