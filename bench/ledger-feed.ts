@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { call, CLIENTS, createAccount, ledger, row } from "./ledger-calls.ts";
-import { fmt, percentile, printTable, runLoad, type LoadResult } from "./stats.ts";
+import { fmt, mergeLoadResults, percentile, printTable, runLoad, type LoadResult } from "./stats.ts";
 
 /** How long a reader's GET /events waits for a change; short, so it ends soon after the posts do. */
 const WAIT_SECONDS = 1;
@@ -58,13 +58,7 @@ export async function benchFeed(ledgerUrl: string, seconds: number) {
   }
   client.close();
 
-  const merged = (runs: LoadResult[]): LoadResult => ({
-    requests: runs.reduce((n, r) => n + r.requests, 0),
-    errors: runs.reduce((n, r) => n + r.errors, 0),
-    seconds: runs.reduce((n, r) => n + r.seconds, 0),
-    latenciesMs: runs.flatMap((r) => r.latenciesMs),
-  });
-  const bare = merged(without);
+  const bare = mergeLoadResults(without);
   const readers = [
     { name: `a reader pausing ${FOLLOW_PAUSE_MS} ms after a page not full (as documented)`, runs: followed },
     { name: "a reader asking again at once", runs: eager },
@@ -74,7 +68,7 @@ export async function benchFeed(ledgerUrl: string, seconds: number) {
     ["run", "tx", "errors", "tx/s", "p50 ms", "p99 ms"],
     [
       row(`POST /transactions, no reader (${CLIENTS} clients)`, bare),
-      ...readers.map(({ name, runs }) => row(`POST /transactions, ${name}`, merged(runs))),
+      ...readers.map(({ name, runs }) => row(`POST /transactions, ${name}`, mergeLoadResults(runs))),
     ],
   );
   const lagsOf = (runs: (LoadResult & Reading)[]) => runs.flatMap((r) => r.lagsMs);
@@ -101,8 +95,8 @@ export async function benchFeed(ledgerUrl: string, seconds: number) {
   console.log(
     [
       `feed lag p99 = ${fmt(percentile(lagsOf(followed), 99))} ms  (target <= 250; every post seen: ${unseen === 0 ? "yes" : `no, ${unseen} unseen`})`,
-      `posting with the documented reader / without = ${fmt(rate(merged(followed)) / rate(bare), 2)}  (target >= 0.9)`,
-      `posting with a reader asking again at once / without = ${fmt(rate(merged(eager)) / rate(bare), 2)}`,
+      `posting with the documented reader / without = ${fmt(rate(mergeLoadResults(followed)) / rate(bare), 2)}  (target >= 0.9)`,
+      `posting with a reader asking again at once / without = ${fmt(rate(mergeLoadResults(eager)) / rate(bare), 2)}`,
     ].join("\n"),
   );
 }

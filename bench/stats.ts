@@ -41,6 +41,16 @@ export async function runLoad(
   return { requests: latenciesMs.length, errors, seconds: (performance.now() - started) / 1000, latenciesMs };
 }
 
+/** Several loads' results as one: their requests, errors, seconds and latencies together. */
+export function mergeLoadResults(runs: LoadResult[]): LoadResult {
+  return {
+    requests: runs.reduce((n, r) => n + r.requests, 0),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+    seconds: runs.reduce((n, r) => n + r.seconds, 0),
+    latenciesMs: runs.flatMap((r) => r.latenciesMs),
+  };
+}
+
 /**
  * Two loads compared: each warmed up for `warmUpSeconds` (a fresh server's
  * first seconds run unoptimised code), then measured by turns, `turns`
@@ -56,21 +66,12 @@ export async function runLoadsInTurns(
   { turns = 5, warmUpSeconds = 2 } = {},
 ): Promise<[LoadResult, LoadResult]> {
   for (const work of loads) await runLoad(concurrency, warmUpSeconds, work);
-  const totals: [LoadResult, LoadResult] = [
-    { requests: 0, errors: 0, seconds: 0, latenciesMs: [] },
-    { requests: 0, errors: 0, seconds: 0, latenciesMs: [] },
-  ];
+  const slices: [LoadResult[], LoadResult[]] = [[], []];
   for (let turn = 0; turn < turns; turn += 1) {
-    for (const [i, work] of loads.entries()) {
-      const slice = await runLoad(concurrency, seconds / turns, work);
-      const total = totals[i]!;
-      total.requests += slice.requests;
-      total.errors += slice.errors;
-      total.seconds += slice.seconds;
-      for (const latency of slice.latenciesMs) total.latenciesMs.push(latency);
-    }
+    for (const [i, work] of loads.entries())
+      slices[i]!.push(await runLoad(concurrency, seconds / turns, work));
   }
-  return totals;
+  return [mergeLoadResults(slices[0]), mergeLoadResults(slices[1])];
 }
 
 export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
