@@ -9,6 +9,7 @@ import { exitIfEmbeddedPostgresFailed, startEmbeddedCluster, TEST_CLUSTER } from
 import { env, systemChromium } from "./env.ts";
 import { buildWebUnlessBuilt, run } from "./processes.ts";
 import { pgbouncerBinary } from "../test/pgbouncer.ts";
+import { type Counts, firstLine, playwrightCounts, vitestCounts } from "./test-reports.ts";
 
 const tsx = ["--import", "tsx"];
 const bin = (name: string) => path.join("node_modules", ".bin", name);
@@ -23,6 +24,8 @@ const testCluster = env.DATABASE_URL
 
 let passed = 0;
 let failed = 0;
+/** What failed, each with its first message line: printed again last, where CI's tail shows it. */
+const failures: string[] = [];
 
 async function check(name: string, work: () => Promise<void>): Promise<boolean> {
   console.log(`\n▶ ${name}`);
@@ -33,6 +36,7 @@ async function check(name: string, work: () => Promise<void>): Promise<boolean> 
   } catch (error) {
     console.error(`✗ ${name}: ${(error as Error).message}`);
     failed += 1;
+    failures.push(`${name}: ${firstLine((error as Error).message)}`);
     return false;
   }
 }
@@ -52,23 +56,17 @@ await check("lint", () =>
 const built = await check("next build", async () => void (await buildWebUnlessBuilt()));
 
 /** Adds a test runner's counts from its JSON report; a missing report is one failure. */
-async function count(report: string, read: (json: never) => { passed: number; failed: number }) {
+async function count(report: string, read: (json: never) => Counts) {
   try {
     const counts = read(JSON.parse(await readFile(report, "utf8")) as never);
     passed += counts.passed;
     failed += counts.failed;
+    failures.push(...counts.failures);
   } catch {
     console.error(`✗ no report at ${report}`);
     failed += 1;
+    failures.push(`no report at ${report}`);
   }
-}
-
-function vitestCounts(r: { numPassedTests: number; numFailedTests: number; success: boolean }) {
-  // A suite that failed outside any test counts once.
-  return {
-    passed: r.numPassedTests,
-    failed: r.numFailedTests + (!r.success && r.numFailedTests === 0 ? 1 : 0),
-  };
 }
 
 /** The tests that run a second time through PgBouncer: every statement kind of both services. */
@@ -127,12 +125,10 @@ if (built) {
     await run(bin("playwright"), ["install", "chromium"]).catch(() => {});
   }
   await run(bin("playwright"), ["test", "-c", "e2e/playwright.config.ts"]).catch(() => {});
-  await count(e2eReport, (r: { stats: { expected: number; unexpected: number; flaky: number } }) => ({
-    passed: r.stats.expected + r.stats.flaky,
-    failed: r.stats.unexpected,
-  }));
+  await count(e2eReport, playwrightCounts);
 }
 
 await testCluster?.stop();
+for (const failure of failures) console.log(`✗ ${failure}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exitCode = failed === 0 ? 0 : 1;
