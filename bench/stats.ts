@@ -57,15 +57,21 @@ export function mergeLoadResults(runs: LoadResult[]): LoadResult {
  * slices of each, `seconds` in all per load. A drift of the machine's speed
  * during the run (other tenants, clock changes) then reaches both alike;
  * measured one after the other, it went into their ratio (0.54-0.92 between
- * runs of the same code here).
+ * runs of the same code here). `afterWarmUp` lets a load that records figures
+ * of its own forget the warm-up's.
  */
 export async function runLoadsInTurns(
   concurrency: number,
   seconds: number,
   loads: [(worker: number, i: number) => Promise<void>, (worker: number, i: number) => Promise<void>],
-  { turns = 5, warmUpSeconds = 2 } = {},
+  {
+    turns = 5,
+    warmUpSeconds = 2,
+    afterWarmUp = () => {},
+  }: { turns?: number; warmUpSeconds?: number; afterWarmUp?: () => void } = {},
 ): Promise<[LoadResult, LoadResult]> {
   for (const work of loads) await runLoad(concurrency, warmUpSeconds, work);
+  afterWarmUp();
   const slices: [LoadResult[], LoadResult[]] = [[], []];
   for (let turn = 0; turn < turns; turn += 1) {
     for (const [i, work] of loads.entries())
