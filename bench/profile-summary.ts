@@ -1,8 +1,10 @@
 /**
- * `npx tsx bench/profile-summary.ts FILE.cpuprofile [requests]`: where a
- * server's CPU went, from a `--cpu-prof` profile (BENCH_CPU_PROFILE_DIR).
+ * `npx tsx bench/profile-summary.ts FILE.cpuprofile [requests] [--last SECONDS]`:
+ * where a server's CPU went, from a `--cpu-prof` profile (BENCH_CPU_PROFILE_DIR).
  * Self time by package and by function, and inclusive time of the heaviest
  * frames; with the number of requests served, CPU ms per request too.
+ * `--last` counts only the profile's last seconds: a load's own, without
+ * the start-up's module loading and compiling before it.
  */
 import { readFileSync } from "node:fs";
 
@@ -17,8 +19,12 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const [file, requestsArgument] = process.argv.slice(2);
-if (!file) throw new Error("usage: profile-summary FILE.cpuprofile [requests]");
+const args = process.argv.slice(2);
+const lastAt = args.indexOf("--last");
+const lastSeconds = lastAt === -1 ? Infinity : Number(args.splice(lastAt, 2)[1]);
+const [file, requestsArgument] = args;
+if (!file || Number.isNaN(lastSeconds))
+  throw new Error("usage: profile-summary FILE.cpuprofile [requests] [--last SECONDS]");
 const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
 const requests = Number(requestsArgument ?? 0);
 
@@ -26,8 +32,14 @@ const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const parentOf = new Map<number, number>();
 for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
 
+const sampledUs = profile.timeDeltas.reduce((a, b) => a + b, 0);
+const fromUs = sampledUs - lastSeconds * 1e6;
 const selfUs = new Map<number, number>();
-profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+let atUs = 0;
+profile.samples.forEach((id, i) => {
+  atUs += profile.timeDeltas[i] ?? 0;
+  if (atUs >= fromUs) selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+});
 
 /** A frame's package: node_modules/<name>, packages/<name>, apps/<name>, node's internals, or V8's own entries. */
 function packageOf(node: ProfileNode): string {

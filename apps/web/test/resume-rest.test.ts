@@ -92,6 +92,38 @@ describe("profile", () => {
     });
   });
 
+  it("answers a PUT byte for byte as the GET after it, links in the order PostgreSQL keeps them", async () => {
+    const { api } = await signedIn();
+    // jsonb keeps keys shorter in UTF-8 bytes first, then in byte order; JavaScript puts integer keys first.
+    const links = {
+      zz: "https://z.example",
+      é: "https://e-acute.example",
+      b: "https://b.example",
+      "10": "https://ten.example",
+      "2": "https://two.example",
+      a: "https://a.example",
+      Z: "https://capital.example",
+    };
+    for (const body of [
+      { name: "Ada", links },
+      { name: "Ada", headline: "Analyst", links: {} },
+      { name: "Ada", links },
+    ]) {
+      const put = await api.put("/me/profile", body);
+      expect(put.status).toBe(200);
+      expect(put.text).toBe((await api.get("/me/profile")).text);
+    }
+    expect(Object.keys((await api.get("/me/profile")).body.links)).toEqual([
+      "2",
+      "10",
+      "Z",
+      "a",
+      "b",
+      "zz",
+      "é",
+    ]);
+  });
+
   it("rejects a missing name, wrong types, bad links and email, and unknown keys", async () => {
     const { api } = await signedIn();
     const cases: [unknown, string][] = [

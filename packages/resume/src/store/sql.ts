@@ -17,7 +17,7 @@ export type Queryable = Pick<Database, "$queryRawUnsafe">;
  * (queryRows), or through `db` when it is a transaction. node-postgres parses
  * a JSON column as Prisma does, in about half the CPU: a whole resume's 43 KB
  * took 2.0 ms of the server's CPU through Prisma's raw query, 1.1 ms so
- * (docs/benchmarks.md, "Resume reads and writes"). Only for JSON columns: the
+ * (docs/benchmarks.md, "Resume reads and writes"). Only for JSON and text columns: the
  * two map other types apart (bigint, numeric).
  */
 export function jsonRows<T>(db: Queryable, sql: string, ...values: unknown[]): Promise<T[]> {
