@@ -113,7 +113,7 @@ describe("profile", () => {
       expect(put.status).toBe(200);
       expect(put.text).toBe((await api.get("/me/profile")).text);
     }
-    expect(Object.keys((await api.get("/me/profile")).body.links)).toEqual([
+    expect(Object.keys((await api.get<{ links: object }>("/me/profile")).body.links)).toEqual([
       "2",
       "10",
       "Z",
