@@ -1,7 +1,8 @@
 /**
  * `npm test`: typecheck, lint, the production build, then every test against a
- * real PostgreSQL. Ends with one line, `N passed, N failed`, where a check
- * (typecheck, lint, build) counts as one and each test case as one.
+ * real PostgreSQL. Ends with a line per failure (scripts/test-reports.ts),
+ * then one line, `N passed, N failed`, where a check (typecheck, lint,
+ * build) counts as one and each test case as one.
  */
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
