@@ -13,12 +13,12 @@ export type Queryable = Pick<Database, "$queryRawUnsafe">;
 
 /**
  * The rows of a statement whose columns are JSON it builds (json_build_object,
- * json_agg; a write's RETURNING too): on the database's pool without Prisma
- * (queryRows), or through `db` when it is a transaction. node-postgres parses
- * a JSON column as Prisma does, in about half the CPU: a whole resume's 43 KB
- * took 2.0 ms of the server's CPU through Prisma's raw query, 1.1 ms so
- * (docs/benchmarks.md, "Resume reads and writes"). Only for JSON and text columns: the
- * two map other types apart (bigint, numeric).
+ * json_agg) or text (the profile write's two times): on the database's pool
+ * without Prisma (queryRows), or through `db` when it is a transaction.
+ * node-postgres parses a JSON column as Prisma does, in about half the CPU: a
+ * whole resume's 43 KB took 2.0 ms of the server's CPU through Prisma's raw
+ * query, 1.1 ms so (docs/benchmarks.md, "Resume reads and writes"). Only for
+ * JSON and text columns: the two map other types apart (bigint, numeric).
  */
 export function jsonRows<T>(db: Queryable, sql: string, ...values: unknown[]): Promise<T[]> {
   return hasOwnPool(db)
