@@ -1,6 +1,7 @@
 import { parse, type DefaultTreeAdapterTypes } from "parse5";
 import { describe, expect, it } from "vitest";
 import type { WholeResume } from "../src/index.ts";
+import { offlinePage } from "../src/themes/offline-page.ts";
 import { renderResumeHtml } from "../src/themes/render-resume-html.ts";
 import { THEME_NAMES } from "../src/themes/theme-names.ts";
 
@@ -100,6 +101,11 @@ describe.each(THEME_NAMES)("the %s page of a new user's resume", (theme) => {
     expect(text).not.toMatch(/·\s*(?:$|[·,])|(?:^|[·,])\s*·/);
   });
 
+  it("is sent without the theme's indentation: no line starts with white space", async () => {
+    const page = await renderResumeHtml(RESUME, theme);
+    expect(page.split("\n").filter((line) => /^[ \t]/.test(line))).toEqual([]);
+  });
+
   it("shows a place given in parts (city, region, country) as one line", async () => {
     const profile = {
       ...RESUME.profile!,
@@ -111,5 +117,35 @@ describe.each(THEME_NAMES)("the %s page of a new user's resume", (theme) => {
     const text = visibleText(await renderResumeHtml({ ...RESUME, profile }, theme));
     expect(text).toContain("Portland, OR, US");
     expect(text).not.toMatch(/US,/);
+  });
+});
+
+describe("the white space of a themed page", () => {
+  const INDENTED = `<html><head><title>  Dana
+      Smith</title></head><body>
+      <div>
+        <p>Two  spaces\tand a tab stay;
+           a line break with its indentation becomes one line break.</p>
+        <pre>  keep
+    this   as
+  it is <code>  and
+      this</code>
+</pre>
+      </div>
+    </body></html>`;
+
+  it("writes a run of white space holding a line break as one line break, and nothing else", () => {
+    const page = offlinePage(INDENTED);
+    expect(page).toContain(
+      "<p>Two  spaces\tand a tab stay;\na line break with its indentation becomes one line break.</p>",
+    );
+    expect(page).toContain("<title>  Dana\nSmith</title>");
+    expect(visibleText(page)).toBe(visibleText(INDENTED));
+  });
+
+  it("keeps preformatted text as it is, in the elements inside it too", () => {
+    expect(offlinePage(INDENTED)).toContain(
+      INDENTED.slice(INDENTED.indexOf("<pre>"), INDENTED.indexOf("</pre>") + 6),
+    );
   });
 });

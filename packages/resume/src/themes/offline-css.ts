@@ -1,5 +1,6 @@
 import { tokenize, type CSSToken } from "@csstools/css-tokenizer";
 import postcss, { type ChildNode, type Container } from "postcss";
+import { withoutIndentation } from "./without-indentation.ts";
 
 /**
  * CSS that loads nothing: a theme's stylesheets and style attributes keep
@@ -50,7 +51,16 @@ export function offlineStylesheet(css: string): string {
     return "";
   }
   keepOffline(root);
-  return finished(root.toString());
+  // The white space between rules and declarations, and inside selectors without a string or
+  // an escape (where a line break could be part of a name); values keep theirs.
+  root.walk((node) => {
+    const raws = node.raws as { before?: string; after?: string };
+    if (raws.before) raws.before = withoutIndentation(raws.before);
+    if (raws.after) raws.after = withoutIndentation(raws.after);
+    if (node.type === "rule" && !/["'\\]/.test(node.selector))
+      node.selector = withoutIndentation(node.selector);
+  });
+  return finished(root.toString().trim());
 }
 
 /** A `style` attribute's declarations made offline; "" when none is left or they cannot be read. */

@@ -1,5 +1,6 @@
 import sanitizeHtml from "sanitize-html";
 import { offlineDeclarations, offlineStylesheet } from "./offline-css.ts";
+import { withoutIndentation } from "./without-indentation.ts";
 
 /**
  * A theme's HTML page made self-contained and inert: nothing in it loads
@@ -18,6 +19,7 @@ import { offlineDeclarations, offlineStylesheet } from "./offline-css.ts";
  */
 export function offlinePage(html: string): string {
   const stylesheets: string[] = [];
+  let preformatted = 0;
   const page = sanitizeHtml(html, {
     allowedTags: [...sanitizeHtml.defaults.allowedTags, ...DOCUMENT_TAGS, ...ICON_TAGS, "img"],
     allowedAttributes: ALLOWED_ATTRIBUTES,
@@ -29,6 +31,14 @@ export function offlinePage(html: string): string {
     // `<style>` is allowed only to be taken out whole below; its text is never written where it was.
     allowVulnerableTags: true,
     transformTags: { "*": (tagName, attribs) => ({ tagName, attribs: offlineAttributes(tagName, attribs) }) },
+    // A theme's indentation goes, except in `<pre>`, where white space is shown as it is.
+    onOpenTag: (tagName) => {
+      if (tagName === "pre") preformatted += 1;
+    },
+    onCloseTag: (tagName) => {
+      if (tagName === "pre") preformatted -= 1;
+    },
+    textFilter: (text) => (preformatted > 0 ? text : withoutIndentation(text)),
     exclusiveFilter: (frame) => {
       if (frame.tag === "style") {
         stylesheets.push(offlineStylesheet(frame.text));
