@@ -30,6 +30,8 @@ const hold = (entries: [string, number][], seconds = 600, idempotency_key = key(
   hold: { expires_in_seconds: seconds },
 });
 
+const UUIDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{4}-\d\d-\d\dT[\d:.]+Z/g;
+
 const pendingOf = async (id: string) => {
   const { pending_debits, pending_credits } = (await client.get(`/accounts/${id}/balance`)).body;
   return { pending_debits, pending_credits };
@@ -239,6 +241,61 @@ describe("holds", () => {
       idempotency_key: key(),
     });
     expect(unknown.status).toBe(404);
+  });
+
+  it("answers a hold's post the same on the instance that wrote the hold (which keeps it) and on another", async () => {
+    const { wallet, shop } = await fundedWallet(100);
+    const held: [string, number][] = [
+      [wallet, 10],
+      [shop, -10],
+    ];
+    const plain = await client.post("/transactions", move(held));
+    const reusedKey = plain.body.idempotency_key as string;
+    /** Each attempt on a hold of its own, as status, error, replay headers and body with the hold's id as "HOLD". */
+    const attempts = async (to: LedgerClient) => {
+      const attempt = async (body: object, voidFirst = false) => {
+        const id = await placeHold(held);
+        if (voidFirst)
+          expect((await client.post(`/transactions/${id}/void`, { idempotency_key: key() })).status).toBe(
+            200,
+          );
+        const answer = await to.post(`/transactions/${id}/post`, { idempotency_key: key(), ...body });
+        const status = (await to.get(`/transactions/${id}`)).body.status as string;
+        return [
+          answer.status,
+          answer.headers.get("idempotent-replayed"),
+          answer.headers.get("idempotency-key-mismatch"),
+          answer.text.replaceAll(id, "HOLD"),
+          status,
+        ];
+      };
+      return [
+        // A key already used for another transaction: that transaction, flagged; the hold still pending.
+        await attempt({ idempotency_key: reusedKey }),
+        // More than the hold: a 422 naming each entry.
+        await attempt({
+          entries: [
+            { account_id: wallet, amount: 11 },
+            { account_id: shop, amount: -11 },
+          ],
+        }),
+        // Voided first: a 409 naming why.
+        await attempt({}, true),
+        // In full, with the hold's description.
+        (await attempt({})).map((part) => (typeof part === "string" ? part.replace(UUIDS, "ID") : part)),
+      ];
+    };
+    const onTheWriter = await attempts(client);
+    expect(onTheWriter.map((answer) => [answer[0], answer[4]])).toEqual([
+      [200, "pending"],
+      [422, "pending"],
+      [409, "voided"],
+      [201, "posted"],
+    ]);
+    expect(onTheWriter[0]!.slice(1, 3)).toEqual(["true", "true"]);
+    expect(onTheWriter[1]![3]).toContain("INVALID_CAPTURE");
+    expect(onTheWriter[2]![3]).toContain("HOLD_VOIDED");
+    expect(await attempts(ledgerClient(second.url))).toEqual(onTheWriter);
   });
 
   it("stops counting a hold at expires_at: it reads expired, and post and void answer 409 HOLD_EXPIRED", async () => {

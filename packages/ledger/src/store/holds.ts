@@ -13,6 +13,7 @@ import { todayUtc } from "../today-utc.ts";
 import { accountNotFound } from "./accounts.ts";
 import { writeWithGroupCommit } from "./group-commit.ts";
 import { holdConflict } from "./hold-conflict.ts";
+import { forgetWrittenHold, writtenHold, type HeldTransaction } from "./written-holds.ts";
 import { lockBoundedSql, scopedKey, type NewTransaction } from "./insert-transactions.ts";
 import {
   byScopedKey,
@@ -48,17 +49,22 @@ const lostResolution = (error: unknown) => LOST_RESOLUTION.some((name) => isCons
  * and written like one, with the posts that arrive alongside it
  * (group-commit.ts). A hold already resolved or expired is a 409 naming
  * which, also when a concurrent post or void won (one resolution per hold:
- * its primary key).
+ * its primary key). A hold this server wrote is not read first
+ * (written-holds.ts); another is read with its key (readHoldPostState).
  */
 export async function postHold(db: Database, input: PostHoldInput, principal: string): Promise<PostResult> {
   const hash = requestHash({ kind: "hold-post", ...input, description: input.description ?? null });
   const key = { principal, idempotencyKey: input.idempotency_key };
-  const state = await readHoldPostState(db, { ...key, holdId: input.id.toLowerCase() });
-  if (state.known) return postResultOf(replayOf(state.known), hash);
-  const { hold } = state;
-  if (!hold) throw transactionNotFound();
-  const conflict = holdConflict(hold);
-  if (conflict) throw conflict;
+  const holdId = input.id.toLowerCase();
+  let hold = writtenHold(db, holdId);
+  if (!hold) {
+    const state = await readHoldPostState(db, { ...key, holdId });
+    if (state.known) return postResultOf(replayOf(state.known), hash);
+    if (!state.hold) throw transactionNotFound();
+    const conflict = holdConflict(state.hold);
+    if (conflict) throw conflict;
+    hold = state.hold;
+  }
   const tx: NewTransaction = {
     ...key,
     requestHash: hash,
@@ -75,9 +81,13 @@ export async function postHold(db: Database, input: PostHoldInput, principal: st
   try {
     const grouped = await writeWithGroupCommit(db, tx);
     if (grouped && "failed" in grouped) throw grouped.failed;
-    return postResultOf(grouped ?? (await postChecked(db, [tx])).get(tx)!, hash);
+    const result = postResultOf(grouped ?? (await postChecked(db, [tx])).get(tx)!, hash);
+    // Posted now; a replay (its key's transaction) leaves the hold as it was.
+    if (!result.replayed) forgetWrittenHold(db, holdId);
+    return result;
   } catch (error) {
     if (!lostResolution(error)) throw error;
+    forgetWrittenHold(db, holdId);
     // Another post or void got there first (or the hold expired meanwhile); a post with this key is its replay.
     const replayed = await replayOfKnownKey(db, key, hash);
     if (replayed) return replayed;
@@ -98,11 +108,12 @@ interface HoldPostState {
 }
 
 /**
- * The state of a post of a hold, read in one statement with the posts of
- * holds that arrive alongside it (a hold's post reads before it writes; a
- * plain post does not: with one read each, pairs of a hold and its post cost
- * a statement more than two posts). A value the database refuses in one
- * request is that request's own failure, not its neighbours'.
+ * The state of a post of a hold this server did not write, read in one
+ * statement with the posts of such holds that arrive alongside it (a plain
+ * post does not read before it writes: with one read each, pairs of a hold
+ * and its post would cost a statement more than two posts). A value the
+ * database refuses in one request is that request's own failure, not its
+ * neighbours'.
  */
 const readHoldPostState: (db: Database, request: HoldPostRequest) => Promise<HoldPostState> =
   batchCallsPerClient(readHoldPostStates, {
@@ -134,7 +145,7 @@ async function readHoldPostStates(db: Database, requests: HoldPostRequest[]) {
  * it, the other sign, or more than the hold's amount there (per account, its
  * entries summed). Whether they balance is checked as for any post.
  */
-function captureOf(hold: Transaction, entries: { account_id: string; amount: number }[]) {
+function captureOf(hold: HeldTransaction, entries: { account_id: string; amount: number }[]) {
   const held = netsByAccount(hold.entries);
   const captured = netsByAccount(entries.map((e) => ({ ...e, account_id: e.account_id.toLowerCase() })));
   const issues = [...captured].flatMap(([account, { net, first }]) => {

@@ -7,6 +7,7 @@ import { writeWithGroupCommit } from "./group-commit.ts";
 import { scopedKey, type NewTransaction } from "./insert-transactions.ts";
 import { knownTransactions, postChecked, replayOf, type PostOutcome } from "./post-checked.ts";
 import { TRANSACTION_JSON } from "./sql.ts";
+import { rememberWrittenHold } from "./written-holds.ts";
 
 export interface PostResult {
   transaction: Transaction;
@@ -70,7 +71,9 @@ export async function postTransaction(
   const tx = newTransactionOf(input, principal);
   const grouped = await writeWithGroupCommit(db, tx);
   if (grouped && "failed" in grouped) throw grouped.failed;
-  return postResultOf(grouped ?? (await postChecked(db, [tx])).get(tx)!, tx.requestHash);
+  const result = postResultOf(grouped ?? (await postChecked(db, [tx])).get(tx)!, tx.requestHash);
+  if (tx.holdSeconds !== null && !result.replayed) rememberWrittenHold(db, result.transaction);
+  return result;
 }
 
 /** A post's outcome as its answer to a request with `requestHash`: the transaction, or the error it was refused with. */
