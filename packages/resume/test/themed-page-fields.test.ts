@@ -104,6 +104,8 @@ describe.each(THEME_NAMES)("the %s page of a new user's resume", (theme) => {
   it("is sent without the theme's indentation: no line starts with white space", async () => {
     const page = await renderResumeHtml(RESUME, theme);
     expect(page.split("\n").filter((line) => /^[ \t]/.test(line))).toEqual([]);
+    // Which holds only where the theme's CSS shows no text's white space as it is.
+    expect(page).not.toMatch(/white-space\s*:\s*(pre|break-spaces)/i);
   });
 
   it("shows a place given in parts (city, region, country) as one line", async () => {
