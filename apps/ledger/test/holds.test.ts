@@ -30,7 +30,8 @@ const hold = (entries: [string, number][], seconds = 600, idempotency_key = key(
   hold: { expires_in_seconds: seconds },
 });
 
-const UUIDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{4}-\d\d-\d\dT[\d:.]+Z/g;
+const IDS_AND_TIMES =
+  /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{4}-\d\d-\d\dT[\d:.]+Z/g;
 
 const pendingOf = async (id: string) => {
   const { pending_debits, pending_credits } = (await client.get(`/accounts/${id}/balance`)).body;
@@ -282,7 +283,9 @@ describe("holds", () => {
         // Voided first: a 409 naming why.
         await attempt({}, true),
         // In full, with the hold's description.
-        (await attempt({})).map((part) => (typeof part === "string" ? part.replace(UUIDS, "ID") : part)),
+        (await attempt({})).map((part) =>
+          typeof part === "string" ? part.replace(IDS_AND_TIMES, "ID") : part,
+        ),
       ];
     };
     const onTheWriter = await attempts(client);
