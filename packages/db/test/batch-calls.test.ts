@@ -38,6 +38,22 @@ describe("batchCalls", () => {
     expect(await Promise.all(later)).toEqual([2, 3, 3]);
   });
 
+  it("starts the next call in the turn after an answer: callers read in the answer's turn join it", async () => {
+    const { calls, lookup } = manualLookup();
+    const read = batchCalls(lookup);
+    const answers = [read("a")];
+    await tick();
+    answers.push(read("bb"));
+    calls[0]!.answer();
+    // What the rest of the event loop's turn runs: the answer's callbacks, then more requests read.
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    answers.push(read("ccc"));
+    await tick();
+    expect(calls.map((c) => c.keys)).toEqual([["a"], ["bb", "ccc"]]);
+    calls[1]!.answer();
+    expect(await Promise.all(answers)).toEqual([1, 2, 3]);
+  });
+
   it("fails every caller of a failed call, and the next call still runs", async () => {
     const { calls, lookup } = manualLookup();
     const read = batchCalls(lookup);
@@ -115,7 +131,8 @@ describe("batchCallsPerClient", () => {
     expect(clients[0]).toBe(one);
     calls[0]!.answer();
     calls[1]!.answer();
-    await tick();
+    await tick(); // the answers
+    await tick(); // the next call, in the turn after them
     expect(calls.map((c) => c.keys)).toEqual([["a"], ["bb"], ["ccc"]]);
     expect(clients[2]).toBe(one);
     calls[2]!.answer();

@@ -22,7 +22,7 @@ export function createLogger(
     {
       level,
       base: { service },
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: isoTimeOncePerMs,
       formatters: { level: (label) => ({ level: label }) },
       mixin: () => {
         const request = currentRequest();
@@ -31,6 +31,18 @@ export function createLogger(
     },
     destination,
   );
+}
+
+let lastMs = 0;
+let lastTime = "";
+/** pino's isoTime, formatted once per millisecond: a busy server writes several lines in each. */
+function isoTimeOncePerMs(): string {
+  const now = Date.now();
+  if (now !== lastMs) {
+    lastMs = now;
+    lastTime = `,"time":"${new Date(now).toISOString()}"`;
+  }
+  return lastTime;
 }
 
 function bufferedStdout(): pino.DestinationStream {

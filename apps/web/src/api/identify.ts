@@ -46,8 +46,11 @@ const PERSONAL_TOKEN = new RegExp(`^Bearer +(${ACCESS_TOKEN_PREFIX}[^ ]+) *$`, "
  */
 export function createIdentify(verify: TokenVerifier, findAccessToken: FindAccessToken): Identify {
   return async (headers, { acceptSessionCookie = false } = {}) => {
-    const cookieToken = acceptSessionCookie ? sessionToken(headers.get("cookie")) : undefined;
-    const authorization = headers.get("authorization") ?? (cookieToken ? `Bearer ${cookieToken}` : null);
+    let authorization = headers.get("authorization");
+    if (authorization === null && acceptSessionCookie) {
+      const cookieToken = sessionToken(headers.get("cookie"));
+      if (cookieToken) authorization = `Bearer ${cookieToken}`;
+    }
     const personalToken = PERSONAL_TOKEN.exec(authorization ?? "")?.[1];
     if (personalToken) return identityOf(await findAccessToken(personalToken));
     try {
