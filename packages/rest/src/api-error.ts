@@ -156,11 +156,16 @@ export function domainErrorsForTrpc<R extends { ok: boolean }>(
   isUnavailable: (cause: unknown) => boolean,
 ): R {
   if (result.ok) return result;
-  const cause = (result as { error?: { cause?: unknown } }).error?.cause;
+  const error = trpcErrorFor((result as { error?: { cause?: unknown } }).error?.cause, isUnavailable);
+  if (error) throw error;
+  return result;
+}
+
+/** What a procedure's middleware throws for `cause` (see domainErrorsForTrpc), or null: tRPC's own answer stands. */
+export function trpcErrorFor(cause: unknown, isUnavailable: (cause: unknown) => boolean): TRPCError | null {
   const domain =
     cause instanceof DomainError ? cause : isUnavailable(cause) ? serviceUnavailable(undefined, cause) : null;
-  if (domain) throw trpcErrorOf(domain);
-  return result;
+  return domain ? trpcErrorOf(domain) : null;
 }
 
 /** A DomainError as tRPC throws it, with the code of its status (for code outside any procedure: a context). */

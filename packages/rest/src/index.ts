@@ -4,6 +4,7 @@ export {
   domainErrorsForTrpc,
   formatTrpcError,
   invalidRequestMessage,
+  trpcErrorFor,
   trpcErrorOf,
   type ApiError,
   type ApiErrorBody,

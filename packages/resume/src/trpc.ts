@@ -2,13 +2,14 @@
  * The resume service's tRPC instance. One router serves the UI (tRPC) and
  * REST (packages/rest); both transports build the same context.
  */
-import { initTRPC } from "@trpc/server";
+import { initTRPC, type ProcedureType } from "@trpc/server";
 import { AuthenticationError } from "@app/auth";
 import { isDatabaseUnavailable, type Database } from "@app/db";
 import {
   DomainError,
   domainErrorsForTrpc,
   formatTrpcError,
+  trpcErrorFor,
   type ResponseControl,
   type ServiceMeta,
 } from "@app/rest";
@@ -48,20 +49,26 @@ export const router = t.router;
 
 // ---------------------------------------------------------------- procedures
 
-/** A DomainError keeps its status on both transports; a database that does not answer is a 503, not a 500. */
-const domainErrors = t.middleware(async ({ next }) =>
-  domainErrorsForTrpc(await next(), isDatabaseUnavailable),
-);
-
 /**
  * Every resume procedure: a verified caller (401 otherwise) within the
  * per-user rate limit (429 with Retry-After); a personal access token writes
- * only with `resume:write` (403).
+ * only with `resume:write` (403). A DomainError keeps its status on both
+ * transports, and a database that does not answer is a 503, not a 500. One
+ * middleware for all: each one tRPC runs copies the call's options twice.
  */
-export const userProcedure = t.procedure.use(domainErrors).use(async ({ ctx, type, next }) => {
-  const { identity } = ctx;
+export const userProcedure = t.procedure.use(async ({ ctx, type, next }) => {
+  let caller: { userId: string; personalToken: boolean };
+  try {
+    caller = await admittedCaller(ctx, type);
+  } catch (error) {
+    throw trpcErrorFor(error, isDatabaseUnavailable) ?? error;
+  }
+  return domainErrorsForTrpc(await next({ ctx: caller }), isDatabaseUnavailable);
+});
+
+async function admittedCaller({ identity, takeRateLimit }: ResumeContext, type: ProcedureType) {
   if (identity instanceof AuthenticationError) throw unauthenticated(identity);
-  const retryAfter = await ctx.takeRateLimit(identity.userId);
+  const retryAfter = await takeRateLimit(identity.userId);
   if (retryAfter > 0) {
     throw new DomainError(429, `too many requests; retry in ${retryAfter} s`, {
       headers: { "retry-after": String(retryAfter) },
@@ -70,8 +77,8 @@ export const userProcedure = t.procedure.use(domainErrors).use(async ({ ctx, typ
   if (type === "mutation" && identity.scopes && !identity.scopes.includes("resume:write")) {
     throw insufficientScope("this token may only read; writing needs resume:write", "resume:write");
   }
-  return next({ ctx: { ...ctx, userId: identity.userId, personalToken: identity.scopes !== undefined } });
-});
+  return { userId: identity.userId, personalToken: identity.scopes !== undefined };
+}
 
 /**
  * Routes that manage personal access tokens: only with the sign-in
