@@ -76,7 +76,8 @@ function placeholders() {
       .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})/g, "<time>")
       .replace(/\b\d{8}T\d{6}Z\b/g, "<amz-date>")
       .replace(/rsm_[A-Za-z0-9_-]{43}/g, "<personal-token>")
-      .replace(/(\/r\/|href=")[A-Za-z0-9_-]{32}\b/g, "$1<slug>")
+      // Not \b: a slug may end with "-", after which no word boundary comes.
+      .replace(/(\/r\/|href=")[A-Za-z0-9_-]{32}(?![A-Za-z0-9_-])/g, "$1<slug>")
       .replaceAll(today, "<today>");
   return replace;
 }
