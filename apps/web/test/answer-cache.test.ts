@@ -27,4 +27,17 @@ describe("answer cache", () => {
     cache.set("huge", "1", answer("h".repeat(31)));
     expect(cache.get("huge", "1")).toBeUndefined();
   });
+
+  it("keeps the answer just set when every older one was used since: the oldest of those goes", () => {
+    const cache = createAnswerCache({ maxBytes: 30 });
+    for (const key of ["a", "b", "c"]) cache.set(key, "1", answer(key.repeat(10)));
+    for (const key of ["a", "b", "c"]) expect(cache.get(key, "1")).toBeDefined();
+    cache.set("d", "1", answer("d".repeat(10)));
+    expect(["a", "b", "c", "d"].map((k) => cache.get(k, "1")?.body.toString()[0])).toEqual([
+      undefined,
+      "b",
+      "c",
+      "d",
+    ]);
+  });
 });

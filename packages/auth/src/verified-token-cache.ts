@@ -6,7 +6,12 @@
  * tolerance) but never longer than `maxAgeMs` after it was verified, so a key
  * taken out of the JWKS stops the tokens it signed within that time, as the
  * JWKS's own cache would (jose keeps a fetched JWKS for up to ten minutes).
- * At most `limit` tokens are kept; past that the least recently used goes.
+ * At most `limit` tokens are kept; past that, one not used lately goes: the
+ * oldest, unless it was used since it was last passed over (then it goes to
+ * the back, and the next is looked at). An approximation of least recently
+ * used that changes nothing in the map on a hit: deleting and re-inserting on
+ * every hit made V8 replace the map's table every few requests, and the chain
+ * of replaced tables was kept alive by GC (see TrackedSocket in @app/service).
  */
 export interface VerifiedTokenCache {
   /** The user of a verified token still good at `nowMs`, else undefined. */
@@ -16,21 +21,33 @@ export interface VerifiedTokenCache {
 }
 
 export function createVerifiedTokenCache({ limit = 1_000, maxAgeMs = 5 * 60_000 } = {}): VerifiedTokenCache {
-  // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
-  const entries = new Map<string, { userId: string; goodUntilMs: number }>();
+  // A Map iterates in insertion order: the first entry is the one inserted longest ago.
+  const entries = new Map<string, { userId: string; goodUntilMs: number; used: boolean }>();
+
+  function dropOneNotUsedLately() {
+    for (const [token, entry] of entries) {
+      entries.delete(token);
+      if (!entry.used) return;
+      entry.used = false;
+      entries.set(token, entry);
+    }
+  }
+
   return {
     get(token, nowMs) {
       const entry = entries.get(token);
       if (!entry) return undefined;
-      entries.delete(token);
-      if (nowMs >= entry.goodUntilMs) return undefined;
-      entries.set(token, entry);
+      if (nowMs >= entry.goodUntilMs) {
+        entries.delete(token);
+        return undefined;
+      }
+      entry.used = true;
       return entry.userId;
     },
     set(token, userId, expiresAtMs, nowMs) {
       entries.delete(token);
-      if (entries.size >= limit) entries.delete(entries.keys().next().value!);
-      entries.set(token, { userId, goodUntilMs: Math.min(expiresAtMs, nowMs + maxAgeMs) });
+      if (entries.size >= limit) dropOneNotUsedLately();
+      entries.set(token, { userId, goodUntilMs: Math.min(expiresAtMs, nowMs + maxAgeMs), used: false });
     },
     get size() {
       return entries.size;

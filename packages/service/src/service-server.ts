@@ -59,8 +59,18 @@ export interface ServiceServer {
   drain(drainMs: number): Promise<void>;
 }
 
+/**
+ * A connection and the requests on it being answered (more than one when the
+ * client pipelines). Kept per connection, not in one Set of every response:
+ * a long-lived Set that adds and deletes on every request replaces its hash
+ * table every few requests, and each replaced table points to the next and to
+ * the responses it held. Once one of them is in V8's old generation, every
+ * scavenge keeps the whole chain alive and promotes it, with every request and
+ * answer in it: young-generation pauses were three times as long
+ * (docs/benchmarks.md, "Garbage collection under load").
+ */
 interface TrackedSocket {
-  inFlight: number;
+  answering: http.ServerResponse[];
   /** bytesRead when the socket last had no request in flight: more since means a request is arriving. */
   bytesWhenIdle: number;
 }
@@ -80,7 +90,6 @@ export function createServiceServer({
 }: ServiceServerOptions): ServiceServer {
   let draining = false;
   const sockets = new Map<net.Socket, TrackedSocket>();
-  const responses = new Set<http.ServerResponse>();
 
   const server = http.createServer(
     {
@@ -97,15 +106,13 @@ export function createServiceServer({
         route: "unmatched",
       };
       const socket = sockets.get(req.socket);
-      if (socket) socket.inFlight += 1;
-      responses.add(res);
+      socket?.answering.push(res);
       res.setHeader("x-request-id", record.id);
       if (draining) res.setHeader("connection", "close");
       res.once("close", () => {
-        responses.delete(res);
         if (socket) {
-          socket.inFlight -= 1;
-          if (socket.inFlight === 0) socket.bytesWhenIdle = req.socket.bytesRead;
+          socket.answering.splice(socket.answering.indexOf(res), 1);
+          if (socket.answering.length === 0) socket.bytesWhenIdle = req.socket.bytesRead;
         }
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         const status = res.writableFinished ? res.statusCode : 499;
@@ -144,13 +151,14 @@ export function createServiceServer({
     socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${lines.join("\r\n")}\r\n\r\n${body}`);
   });
   server.on("connection", (socket: net.Socket) => {
-    sockets.set(socket, { inFlight: 0, bytesWhenIdle: 0 });
+    sockets.set(socket, { answering: [], bytesWhenIdle: 0 });
     socket.once("close", () => sockets.delete(socket));
   });
 
   async function drain(drainMs: number) {
     draining = true;
-    for (const res of responses) if (!res.headersSent) res.setHeader("connection", "close");
+    for (const { answering } of sockets.values())
+      for (const res of answering) if (!res.headersSent) res.setHeader("connection", "close");
     logger.info({ drain_ms: drainMs, open_connections: sockets.size }, "draining");
     await new Promise((resolve) => setTimeout(resolve, drainMs));
 
@@ -158,7 +166,7 @@ export function createServiceServer({
     // "idle" connections, among them some whose next request has arrived.
     const closed = new Promise((resolve) => net.Server.prototype.close.call(server, resolve));
     for (const [socket, state] of sockets) {
-      if (state.inFlight === 0 && socket.bytesRead === state.bytesWhenIdle) socket.destroy();
+      if (state.answering.length === 0 && socket.bytesRead === state.bytesWhenIdle) socket.destroy();
     }
     const deadline = setTimeout(() => {
       logger.warn(

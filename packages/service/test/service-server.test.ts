@@ -1,0 +1,70 @@
+import { once } from "node:events";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Writable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { createLogger } from "../src/logger.ts";
+import { createServiceServer, type ServiceServer } from "../src/service-server.ts";
+
+const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
+
+/** A service server whose requests to /wait are answered only when the test says so. */
+async function startGatedServer() {
+  const waiting: (() => void)[] = [];
+  const service = createServiceServer({
+    logger: createLogger("test", { destination: silent }),
+    refusedRequest: (_status, message) => ({ headers: {}, body: message }),
+    async handle(req, res) {
+      if (req.url === "/wait") await new Promise<void>((resolve) => waiting.push(resolve));
+      res.end("answered");
+    },
+  });
+  service.server.listen(0, "127.0.0.1");
+  await once(service.server, "listening");
+  const { port } = service.server.address() as AddressInfo;
+  return { service, port, waiting };
+}
+
+/** A GET on `agent`'s keep-alive connections: its status, Connection header and body. */
+function get(port: number, path: string, agent: http.Agent) {
+  return new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
+    http
+      .get({ host: "127.0.0.1", port, path, agent }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => resolve({ status: res.statusCode!, connection: res.headers.connection, body }));
+      })
+      .on("error", reject);
+  });
+}
+
+describe("service server, drained shutdown", () => {
+  let service: ServiceServer | undefined;
+  const agents: http.Agent[] = [];
+  afterEach(() => {
+    for (const agent of agents.splice(0)) agent.destroy();
+    service?.server.close();
+  });
+
+  it("answers a request in flight when the drain starts with Connection: close, and closes idle connections", async () => {
+    const gated = await startGatedServer();
+    service = gated.service;
+    const idleAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const busyAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    agents.push(idleAgent, busyAgent);
+
+    expect((await get(gated.port, "/", idleAgent)).connection).toBe("keep-alive");
+    const idleSocket = Object.values(idleAgent.freeSockets).flat()[0]!;
+    const idleClosed = once(idleSocket, "close");
+
+    const inFlight = get(gated.port, "/wait", busyAgent);
+    while (gated.waiting.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    const drained = service.drain(0);
+    await idleClosed;
+
+    gated.waiting[0]!();
+    expect(await inFlight).toEqual({ status: 200, connection: "close", body: "answered" });
+    await drained;
+  });
+});
