@@ -8,6 +8,12 @@
 export interface ResponseControl {
   status?: number;
   headers: Headers;
+  /**
+   * The version of the data the answer was built from, read with that data,
+   * when the procedure knows one: a server may keep the answer for later
+   * requests that find the data at that same version.
+   */
+  dataVersion?: string;
 }
 
 export function createResponseControl(): ResponseControl {

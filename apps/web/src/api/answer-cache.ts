@@ -3,54 +3,97 @@ import type { Answer } from "@app/rest";
 interface Kept {
   version: string;
   answer: Answer & { body: Buffer };
-  /** Given back since it was kept or last passed over by an eviction. */
+  /** Its group was forgotten since it was kept: never given back, and not counted as kept. */
+  forgotten: boolean;
+}
+
+interface Group {
+  answers: Map<string, Kept>;
+  bytes: number;
+  /** One of its answers was given back since it was kept or last passed over by an eviction. */
   used: boolean;
 }
 
 /**
- * Answers kept under a key with the version of the data they were built from,
- * given back only for that same version. Once the bodies pass `maxBytes`
- * together, answers not used lately go: the oldest, unless it was used since it
- * was last passed over (then it goes to the back). An approximation of least
- * recently used that changes nothing in the map on a hit (re-inserting on every
- * hit made GC keep a chain of the map's replaced tables alive: see
- * TrackedSocket in @app/service).
+ * Answers kept in groups (a person's, a share link's) under a key, with the
+ * version of the data they were built from, given back only for that same
+ * version. A group can be forgotten at once: a person's, when they write
+ * through this server. Once the bodies pass `maxBytes` together, groups not
+ * used lately go whole: the oldest, unless one of its answers was given back
+ * since it was last passed over (then it goes to the back).
+ *
+ * An approximation of least recently used that changes no Map on a hit or a
+ * forget: a Map that deletes and re-inserts on every request leaves a chain of
+ * replaced tables that GC keeps alive (see TrackedSocket in @app/service).
  */
 export function createAnswerCache({ maxBytes }: { maxBytes: number }) {
-  const kept = new Map<string, Kept>();
+  const groups = new Map<string, Group>();
   let bytes = 0;
 
-  function forget(key: string) {
-    const entry = kept.get(key);
+  function drop(group: Group, key: string) {
+    const entry = group.answers.get(key);
     if (!entry) return;
-    kept.delete(key);
+    group.answers.delete(key);
+    group.bytes -= entry.answer.body.length;
     bytes -= entry.answer.body.length;
   }
 
+  /** Past `maxBytes`: whole groups not used lately, then the rest of `keeping`'s own answers. */
+  function evictFor(keeping: string, key: string) {
+    // Map order is insertion order: the first is the group kept (or passed over) longest ago.
+    for (const [name, group] of groups) {
+      if (bytes <= maxBytes) return;
+      if (name === keeping) continue;
+      groups.delete(name);
+      if (group.used) {
+        group.used = false;
+        groups.set(name, group);
+      } else bytes -= group.bytes;
+    }
+    const own = groups.get(keeping)!;
+    for (const other of own.answers.keys()) {
+      if (bytes <= maxBytes) return;
+      if (other !== key) drop(own, other);
+    }
+  }
+
   return {
-    get(key: string, version: string): Answer | undefined {
-      const entry = kept.get(key);
-      if (!entry || entry.version !== version) return undefined;
-      entry.used = true;
+    get(group: string, key: string, version: string): Answer | undefined {
+      const kept = groups.get(group);
+      const entry = kept?.answers.get(key);
+      if (!entry || entry.forgotten || entry.version !== version) return undefined;
+      kept!.used = true;
       return entry.answer;
     },
 
-    set(key: string, version: string, answer: Answer) {
-      forget(key);
+    /** An answer is kept under `key` (of whatever version) and its group was not forgotten since. */
+    holds(group: string, key: string): boolean {
+      const entry = groups.get(group)?.answers.get(key);
+      return entry !== undefined && !entry.forgotten;
+    },
+
+    set(group: string, key: string, version: string, answer: Answer) {
       const body = Buffer.from(answer.body);
-      if (body.length > maxBytes) return;
-      kept.set(key, { version, answer: { ...answer, body }, used: false });
-      bytes += body.length;
-      // Map order is insertion order: the first is the one kept (or passed over) longest ago.
-      for (const [oldest, entry] of kept) {
-        if (bytes <= maxBytes) break;
-        if (oldest === key) continue;
-        kept.delete(oldest);
-        if (entry.used) {
-          entry.used = false;
-          kept.set(oldest, entry);
-        } else bytes -= entry.answer.body.length;
+      let kept = groups.get(group);
+      if (body.length > maxBytes) {
+        if (kept) drop(kept, key);
+        return;
       }
+      if (!kept) groups.set(group, (kept = { answers: new Map(), bytes: 0, used: false }));
+      const entry = kept.answers.get(key);
+      const grown = body.length - (entry?.answer.body.length ?? 0);
+      // Replaced in place: a rebuild after every write must not delete and re-insert either.
+      const fresh = { version, answer: { ...answer, body }, forgotten: false };
+      if (entry) Object.assign(entry, fresh);
+      else kept.answers.set(key, fresh);
+      kept.bytes += grown;
+      bytes += grown;
+      evictFor(group, key);
+    },
+
+    /** Never gives back an answer of `group` kept until now: the next request for each builds it anew. */
+    forget(group: string) {
+      for (const entry of groups.get(group)?.answers.values() ?? []) entry.forgotten = true;
     },
   };
 }

@@ -153,11 +153,12 @@ export function createPublicPages({
         });
       }
       if (!wanted || !hash || !shared) return NOT_FOUND;
-      const key = JSON.stringify(["shared", hash, wanted.file]);
-      let answer = shared.resumeVersion === null ? undefined : answerCache.get(key, shared.resumeVersion);
+      const group = `link:${hash}`;
+      let answer =
+        shared.resumeVersion === null ? undefined : answerCache.get(group, wanted.file, shared.resumeVersion);
       if (!answer) {
         answer = await build(shared, wanted.slug, wanted.file);
-        if (shared.resumeVersion !== null) answerCache.set(key, shared.resumeVersion, answer);
+        if (shared.resumeVersion !== null) answerCache.set(group, wanted.file, shared.resumeVersion, answer);
       }
       if (method === "GET" && wanted.file === "page") {
         unwrittenViews.set(shared.linkId, (unwrittenViews.get(shared.linkId) ?? 0) + 1);

@@ -35,6 +35,7 @@ import {
   TAILORED_RESUME_PATH,
   WHOLE_RESUME_PATH,
   type ResumeContext,
+  type ResumeIdentity,
 } from "@app/resume";
 import { createFailureReporter, type Logger, type RequestRecord, type ServiceMetrics } from "@app/service";
 import type { createAnswerCache } from "./answer-cache.ts";
@@ -117,6 +118,12 @@ export function createResumeApi({
     { isolate: isRefusedValue },
   );
 
+  /**
+   * After a write through this server: the person's kept answers are not given
+   * back again, and their next reads build at once (serveWholeResume).
+   */
+  const forgetAnswersOf = (userId: string) => answerCache.forget(answerGroupOf(userId));
+
   const contextOf = (
     identity: Identity,
     headers: RestRequest["headers"],
@@ -157,6 +164,7 @@ export function createResumeApi({
             context: async () => contextOf(await identityForProcedure(identity()), request.headers),
             readBody: async (limit) => (await readBody(req, limit))?.toString("utf8") ?? null,
           });
+      if (record.user !== undefined && !READ_METHODS.includes(request.method)) forgetAnswersOf(record.user);
     } catch (error) {
       if (error instanceof ClientAbortedError) return errorAnswer(400, error.message);
       failures.report(record.route, error);
@@ -170,30 +178,54 @@ export function createResumeApi({
    * answered from memory while the caller's resume version (read after the
    * request arrived) is the one the kept answer was built from: a write
    * acknowledged by any server is never missed (a change to a tailored version
-   * moves that version too). Answers depend on the path, the format, theme and
-   * paper lists and nothing else in the query, so cache busters neither miss nor fill the cache.
+   * moves that version too). With nothing kept for the request (a first read,
+   * or one after the person wrote through this server) the answer is built at
+   * once, without reading the version first: one round trip, not two.
+   * Answers depend on the path, the format, theme and paper lists and nothing
+   * else in the query, so cache busters neither miss nor fill the cache.
    */
   async function serveWholeResume(request: RestRequest, identity: Identity): Promise<Answer> {
     if (identity instanceof AuthenticationError)
       return rest.handle(request, { context: async () => contextOf(identity, request.headers) });
-    const { userId } = identity;
+    const group = answerGroupOf(identity.userId);
     const { query } = request.target;
     // Every theme is checked, whatever the format: a kept answer must not skip the check.
     const key = JSON.stringify([
-      userId,
       request.target.path,
       ...["format", "theme", "paper"].map((name) => query.getAll(name)),
     ]);
-    const [retryAfter, version] = await Promise.all([rateLimit.take(userId), versionOf(userId)]);
-    const kept = version === null ? undefined : answerCache.get(key, version);
+    if (!answerCache.holds(group, key)) {
+      const answer = await buildAndKeep(request, identity, key);
+      if (answer.status !== 429) cacheLookups?.inc({ result: "miss" });
+      return answer;
+    }
+    const [retryAfter, version] = await Promise.all([
+      rateLimit.take(identity.userId),
+      versionOf(identity.userId),
+    ]);
+    const kept = version === null ? undefined : answerCache.get(group, key, version);
     if (retryAfter === 0) cacheLookups?.inc({ result: kept ? "hit" : "miss" });
     if (kept && retryAfter === 0) return kept;
     // Counted once: the procedure reads the decision taken here (and answers the 429).
-    const answer = await rest.handle(request, {
-      context: async () => contextOf(identity, request.headers, () => retryAfter),
-    });
-    // Built after `version` was read, so from it or a newer one: the next request that reads a newer version builds its own.
-    if (version !== null && answer.status === 200) answerCache.set(key, version, answer);
+    return buildAndKeep(request, identity, key, () => retryAfter);
+  }
+
+  /**
+   * The procedure's answer, kept under the resume version it read with the
+   * resume (ResponseControl.dataVersion). `takeRateLimit`: the rate limit's
+   * decision when already taken; else the procedure counts the request.
+   */
+  async function buildAndKeep(
+    request: RestRequest,
+    identity: ResumeIdentity,
+    key: string,
+    takeRateLimit?: ResumeContext["takeRateLimit"],
+  ): Promise<Answer> {
+    const context = contextOf(identity, request.headers, takeRateLimit);
+    const answer = await rest.handle(request, { context: async () => context });
+    const version = context.response.dataVersion;
+    if (version !== undefined && answer.status === 200)
+      answerCache.set(answerGroupOf(identity.userId), key, version, answer);
     return answer;
   }
 
@@ -212,7 +244,7 @@ export function createResumeApi({
     // tRPC answers HEAD with an empty 204; as a GET, node:http sends its status and headers without the body.
     if (method === "HEAD") req.method = "GET";
     const { headers } = restRequestOf(req, target);
-    return nodeHTTPRequestHandler({
+    await nodeHTTPRequestHandler({
       req,
       res,
       path: procedurePath,
@@ -225,10 +257,14 @@ export function createResumeApi({
       },
       onError: ({ error, path }) => failures.onProcedureError(error, path),
     });
+    if (record.user !== undefined && method === "POST") forgetAnswersOf(record.user);
   }
 
   return { serveRest, serveTrpc };
 }
+
+/** The answer cache's group of a person's answers (share links' pages are kept as `link:…`). */
+const answerGroupOf = (userId: string) => `person:${userId}`;
 
 /**
  * The methods of a tRPC request to `procedurePath`: a query is read with GET

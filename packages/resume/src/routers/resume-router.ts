@@ -3,7 +3,7 @@ import { LIMITS } from "../limits.ts";
 import { IMPORT_FORMATS, readResumeImport } from "../read-resume-import.ts";
 import { wholeResumeOutput } from "../schemas/whole-resume.ts";
 import { replaceWholeResume } from "../store/replace-resume.ts";
-import { getWholeResume, getWholeResumeAndKept } from "../store/resume-store.ts";
+import { getWholeResumeAndKept, getWholeResumeAndVersion } from "../store/resume-store.ts";
 import { router, userProcedure } from "../trpc.ts";
 import {
   answerInFormat,
@@ -45,10 +45,13 @@ export const resumeRouter = router({
     .output(resumeFormatOutput)
     .query(async ({ ctx, input }) => {
       if (input.format === "jsonresume") {
-        const { resume, kept } = await getWholeResumeAndKept(ctx.db, ctx.userId);
+        const { resume, kept, resumeVersion } = await getWholeResumeAndKept(ctx.db, ctx.userId);
+        ctx.response.dataVersion = resumeVersion ?? undefined;
         return answerInFormat(ctx, resume, input, kept);
       }
-      return answerInFormat(ctx, await getWholeResume(ctx.db, ctx.userId), input);
+      const { resume, resumeVersion } = await getWholeResumeAndVersion(ctx.db, ctx.userId);
+      ctx.response.dataVersion = resumeVersion ?? undefined;
+      return answerInFormat(ctx, resume, input);
     }),
 
   replace: userProcedure

@@ -149,7 +149,8 @@ export const tailoredVersionRouter = router({
     )
     .output(resumeFormatOutput)
     .query(async ({ ctx, input }) => {
-      const { version, resume } = await getTailoredResume(ctx.db, ctx.userId, input.id);
+      const { version, resume, resumeVersion } = await getTailoredResume(ctx.db, ctx.userId, input.id);
+      ctx.response.dataVersion = resumeVersion ?? undefined;
       return answerInFormat(ctx, resume, { ...input, theme: input.theme ?? version.theme ?? THEME_NAMES[0] });
     }),
 });

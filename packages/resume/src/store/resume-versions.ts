@@ -1,6 +1,12 @@
 import { queryRows, type Database } from "@app/db";
 
 /**
+ * The person's (`$1`) resume version, as a column of the statement that reads
+ * their resume: the version of the rows that statement reads.
+ */
+export const RESUME_VERSION_SQL = "(SELECT version::text FROM resume.versions WHERE user_id = $1)";
+
+/**
  * The current resume version of each person (a trigger moves it on every
  * change to their resume; see the migration resume_versions), or null for
  * someone without one: nothing written yet, or their row was removed by hand.

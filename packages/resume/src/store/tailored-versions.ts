@@ -6,6 +6,7 @@ import type { WholeResume } from "../schemas/whole-resume.ts";
 import type { TailoredVersion, TailoredVersionInput } from "../schemas/tailored-version.ts";
 import { tableOf } from "./collection-tables.ts";
 import { wholeResumeJson } from "./resume-store.ts";
+import { RESUME_VERSION_SQL } from "./resume-versions.ts";
 import { advisoryXactLock, jsonRows, type Queryable } from "./sql.ts";
 
 /** Versions one person may hold at once; the next create answers 409, as a full collection does. */
@@ -38,8 +39,8 @@ const VERSION_JSON = `json_build_object(
   'updated_at', ${isoTimestampSql("v.updated_at")})`;
 
 /** The version `$2` of the person `$1` and its resume, in one statement (no row: no such version of theirs). */
-const TAILORED_RESUME_SQL = `SELECT ${VERSION_JSON} AS version, ${wholeResumeJson(shownBy)} AS resume
-  FROM resume.tailored_versions v WHERE v.id = $2::uuid AND v.user_id = $1`;
+const TAILORED_RESUME_SQL = `SELECT ${VERSION_JSON} AS version, ${wholeResumeJson(shownBy)} AS resume,
+  ${RESUME_VERSION_SQL} AS resume_version FROM resume.tailored_versions v WHERE v.id = $2::uuid AND v.user_id = $1`;
 
 /** Every entry id of the person (`$1`) with its collection, to check a version's lists against. */
 const ENTRY_IDS_SQL = COLLECTIONS.map(
@@ -183,15 +184,18 @@ export async function getTailoredResume(
   db: Queryable,
   userId: string,
   id: string,
-): Promise<{ version: TailoredVersion; resume: WholeResume }> {
-  const [row] = await jsonRows<{ version: TailoredVersion; resume: WholeResume }>(
-    db,
-    TAILORED_RESUME_SQL,
-    userId,
-    id,
-  );
+): Promise<{ version: TailoredVersion; resume: WholeResume; resumeVersion: string | null }> {
+  const [row] = await jsonRows<{
+    version: TailoredVersion;
+    resume: WholeResume;
+    resume_version: string | null;
+  }>(db, TAILORED_RESUME_SQL, userId, id);
   if (!row) throw notFound();
-  return { version: row.version, resume: tailored(row.resume, row.version) };
+  return {
+    version: row.version,
+    resume: tailored(row.resume, row.version),
+    resumeVersion: row.resume_version,
+  };
 }
 
 function tailored(resume: WholeResume, version: TailoredVersion): WholeResume {
