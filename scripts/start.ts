@@ -2,7 +2,8 @@
  * `npm start`: the database (embedded unless DATABASE_URL), migrations, the
  * production build (kept while the sources are unchanged), then the web app
  * on PORT and the ledger on LEDGER_PORT. Ctrl-C, SIGTERM or SIGHUP stops all
- * of it, PostgreSQL last; so does the end of the `npm` that started it.
+ * of it, PostgreSQL last; so does the end of the `npm` that started it. While
+ * it is still starting, it stops at its next step and starts no server.
  */
 import path from "node:path";
 import { resolveAuthSetup } from "@app/auth";
@@ -30,6 +31,35 @@ const fail = (message: string): never => {
   process.exit(1);
 };
 
+/**
+ * A stop asked for by a signal or by the end of npm. Before the servers run,
+ * the start stops at its next step (what it started so far stopped with it),
+ * not after starting them; once they run, `onStop` stops everything.
+ */
+let stopRequested = false;
+let onStop = () => {};
+const requestStop = () => {
+  stopRequested = true;
+  onStop();
+};
+// `on`, not `once`: a second Ctrl-C must not end this process before PostgreSQL is stopped.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, requestStop);
+// A signal to npm does not reach this process (launching-processes.ts): npm's end is the signal.
+const launchers = launchingProcesses();
+const firstParent = process.ppid;
+setInterval(() => {
+  if (stopRequested || (process.ppid === firstParent && launchers.every(isAlive))) return;
+  console.error("npm start's terminal or npm ended; stopping");
+  requestStop();
+}, 500).unref();
+
+/** Ends the start here when a stop was asked for, after stopping `database` if it runs. */
+async function stopIfRequested(database?: { stop(): Promise<void> }) {
+  if (!stopRequested) return;
+  await database?.stop();
+  process.exit(0);
+}
+
 try {
   const unlock = lockDataDir(env.DATA_DIR);
   process.on("exit", unlock);
@@ -41,9 +71,11 @@ try {
 
 step("the Prisma client");
 await run(process.execPath, ["--import", "tsx", "scripts/prisma-generate.ts"]);
+await stopIfRequested();
 
 step(env.DATABASE_URL ? "using DATABASE_URL" : "starting embedded PostgreSQL (.data/postgres)");
 const database = await openDatabase();
+await stopIfRequested(database);
 if (database.directory && database.directory !== path.join(env.DATA_DIR, "postgres")) {
   console.log(`the user postgres cannot enter this checkout: the cluster lives in ${database.directory}`);
 }
@@ -58,6 +90,7 @@ try {
   await database.stop();
   fail((error as Error).message);
 }
+await stopIfRequested(database);
 
 step("starting the web app and the ledger");
 const service = {
@@ -80,8 +113,7 @@ function shutdown(code: number): Promise<never> {
   })();
   return stopped;
 }
-// `on`, not `once`: a second Ctrl-C must not end this process before PostgreSQL is stopped.
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void shutdown(0));
+onStop = () => void shutdown(0);
 for (const child of children) {
   child.once("exit", (code) => {
     if (stopped) return;
@@ -89,15 +121,6 @@ for (const child of children) {
     void shutdown(1);
   });
 }
-// A signal to npm does not reach this process (launching-processes.ts): npm's end is the signal.
-const launchers = launchingProcesses();
-const firstParent = process.ppid;
-setInterval(() => {
-  if (stopped || (process.ppid === firstParent && launchers.every(isAlive))) return;
-  console.error("npm start's terminal or npm ended; stopping");
-  void shutdown(0);
-}, 500).unref();
-
 // "Ready." is said of these servers, not of whatever else might answer on their ports: they
 // listen on them first, and then answer their health checks.
 const listening = await Promise.all(children.map(waitForListening)).then(

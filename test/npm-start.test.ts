@@ -179,6 +179,18 @@ describe("npm start", () => {
     });
   }
 
+  it("npm ended while the start is starting PostgreSQL: it stops there, PostgreSQL included, and starts no server", async () => {
+    const dir = await dataDir("early-end");
+    const started = await npmStart(dir);
+    await waitFor(() => started.output().includes("▶ starting embedded PostgreSQL"), "PostgreSQL's start");
+    const tree = processTree(started.npm.pid!);
+    started.npm.kill("SIGTERM");
+    await waitFor(() => !tree.some(isAlive), "every process to end", 60_000);
+    expect(started.output()).toContain("npm start's terminal or npm ended; stopping");
+    expect(started.output()).not.toContain("starting the web app");
+    expect(existsSync(path.join(dir, "postgres", "postmaster.pid"))).toBe(false);
+  }, 120_000);
+
   for (const signal of ["SIGTERM", "SIGHUP"] as const) {
     it(`${signal} to npm stops every process it started, PostgreSQL included`, async () => {
       const dir = signal === "SIGTERM" ? firstDir : await dataDir(signal);
