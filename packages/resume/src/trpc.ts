@@ -39,6 +39,8 @@ export interface ResumeContext {
   renderDocument?: RenderResumeDocument;
   /** The origin (PUBLIC_URL) of share links' public pages, without a trailing slash. */
   publicUrl: string;
+  /** Told of every mutation of the user, whatever its outcome (the server forgets the answers it keeps of them). */
+  onWrite?(userId: string): void;
 }
 
 // ---------------------------------------------------------------- instance
@@ -53,7 +55,8 @@ export const router = t.router;
  * Every resume procedure: a verified caller (401 otherwise) within the
  * per-user rate limit (429 with Retry-After); a personal access token writes
  * only with `resume:write` (403). A DomainError keeps its status on both
- * transports, and a database that does not answer is a 503, not a 500. One
+ * transports, and a database that does not answer is a 503, not a 500; a
+ * mutation is announced (`onWrite`) before its answer goes out. One
  * middleware for all: each one tRPC runs copies the call's options twice.
  */
 export const userProcedure = t.procedure.use(async ({ ctx, type, next }) => {
@@ -63,7 +66,9 @@ export const userProcedure = t.procedure.use(async ({ ctx, type, next }) => {
   } catch (error) {
     throw trpcErrorFor(error, isDatabaseUnavailable) ?? error;
   }
-  return domainErrorsForTrpc(await next({ ctx: caller }), isDatabaseUnavailable);
+  const result = await next({ ctx: caller });
+  if (type === "mutation") ctx.onWrite?.(caller.userId);
+  return domainErrorsForTrpc(result, isDatabaseUnavailable);
 });
 
 async function admittedCaller({ identity, takeRateLimit }: ResumeContext, type: ProcedureType) {

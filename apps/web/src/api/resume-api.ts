@@ -118,12 +118,6 @@ export function createResumeApi({
     { isolate: isRefusedValue },
   );
 
-  /**
-   * After a write through this server: the person's kept answers are not given
-   * back again, and their next reads build at once (serveWholeResume).
-   */
-  const forgetAnswersOf = (userId: string) => answerCache.forget(answerGroupOf(userId));
-
   const contextOf = (
     identity: Identity,
     headers: RestRequest["headers"],
@@ -137,6 +131,8 @@ export function createResumeApi({
     renderDocument:
       identity instanceof AuthenticationError ? undefined : documentWorkers?.renderFor(identity.userId),
     publicUrl,
+    // After a write through this server the person's kept answers are not given back again: their next reads build at once (serveWholeResume).
+    onWrite: (userId) => answerCache.forget(answerGroupOf(userId)),
   });
 
   async function serveRest(
@@ -164,7 +160,6 @@ export function createResumeApi({
             context: async () => contextOf(await identityForProcedure(identity()), request.headers),
             readBody: async (limit) => (await readBody(req, limit))?.toString("utf8") ?? null,
           });
-      if (record.user !== undefined && !READ_METHODS.includes(request.method)) forgetAnswersOf(record.user);
     } catch (error) {
       if (error instanceof ClientAbortedError) return errorAnswer(400, error.message);
       failures.report(record.route, error);
@@ -244,7 +239,7 @@ export function createResumeApi({
     // tRPC answers HEAD with an empty 204; as a GET, node:http sends its status and headers without the body.
     if (method === "HEAD") req.method = "GET";
     const { headers } = restRequestOf(req, target);
-    await nodeHTTPRequestHandler({
+    return nodeHTTPRequestHandler({
       req,
       res,
       path: procedurePath,
@@ -257,7 +252,6 @@ export function createResumeApi({
       },
       onError: ({ error, path }) => failures.onProcedureError(error, path),
     });
-    if (record.user !== undefined && method === "POST") forgetAnswersOf(record.user);
   }
 
   return { serveRest, serveTrpc };
