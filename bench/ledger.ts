@@ -8,13 +8,14 @@ import pg from "pg";
 import { startBarePostingServer } from "./bare-posting-ceiling.ts";
 import { createMinimalSchema, emptyMinimalSchema } from "./minimal-schema.ts";
 import { call, CLIENTS, createAccount, ledger, row, type Ledger } from "./ledger-calls.ts";
-import { fmt, percentile, printTable, runLoad, type LoadResult } from "./stats.ts";
+import { fmt, percentile, printTable, runLoad, runLoadsInTurns, type LoadResult } from "./stats.ts";
 
 /**
  * Single posts and batches of 2-entry transactions with new keys, served over
  * SigV4, next to ceilings for the same writes: a bare HTTP server (node:http
  * and node-postgres, one statement per post into the minimal schema) driven by
- * the same client right after the single posts (issue 23), and PostgreSQL's
+ * the same client, by turns with the single posts (runLoadsInTurns: both see
+ * the machine alike; issue 23), and PostgreSQL's
  * own (pgbench, when installed): the project's schema and a minimal correct
  * ledger schema, one transaction per commit and ten (issue 15). The targets
  * are the ratios printed.
@@ -33,13 +34,12 @@ export async function benchPosting(ledgerUrl: string, databaseUrl: string, secon
 
   await createMinimalSchema(databaseUrl, [cash, sales]);
 
-  const postLoad = (to: Ledger) =>
-    runLoad(CLIENTS, seconds, async (_worker, i) => {
-      await call(to, "/transactions", { method: "POST", body: transaction(i) });
-    });
-  const served = await postLoad(client);
-  // Right after the single posts, so both see the machine as alike as may be.
-  const bare = await bareHttpCeiling(databaseUrl, postLoad);
+  const post = (to: Ledger) => async (_worker: number, i: number) => {
+    await call(to, "/transactions", { method: "POST", body: transaction(i) });
+  };
+  const [served, bare] = await againstBareHttpCeiling(databaseUrl, (bareClient) =>
+    runLoadsInTurns(CLIENTS, seconds, [post(client), post(bareClient)]),
+  );
   const batches = [];
   for (const size of BATCH_SIZES) {
     const load = await runLoad(BATCH_CLIENTS, seconds, async (_worker, i) => {
@@ -89,15 +89,17 @@ export async function benchPosting(ledgerUrl: string, databaseUrl: string, secon
 }
 
 /**
- * The bare HTTP ceiling's load: the single posts' own (`postLoad`: same
- * client, clients, seconds and bodies, every request signed) against
- * bench/bare-posting-server.ts, which is stopped whatever happens.
+ * `measure` run with a client of bench/bare-posting-server.ts (the same signed
+ * client as the ledger's), which is stopped whatever happens.
  */
-async function bareHttpCeiling(databaseUrl: string, postLoad: (to: Ledger) => Promise<LoadResult>) {
+async function againstBareHttpCeiling<T>(
+  databaseUrl: string,
+  measure: (bare: Ledger) => Promise<T>,
+): Promise<T> {
   const server = await startBarePostingServer(databaseUrl);
   const client = ledger(server.url);
   try {
-    return await postLoad(client);
+    return await measure(client);
   } finally {
     client.close();
     await server.stop();
