@@ -10,6 +10,7 @@ const START_TIMEOUT_MS = 60_000;
 
 export interface BarePostingServer {
   url: string;
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -47,7 +48,7 @@ export async function startBarePostingServer(databaseUrl: string): Promise<BareP
         reject(error);
       });
     });
-    return { url: `http://127.0.0.1:${port}`, stop: () => stopProcess(child) };
+    return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => stopProcess(child) };
   } catch (error) {
     await stopProcess(child);
     throw error;

@@ -25,6 +25,8 @@ export interface BenchEnvironment {
    * ledger server of its own on it.
    */
   startKeptLedger(name: string): Promise<{ databaseUrl: string; ledgerUrl: string }>;
+  /** The process of the server started here at `url` (its CPU time: bench/process-cpu.ts). */
+  pidOf(url: string): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -49,9 +51,19 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
     SHUTDOWN_DRAIN_MS: 0,
   };
   const children: ReturnType<typeof startLedger>[] = [];
-  const startLedgerOn = async (url: string, profileName: string) => {
+  const pids = new Map<string, number | undefined>();
+  /** The server `start` makes on a free port, once healthy; its URL. */
+  const startServer = async (start: (port: number) => ReturnType<typeof startLedger>) => {
     const port = await freePort();
-    children.push(
+    const child = start(port);
+    children.push(child);
+    const url = `http://127.0.0.1:${port}`;
+    await waitForHealthy(`${url}/healthz`);
+    pids.set(url, child.pid);
+    return url;
+  };
+  const startLedgerOn = (url: string, profileName: string) =>
+    startServer((port) =>
       startLedger(
         { ...service, DATABASE_URL: url, LEDGER_PORT: port },
         "quiet",
@@ -59,10 +71,6 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
         profilerArgs(profileName),
       ),
     );
-    const ledgerUrl = `http://127.0.0.1:${port}`;
-    await waitForHealthy(`${ledgerUrl}/healthz`);
-    return ledgerUrl;
-  };
   const ledgerUrl = await startLedgerOn(databaseUrl, "ledger");
 
   return {
@@ -72,20 +80,16 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
       const url = await keptDatabase(database.adminUrl, name);
       return { databaseUrl: url, ledgerUrl: await startLedgerOn(url, `ledger-${name}`) };
     },
-    async startWeb(extraEnv = {}) {
-      const port = await freePort();
-      children.push(
+    startWeb: (extraEnv = {}) =>
+      startServer((port) =>
         startWeb(
           { ...service, PORT: port },
           "quiet",
           { RATE_LIMIT_PER_MINUTE: "1000000000", PUBLIC_RATE_LIMIT_PER_MINUTE: "1000000000", ...extraEnv },
           profilerArgs("web"),
         ),
-      );
-      const url = `http://127.0.0.1:${port}`;
-      await waitForHealthy(`${url}/healthz`);
-      return url;
-    },
+      ),
+    pidOf: (url) => pids.get(url),
     async stop() {
       await Promise.all(children.map(stopProcess));
       await database.drop();

@@ -5,9 +5,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
-import { startBarePostingServer } from "./bare-posting-ceiling.ts";
+import { startBarePostingServer, type BarePostingServer } from "./bare-posting-ceiling.ts";
 import { createMinimalSchema, emptyMinimalSchema } from "./minimal-schema.ts";
 import { call, CLIENTS, createAccount, ledger, row, type Ledger } from "./ledger-calls.ts";
+import { cpuByLoad, CPU_COLUMNS } from "./process-cpu.ts";
 import { fmt, percentile, printTable, runLoad, runLoadsInTurns, type LoadResult } from "./stats.ts";
 
 /**
@@ -20,7 +21,12 @@ import { fmt, percentile, printTable, runLoad, runLoadsInTurns, type LoadResult 
  * ledger schema, one transaction per commit and ten (issue 15). The targets
  * are the ratios printed.
  */
-export async function benchPosting(ledgerUrl: string, databaseUrl: string, seconds: number) {
+export async function benchPosting(
+  ledgerUrl: string,
+  ledgerPid: number | undefined,
+  databaseUrl: string,
+  seconds: number,
+) {
   const client = ledger(ledgerUrl);
   const cash = await createAccount(client, "bench cash", "asset");
   const sales = await createAccount(client, "bench sales", "income");
@@ -37,9 +43,13 @@ export async function benchPosting(ledgerUrl: string, databaseUrl: string, secon
   const post = (to: Ledger) => async (_worker: number, i: number) => {
     await call(to, "/transactions", { method: "POST", body: transaction(i) });
   };
-  const [served, bare] = await againstBareHttpCeiling(databaseUrl, (bareClient) =>
-    runLoadsInTurns(CLIENTS, seconds, [post(client), post(bareClient)]),
-  );
+  const { served, bare, cpu } = await againstBareHttpCeiling(databaseUrl, async (bareServer, bareClient) => {
+    const cpu = cpuByLoad([ledgerPid, bareServer.pid]);
+    const [served, bare] = await runLoadsInTurns(CLIENTS, seconds, [post(client), post(bareClient)], {
+      around: cpu.around,
+    });
+    return { served, bare, cpu };
+  });
   const batches = [];
   for (const size of BATCH_SIZES) {
     const load = await runLoad(BATCH_CLIENTS, seconds, async (_worker, i) => {
@@ -77,6 +87,10 @@ export async function benchPosting(ledgerUrl: string, databaseUrl: string, secon
   console.log(
     `single served / bare HTTP ceiling = ${fmt(rate(served) / rate(bare), 2)}  (target >= 0.85)${bareFailed}`,
   );
+  printTable("Single posts: CPU per post (µs), by process, during the same turns", CPU_COLUMNS, [
+    cpu.row("served: the ledger", 0, served.requests),
+    cpu.row("bare HTTP ceiling", 1, bare.requests),
+  ]);
   if (!pgbench) return;
   const batch100 = batches.find((b) => b.size === 100)!.load;
   console.log(
@@ -89,17 +103,17 @@ export async function benchPosting(ledgerUrl: string, databaseUrl: string, secon
 }
 
 /**
- * `measure` run with a client of bench/bare-posting-server.ts (the same signed
- * client as the ledger's), which is stopped whatever happens.
+ * `measure` run with bench/bare-posting-server.ts and a client of it (the
+ * same signed client as the ledger's); the server is stopped whatever happens.
  */
 async function againstBareHttpCeiling<T>(
   databaseUrl: string,
-  measure: (bare: Ledger) => Promise<T>,
+  measure: (server: BarePostingServer, client: Ledger) => Promise<T>,
 ): Promise<T> {
   const server = await startBarePostingServer(databaseUrl);
   const client = ledger(server.url);
   try {
-    return await measure(client);
+    return await measure(server, client);
   } finally {
     client.close();
     await server.stop();

@@ -7,6 +7,7 @@ import { loadLocalIssuer } from "@app/auth";
 import { env } from "../scripts/env.ts";
 import { nodeHttpClient } from "./node-http-load.ts";
 import { seedResume } from "./resume.ts";
+import { cpuByLoad, CPU_COLUMNS } from "./process-cpu.ts";
 import { fmt, percentile, printTable, runLoad, runLoadsInTurns, type LoadResult } from "./stats.ts";
 
 const CONNECTIONS = env.BENCH_RESUME_CONNECTIONS;
@@ -32,6 +33,7 @@ async function startBareServer(body: Buffer, headers: Record<string, string>) {
   const [line] = (await once(child.stdout!, "data")) as [Buffer];
   return {
     url: `http://127.0.0.1:${line.toString().trim()}`,
+    pid: child.pid,
     async stop() {
       child.kill();
       await rm(directory, { recursive: true, force: true });
@@ -51,9 +53,11 @@ const rate = (result: LoadResult) => result.requests / result.seconds;
  */
 export async function benchResumeMixed(
   startWeb: (extraEnv?: Record<string, string>) => Promise<string>,
+  pidOf: (url: string) => number | undefined,
   seconds: number,
 ) {
   const baseUrl = await startWeb();
+  const webPid = pidOf(baseUrl);
   const issuer = await loadLocalIssuer({ dataDir: env.DATA_DIR });
   const bearer = async (user: string) => `Bearer ${await issuer.mintToken(user, { ttlSeconds: 3600 })}`;
 
@@ -80,16 +84,23 @@ export async function benchResumeMixed(
 
   const client = nodeHttpClient(CONNECTIONS);
   try {
-    const [whole, ceiling] = await runLoadsInTurns(CONNECTIONS, seconds, [
-      () => client.request(`${baseUrl}/me/resume`, { authorization: reader }),
-      () => client.request(`${bare.url}/me/resume`, {}),
-    ]);
+    const wholeCpu = cpuByLoad([webPid, bare.pid]);
+    const [whole, ceiling] = await runLoadsInTurns(
+      CONNECTIONS,
+      seconds,
+      [
+        () => client.request(`${baseUrl}/me/resume`, { authorization: reader }),
+        () => client.request(`${bare.url}/me/resume`, {}),
+      ],
+      { around: wholeCpu.around },
+    );
 
     const profileReads = await runLoad(CONNECTIONS, seconds, (worker) =>
       client.request(`${baseUrl}/me/profile`, { authorization: people[worker % PEOPLE]! }),
     );
     const mixedReads: number[] = [];
     const mixedWrites: number[] = [];
+    const mixCpu = cpuByLoad([webPid, webPid]);
     const [reads, mixed] = await runLoadsInTurns(
       CONNECTIONS,
       seconds,
@@ -112,7 +123,7 @@ export async function benchResumeMixed(
           }
         },
       ],
-      { afterWarmUp: () => ((mixedReads.length = 0), (mixedWrites.length = 0)) },
+      { afterWarmUp: () => ((mixedReads.length = 0), (mixedWrites.length = 0)), around: mixCpu.around },
     );
 
     // One connection, a GET and a PUT in turn: each pair sees the machine alike.
@@ -181,6 +192,12 @@ export async function benchResumeMixed(
         ],
       ],
     );
+    printTable("CPU per request (µs), by process, during the same turns", CPU_COLUMNS, [
+      wholeCpu.row("GET /me/resume: the web app", 0, whole.requests),
+      wholeCpu.row("GET /me/resume: the bare server", 1, ceiling.requests),
+      mixCpu.row(`${PEOPLE} people, reads alone: the web app`, 0, reads.requests),
+      mixCpu.row(`${PEOPLE} people, 10 % writes: the web app`, 1, mixed.requests),
+    ]);
     const failed = [whole, ceiling, reads, profileReads, mixed, oneConnection].reduce(
       (n, r) => n + r.errors,
       0,

@@ -23,10 +23,16 @@ console.log(
 );
 const environment = await startBenchEnvironment();
 try {
-  if (wanted("posting")) await benchPosting(environment.ledgerUrl, environment.databaseUrl, seconds);
+  if (wanted("posting"))
+    await benchPosting(
+      environment.ledgerUrl,
+      environment.pidOf(environment.ledgerUrl),
+      environment.databaseUrl,
+      seconds,
+    );
   if (wanted("resume")) await benchResume(environment.startWeb, seconds);
   if (wanted("documents")) await benchResumeDocuments(environment.startWeb, seconds);
-  if (wanted("mixed")) await benchResumeMixed(environment.startWeb, seconds);
+  if (wanted("mixed")) await benchResumeMixed(environment.startWeb, environment.pidOf, seconds);
   if (wanted("balances")) await benchBalances(environment.ledgerUrl, environment.databaseUrl);
   if (wanted("controls")) await benchControls(environment.ledgerUrl, environment.databaseUrl, seconds);
   if (wanted("search")) {

@@ -58,7 +58,9 @@ export function mergeLoadResults(runs: LoadResult[]): LoadResult {
  * during the run (other tenants, clock changes) then reaches both alike;
  * measured one after the other, it went into their ratio (0.54-0.92 between
  * runs of the same code here). `afterWarmUp` lets a load that records figures
- * of its own forget the warm-up's.
+ * of its own forget the warm-up's; `around(load)` is called before each of
+ * the measured slices of load `load` (0 or 1), and what it returns after it
+ * (to read other figures, such as CPU time, per load).
  */
 export async function runLoadsInTurns(
   concurrency: number,
@@ -68,14 +70,23 @@ export async function runLoadsInTurns(
     turns = 5,
     warmUpSeconds = 2,
     afterWarmUp = () => {},
-  }: { turns?: number; warmUpSeconds?: number; afterWarmUp?: () => void } = {},
+    around = () => () => {},
+  }: {
+    turns?: number;
+    warmUpSeconds?: number;
+    afterWarmUp?: () => void;
+    around?: (load: number) => () => void;
+  } = {},
 ): Promise<[LoadResult, LoadResult]> {
   for (const work of loads) await runLoad(concurrency, warmUpSeconds, work);
   afterWarmUp();
   const slices: [LoadResult[], LoadResult[]] = [[], []];
   for (let turn = 0; turn < turns; turn += 1) {
-    for (const [i, work] of loads.entries())
+    for (const [i, work] of loads.entries()) {
+      const after = around(i);
       slices[i]!.push(await runLoad(concurrency, seconds / turns, work));
+      after();
+    }
   }
   return [mergeLoadResults(slices[0]), mergeLoadResults(slices[1])];
 }

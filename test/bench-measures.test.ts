@@ -1,0 +1,80 @@
+/**
+ * What `npm run bench` builds its comparisons on: two loads measured by turns
+ * (each slice seen by `around`), and the CPU time of the processes it names,
+ * read from /proc. Needs no server; the PostgreSQL reading needs the tests'
+ * embedded cluster (or a local DATABASE_URL server), which global setup starts.
+ */
+import pg from "pg";
+import { describe, expect, inject, it } from "vitest";
+import { cpuSecondsOf, ownCpuSeconds, postgresCpuSeconds } from "../bench/process-cpu.ts";
+import { runLoadsInTurns } from "../bench/stats.ts";
+
+/** Keeps this thread busy for `ms`. */
+function burn(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
+
+describe("runLoadsInTurns", () => {
+  it("measures the two loads in alternate slices, each between its own around() and what that returns", async () => {
+    const events: string[] = [];
+    const load = (name: string) => async () => {
+      events.push(name);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    const [first, second] = await runLoadsInTurns(1, 0.06, [load("a"), load("b")], {
+      turns: 3,
+      warmUpSeconds: 0.01,
+      afterWarmUp: () => (events.length = 0),
+      around: (index) => {
+        events.push(`start ${index}`);
+        return () => events.push(`end ${index}`);
+      },
+    });
+    const slices = events.filter((event) => event.startsWith("start") || event.startsWith("end"));
+    const turn = ["start 0", "end 0", "start 1", "end 1"];
+    expect(slices).toEqual([...turn, ...turn, ...turn]);
+    // Every request of a slice falls between its start and its end.
+    let inside: string | null = null;
+    for (const event of events) {
+      if (event.startsWith("start")) inside = event === "start 0" ? "a" : "b";
+      else if (event.startsWith("end")) inside = null;
+      else expect(event).toBe(inside);
+    }
+    expect(first.requests).toBe(events.filter((e) => e === "a").length);
+    expect(second.requests).toBe(events.filter((e) => e === "b").length);
+  });
+});
+
+describe("process CPU readings", () => {
+  it("reads a process's CPU time, which grows as it works", () => {
+    const before = cpuSecondsOf(process.pid);
+    const ownBefore = ownCpuSeconds();
+    burn(150);
+    expect(cpuSecondsOf(process.pid) - before).toBeGreaterThanOrEqual(0.1);
+    expect(ownCpuSeconds() - ownBefore).toBeGreaterThanOrEqual(0.1);
+  });
+
+  it("is NaN for a process that does not exist", () => {
+    expect(cpuSecondsOf(2 ** 22 + 1)).toBeNaN();
+    expect(cpuSecondsOf(undefined)).toBeNaN();
+  });
+
+  // The tests' database runs here unless DATABASE_URL names another machine's.
+  const adminUrl = inject("adminUrl");
+  const local = ["127.0.0.1", "localhost", "[::1]"].includes(new URL(adminUrl).hostname);
+  it.runIf(local)(
+    "reads the CPU time of the PostgreSQL processes here, which grows as they work",
+    async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      try {
+        const before = postgresCpuSeconds();
+        await client.query("SELECT sum(i) FROM generate_series(1, 3000000) i");
+        expect(postgresCpuSeconds() - before).toBeGreaterThanOrEqual(0.05);
+      } finally {
+        await client.end();
+      }
+    },
+  );
+});
