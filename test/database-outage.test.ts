@@ -6,19 +6,24 @@ import { newUser } from "./tokens.ts";
 
 /**
  * Both services on a PostgreSQL of their own, which the test stops and starts
- * again while they take requests.
+ * again while they take requests: over TCP, and over a Unix-domain socket
+ * (a DATABASE_URL naming the socket's directory), whose file is gone while the
+ * server is down (ENOENT, not ECONNREFUSED).
  */
-let services: ServicesOnOwnDatabase;
+describe.each([
+  { transport: "TCP", unixSocket: false },
+  { transport: "a Unix-domain socket", unixSocket: true },
+])("PostgreSQL stops and comes back, connected over $transport", ({ unixSocket }) => {
+  let services: ServicesOnOwnDatabase;
 
-beforeAll(async () => {
-  services = await startServicesOnOwnDatabase("outage");
-}, 120_000);
+  beforeAll(async () => {
+    services = await startServicesOnOwnDatabase(unixSocket ? "outage-socket" : "outage", { unixSocket });
+  }, 120_000);
 
-afterAll(async () => {
-  await services?.stop();
-});
+  afterAll(async () => {
+    await services?.stop();
+  });
 
-describe("PostgreSQL stops and comes back", () => {
   it("answers 503 with the error body within 2 s while it is down, and serves again within 5 s of its return", async () => {
     const resume = httpClient(services.webUrl, { authorization: (await newUser()).authorization });
     const made = await resume.post("/me/tokens", { name: "outage", scopes: ["resume:write"] });
@@ -47,7 +52,7 @@ describe("PostgreSQL stops and comes back", () => {
         error: "SERVICE_UNAVAILABLE",
         message: expect.any(String),
       });
-      expect(result.text, name).not.toMatch(/\bat .+:\d+|ECONNREFUSED|prisma/i);
+      expect(result.text, name).not.toMatch(/\bat .+:\d+|ECONNREFUSED|ENOENT|prisma/i);
     }
 
     await services.restartDatabase();

@@ -22,8 +22,12 @@ export interface ServicesOnOwnDatabase {
 /**
  * Both services' production servers on an embedded PostgreSQL of their own,
  * for tests that make the database misbehave without touching the others'.
+ * With `unixSocket`, their DATABASE_URL names the server's Unix-domain socket.
  */
-export async function startServicesOnOwnDatabase(name: string): Promise<ServicesOnOwnDatabase> {
+export async function startServicesOnOwnDatabase(
+  name: string,
+  { unixSocket = false }: { unixSocket?: boolean } = {},
+): Promise<ServicesOnOwnDatabase> {
   const root = await mkdtemp(path.join(tmpdir(), `${name}-`));
   await chmod(root, 0o755); // the server runs as the "postgres" user when we are root
   const databasePort = await freePort();
@@ -32,6 +36,7 @@ export async function startServicesOnOwnDatabase(name: string): Promise<Services
       directory: path.join(root, "postgres"),
       preferredPort: databasePort,
       database: "app",
+      unixSocket,
     });
   let postgres = await startDatabase();
   await migrateDatabase(postgres.url, migrationsDirectory(repoRoot));
@@ -39,8 +44,10 @@ export async function startServicesOnOwnDatabase(name: string): Promise<Services
   const credentialsFile = path.join(root, "credentials.json");
   await writeFile(credentialsFile, JSON.stringify([FULL_KEY]));
   const [webPort, ledgerPort] = [await freePort(), await freePort()];
+  const databaseUrl = unixSocket ? postgres.socketUrl : postgres.url;
+  if (!databaseUrl) throw new Error(`no Unix-domain socket: the path under ${root} is too long for one`);
   const service = {
-    DATABASE_URL: postgres.url,
+    DATABASE_URL: databaseUrl,
     DATA_DIR: env.DATA_DIR,
     HOST: "127.0.0.1",
     PORT: webPort,

@@ -22,6 +22,8 @@ const BY_SQLSTATE: [RegExp, Unavailability][] = [
 /** Node's socket errors, and Prisma's codes and its pg adapter's kinds for the same failures. */
 const BY_CODE: Record<string, Unavailability> = {
   ECONNREFUSED: "connection",
+  // A Unix-domain socket's file is gone while its server is down.
+  ENOENT: "connection",
   ECONNRESET: "connection",
   EPIPE: "connection",
   EHOSTUNREACH: "connection",

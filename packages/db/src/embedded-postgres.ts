@@ -23,11 +23,19 @@ export interface EmbeddedPostgresOptions {
    * node_modules: a checkout in a private folder such as /root/app.
    */
   stateDirectory?: string;
+  /**
+   * Also accept connections on a Unix-domain socket in the cluster's
+   * directory (`socketUrl`), as a server on the same machine as its services
+   * may (docs/operations.md, "PostgreSQL on the same machine").
+   */
+  unixSocket?: boolean;
 }
 
 export interface RunningPostgres {
-  /** Connection string of `database`. */
+  /** Connection string of `database` (TCP, 127.0.0.1). */
   url: string;
+  /** Connection string of `database` through the server's Unix-domain socket, when it has one. */
+  socketUrl?: string;
   /** Connection string of the `postgres` maintenance database (to create or drop databases). */
   adminUrl: string;
   /** The cluster's directory: `directory`, or where it was placed for the server's user. */
@@ -65,9 +73,15 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const logFile = `${requested}.log`;
   await mkdir(path.dirname(requested), { recursive: true });
   const password = await readOrCreatePassword(`${requested}.password`);
-  const urls = (port: number) => ({
+  const urls = (port: number, socketDirectory: string | null) => ({
     url: `postgresql://${USER}:${password}@127.0.0.1:${port}/${database}`,
     adminUrl: `postgresql://${USER}:${password}@127.0.0.1:${port}/postgres`,
+    // node-postgres and libpq take the socket's directory from `host` (the authority names the port).
+    ...(socketDirectory
+      ? {
+          socketUrl: `postgresql://${USER}:${password}@localhost:${port}/${database}?host=${encodeURIComponent(socketDirectory)}`,
+        }
+      : {}),
   });
 
   const user = await serverUser();
@@ -78,8 +92,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   if (running) {
     const owner = Number(await readFile(ownerFile, "utf8").catch(() => "0"));
     if (isAlive(owner)) {
-      await ensureDatabaseExists(urls(running.port).adminUrl, database);
-      return { ...urls(running.port), directory, stop: async () => {} };
+      const shared = urls(running.port, running.socketDirectory);
+      await ensureDatabaseExists(shared.adminUrl, database);
+      return { ...shared, directory, stop: async () => {} };
     }
     await stopServer(running.pid);
   }
@@ -89,12 +104,22 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     await initialiseCluster(directory, binaries.initdb, password, user, logFile);
   }
   const port = await choosePort(options.preferredPort ?? 0);
-  const pid = await startServer(directory, binaries.postgres, port, user, logFile, urls(port).adminUrl);
+  const socketDirectory = options.unixSocket ? socketDirectoryFor(directory, port) : null;
+  const started = urls(port, socketDirectory);
+  const pid = await startServer(
+    directory,
+    binaries.postgres,
+    port,
+    socketDirectory,
+    user,
+    logFile,
+    started.adminUrl,
+  );
   await writeFile(ownerFile, String(process.pid));
-  await ensureDatabaseExists(urls(port).adminUrl, database);
+  await ensureDatabaseExists(started.adminUrl, database);
 
   return {
-    ...urls(port),
+    ...started,
     directory,
     stop: async () => {
       await stopServer(pid);
@@ -178,11 +203,24 @@ async function initialiseCluster(
   }
 }
 
+/**
+ * The cluster's own directory for its socket, or null when the socket's path
+ * (`<directory>/.s.PGSQL.<port>`) would pass the 107 bytes a Unix socket's
+ * path may have, or the directory holds a comma or a double quote (which
+ * unix_socket_directories reads as list syntax): then the server listens on
+ * TCP only.
+ */
+function socketDirectoryFor(directory: string, port: number): string | null {
+  const fits = Buffer.byteLength(path.join(directory, `.s.PGSQL.${port}`)) <= 107;
+  return fits && !/[",]/.test(directory) ? directory : null;
+}
+
 /** Starts the postmaster and resolves to its pid once it accepts connections. */
 async function startServer(
   directory: string,
   postgres: string,
   port: number,
+  socketDirectory: string | null,
   user: ServerUser | undefined,
   logFile: string,
   adminUrl: string,
@@ -198,7 +236,8 @@ async function startServer(
       "-c",
       "listen_addresses=127.0.0.1",
       "-c",
-      "unix_socket_directories=",
+      // Quoted: a directory's spaces are its own.
+      `unix_socket_directories=${socketDirectory ? `"${socketDirectory}"` : ""}`,
       "-c",
       "max_connections=200",
     ],
@@ -279,15 +318,20 @@ async function readOrCreatePassword(file: string): Promise<string> {
   }
 }
 
-/** The postmaster of `directory` if one is alive: postmaster.pid holds its pid (line 1) and port (line 4). */
-async function readRunningServer(directory: string): Promise<{ pid: number; port: number } | null> {
+/**
+ * The postmaster of `directory` if one is alive: postmaster.pid holds its pid
+ * (line 1), port (line 4) and socket directory (line 5, empty without one).
+ */
+async function readRunningServer(
+  directory: string,
+): Promise<{ pid: number; port: number; socketDirectory: string | null } | null> {
   const lines = await readFile(path.join(directory, "postmaster.pid"), "utf8")
     .then((text) => text.split("\n"))
     .catch(() => null);
   if (!lines) return null;
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  return pid > 0 && isAlive(pid) ? { pid, port } : null;
+  return pid > 0 && isAlive(pid) ? { pid, port, socketDirectory: lines[4] || null } : null;
 }
 
 function isAlive(pid: number): boolean {

@@ -7,8 +7,11 @@
  * queryRows (the ledger's posting statements).
  */
 import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
 import http from "node:http";
 import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort } from "../../../test/free-port.ts";
@@ -73,6 +76,19 @@ describe.each(QUERY_PATHS)("isDatabaseUnavailable, on real failures (%s)", (_, q
     const nobody = open({ connectionString: `postgresql://postgres:x@127.0.0.1:${await freePort()}/app` });
     const error = await failure(query(nobody, "SELECT 1"));
     expect(isDatabaseUnavailable(error), describeError(error)).toBe(true);
+  });
+
+  it("a Unix-domain socket with no server behind it (ENOENT: the server removes its socket when it stops)", async () => {
+    const socketDirectory = await mkdtemp(path.join(tmpdir(), "no-server-"));
+    try {
+      const nobody = open({
+        connectionString: `postgresql://postgres:x@localhost:5432/app?host=${encodeURIComponent(socketDirectory)}`,
+      });
+      const error = await failure(query(nobody, "SELECT 1"));
+      expect(isDatabaseUnavailable(error), describeError(error)).toBe(true);
+    } finally {
+      await rm(socketDirectory, { recursive: true, force: true });
+    }
   });
 
   it("a server that accepts the connection and never answers (connect timeout)", async () => {

@@ -77,4 +77,28 @@ describe("embedded PostgreSQL", () => {
       await owner.stop();
     }
   });
+
+  it("listens on a Unix-domain socket in its directory when asked, named by socketUrl (to a sharer too)", async () => {
+    const owner = await startEmbeddedPostgres({ directory, database: "app", unixSocket: true });
+    try {
+      expect(owner.socketUrl).toBeDefined();
+      expect(
+        await sql(
+          owner.socketUrl!,
+          "SELECT inet_server_addr() IS NULL AS over_socket, count(*)::int AS n FROM notes",
+        ),
+      ).toEqual([{ over_socket: true, n: 2 }]);
+      const second = await startEmbeddedPostgres({ directory, database: "app" });
+      expect(second.socketUrl).toBe(owner.socketUrl);
+      await second.stop();
+    } finally {
+      await owner.stop();
+    }
+    const tcpOnly = await startEmbeddedPostgres({ directory, database: "app" });
+    try {
+      expect(tcpOnly.socketUrl).toBeUndefined();
+    } finally {
+      await tcpOnly.stop();
+    }
+  });
 });
