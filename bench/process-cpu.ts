@@ -1,11 +1,10 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { fmt } from "./stats.ts";
-
 /**
  * CPU time of the processes a benchmark compares, read from /proc (Linux):
  * where a request's cost goes (the server, PostgreSQL, the load generator)
  * when a ratio alone does not say. Elsewhere every reading is NaN, printed "-".
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { fmt } from "./stats.ts";
 
 /** Linux's clock ticks per second in /proc/<pid>/stat (USER_HZ: 100 on every common architecture). */
 const TICKS_PER_SECOND = 100;

@@ -49,7 +49,8 @@ const rate = (result: LoadResult) => result.requests / result.seconds;
  *   both warmed up, then by turns (runLoadsInTurns);
  * - 20 people with small resumes: reads alone against 90 % GET /me/resume and 10 % PUT /me/profile
  *   (reads and writes apart), by turns; writes against GET /me/profile at the same concurrency;
- * - one connection: PUT /me/profile against GET /me/profile, one of each in turn.
+ * - one connection: PUT /me/profile against GET /me/profile, one of each in turn;
+ * and the CPU per request of each process during the loads compared by turns.
  */
 export async function benchResumeMixed(
   startWeb: (extraEnv?: Record<string, string>) => Promise<string>,
