@@ -26,6 +26,25 @@ export function cpuSecondsOf(pid: number | undefined): number {
 }
 
 /**
+ * How often the main thread of process `pid` (a Node server's event loop) has
+ * so far been taken off a CPU while it could still run: Linux's involuntary
+ * context switches. Here PostgreSQL and the load generator share the server's
+ * cores: a statement written to a sleeping backend wakes it, and it may take
+ * the server's core. Meanwhile the event loop waits, which its CPU time does
+ * not show (and a V8 profile counts as time spent in the socket write). NaN
+ * without /proc or that process.
+ */
+export function preemptionsOf(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    return Number(/^nonvoluntary_ctxt_switches:\s*(\d+)$/m.exec(status)?.[1] ?? Number.NaN);
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
  * CPU seconds used so far by the `postgres` processes alive on this machine
  * (the bench's embedded cluster and its backends); NaN when there are none
  * (a DATABASE_URL elsewhere). A backend that exits takes its time with it:
@@ -64,30 +83,33 @@ export const ownCpuSeconds = () => {
 };
 
 /** The columns of cpuByLoad's rows. */
-export const CPU_COLUMNS = ["run", "server", "PostgreSQL", "load generator", "all"];
+export const CPU_COLUMNS = ["run", "server", "PostgreSQL", "load generator", "all", "server preempted"];
 
 /**
  * CPU seconds each load of runLoadsInTurns costs, summed over its turns
  * (`around`): its server's (`serverPids[load]`), PostgreSQL's and the load
- * generator's. Where the gap to a ceiling is: a ratio alone does not say.
+ * generator's, and how often the server's event loop was preempted. Where the
+ * gap to a ceiling is: a ratio alone does not say.
  */
 export function cpuByLoad(serverPids: (number | undefined)[]) {
   const parts = ["server", "postgres", "client"] as const;
-  const totals = serverPids.map(() => ({ server: 0, postgres: 0, client: 0 }));
+  const totals = serverPids.map(() => ({ server: 0, postgres: 0, client: 0, preempted: 0 }));
   const read = (load: number) => ({
     server: cpuSecondsOf(serverPids[load]),
     postgres: postgresCpuSeconds(),
     client: ownCpuSeconds(),
+    preempted: preemptionsOf(serverPids[load]),
   });
   return {
     around(load: number) {
       const before = read(load);
       return () => {
         const after = read(load);
-        for (const part of parts) totals[load]![part] += after[part] - before[part];
+        for (const part of [...parts, "preempted"] as const)
+          totals[load]![part] += after[part] - before[part];
       };
     },
-    /** A table row: µs of CPU per request (of `requests` in all), by process, and in all. */
+    /** A table row: µs of CPU per request (of `requests` in all), by process and in all; the server's preemptions per request. */
     row(name: string, load: number, requests: number) {
       const perRequest = (seconds: number) => fmt((seconds * 1e6) / requests, 0);
       const total = totals[load]!;
@@ -95,6 +117,7 @@ export function cpuByLoad(serverPids: (number | undefined)[]) {
         name,
         ...parts.map((part) => perRequest(total[part])),
         perRequest(parts.reduce((sum, part) => sum + total[part], 0)),
+        fmt(total.preempted / requests, 2),
       ];
     },
   };

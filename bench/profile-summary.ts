@@ -1,8 +1,13 @@
 /**
  * `npx tsx bench/profile-summary.ts FILE.cpuprofile [requests] [--last SECONDS]`:
- * where a server's CPU went, from a `--cpu-prof` profile (BENCH_CPU_PROFILE_DIR).
+ * where a server's time went, from a `--cpu-prof` profile (BENCH_CPU_PROFILE_DIR).
  * Self time by package and by function, and inclusive time of the heaviest
- * frames; with the number of requests served, CPU ms per request too.
+ * frames; with the number of requests served, busy ms per request too.
+ * V8 samples the thread by the clock: a sample taken while the thread waited
+ * inside a system call, taken off the CPU by another process (PostgreSQL
+ * woken by a socket write), counts as busy in that call (`writev`). The
+ * server's CPU time is the bench's "CPU per request" table (/proc), with how
+ * often it was preempted.
  * `--last` counts only the profile's last seconds: a load's own, without
  * the start-up's module loading and compiling before it.
  */
@@ -90,7 +95,7 @@ function print(title: string, map: Map<string, number>, limit: number) {
 }
 
 console.log(
-  `${file}: ${ms(totalUs).trim()} ms profiled, ${ms(busyUs).trim()} ms busy (${((100 * busyUs) / totalUs).toFixed(0)}%)${requests ? `, ${(busyUs / 1000 / requests).toFixed(3)} ms CPU per request over ${requests}` : ""}`,
+  `${file}: ${ms(totalUs).trim()} ms profiled, ${ms(busyUs).trim()} ms busy (${((100 * busyUs) / totalUs).toFixed(0)}%)${requests ? `, ${(busyUs / 1000 / requests).toFixed(3)} ms busy per request over ${requests}` : ""}`,
 );
 print("Self time by package", selfByPackage, 25);
 print("Self time by function", selfByFunction, 30);

@@ -4,9 +4,12 @@
  * read from /proc. Needs no server; the PostgreSQL reading needs the tests'
  * embedded cluster (or a local DATABASE_URL server), which global setup starts.
  */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { availableParallelism } from "node:os";
 import pg from "pg";
 import { describe, expect, inject, it } from "vitest";
-import { cpuSecondsOf, ownCpuSeconds, postgresCpuSeconds } from "../bench/process-cpu.ts";
+import { cpuSecondsOf, ownCpuSeconds, postgresCpuSeconds, preemptionsOf } from "../bench/process-cpu.ts";
 import { runLoadsInTurns } from "../bench/stats.ts";
 
 /** Keeps this thread busy for `ms`. */
@@ -58,6 +61,25 @@ describe("process CPU readings", () => {
   it("is NaN for a process that does not exist", () => {
     expect(cpuSecondsOf(2 ** 22 + 1)).toBeNaN();
     expect(cpuSecondsOf(undefined)).toBeNaN();
+    expect(preemptionsOf(2 ** 22 + 1)).toBeNaN();
+    expect(preemptionsOf(undefined)).toBeNaN();
+  });
+
+  it("counts a process's preemptions, which grow while more processes want the cores than there are", async () => {
+    const loop = 'process.stdout.write("busy"); const end = Date.now() + 3000; while (Date.now() < end);';
+    const busy = Array.from({ length: availableParallelism() + 1 }, () =>
+      spawn(process.execPath, ["-e", loop], { stdio: ["ignore", "pipe", "ignore"] }),
+    );
+    try {
+      // Counted from the start of its loop: there it never gives the CPU up of its own accord.
+      await once(busy[0]!.stdout!, "data");
+      const pid = busy[0]!.pid;
+      const before = preemptionsOf(pid);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(preemptionsOf(pid) - before).toBeGreaterThan(0);
+    } finally {
+      for (const child of busy) child.kill();
+    }
   });
 
   // The tests' database runs here unless DATABASE_URL names another machine's.
