@@ -1,7 +1,7 @@
-import { writeSync } from "node:fs";
 import { inspect } from "node:util";
 import pino from "pino";
 import { currentRequest } from "./request-context.ts";
+import { writeAllSync } from "./write-all-sync.ts";
 
 export type Logger = pino.Logger;
 
@@ -74,7 +74,7 @@ function bufferedStdout(): pino.DestinationStream & { flush(done?: (error?: Erro
   setInterval(flush, 250).unref();
   // After sonic-boom's own exit handler (registered when it was made), which writes what it holds.
   process.once("exit", () => {
-    if (lines.length > 0) writeSync(1, lines.join(""));
+    if (lines.length > 0) writeAllSync(1, lines.join(""));
   });
   return {
     write(line: string) {
