@@ -93,6 +93,7 @@ export const CPU_COLUMNS = ["run", "server", "PostgreSQL", "load generator", "al
  */
 export function cpuByLoad(serverPids: (number | undefined)[]) {
   const parts = ["server", "postgres", "client"] as const;
+  const counted = [...parts, "preempted"] as const;
   const totals = serverPids.map(() => ({ server: 0, postgres: 0, client: 0, preempted: 0 }));
   const read = (load: number) => ({
     server: cpuSecondsOf(serverPids[load]),
@@ -105,8 +106,7 @@ export function cpuByLoad(serverPids: (number | undefined)[]) {
       const before = read(load);
       return () => {
         const after = read(load);
-        for (const part of [...parts, "preempted"] as const)
-          totals[load]![part] += after[part] - before[part];
+        for (const part of counted) totals[load]![part] += after[part] - before[part];
       };
     },
     /** A table row: µs of CPU per request (of `requests` in all), by process and in all; the server's preemptions per request. */
