@@ -35,6 +35,15 @@ const DOMAIN_CODE = [
 const NO_TRANSPORT =
   "Domain and store code throws DomainError from @app/rest/errors; tRPC stays in the router layer.";
 
+/*
+ * The resume's statements go to the pool without Prisma: its raw queries and
+ * transactions cost a create about half again the web app's CPU
+ * (docs/benchmarks.md, "Entry writes without Prisma").
+ */
+const PRISMA_QUERY = String.raw`^\$(queryRaw|executeRaw|queryRawUnsafe|executeRawUnsafe|transaction)$`;
+const NO_PRISMA_QUERY =
+  "Resume statements go through jsonRows or queryRows, transactions through inTransaction (@app/db).";
+
 export default tseslint.config(
   {
     ignores: ["**/node_modules/**", "**/.next/**", "**/generated/**", ".data/**", "**/next-env.d.ts"],
@@ -53,6 +62,15 @@ export default tseslint.config(
       "no-restricted-imports": [
         "error",
         { patterns: [{ regex: String.raw`^@trpc\/`, message: NO_TRANSPORT }] },
+      ],
+    },
+  },
+  {
+    files: ["packages/resume/src/**/*.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        { selector: `MemberExpression[property.name=/${PRISMA_QUERY}/]`, message: NO_PRISMA_QUERY },
       ],
     },
   },

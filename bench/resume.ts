@@ -48,6 +48,21 @@ export async function seedResume(baseUrl: string, authorization: string) {
   }
 }
 
+/** One experience entry for each of `authorizations`: each person's entry path, for edits. */
+async function entryPerPerson(baseUrl: string, authorizations: string[]): Promise<string[]> {
+  return Promise.all(
+    authorizations.map(async (authorization) => {
+      const response = await fetch(`${baseUrl}/me/experience`, {
+        method: "POST",
+        headers: { authorization, "content-type": "application/json" },
+        body: JSON.stringify({ organization: "Bench", title: "Engineer", start_date: "2015-01-01" }),
+      });
+      if (response.status !== 201) throw new Error(`POST /me/experience: ${response.status}`);
+      return `/me/experience/${((await response.json()) as { id: string }).id}`;
+    }),
+  );
+}
+
 /** A version showing every entry and a share link to it: the path of its public page. */
 async function shareWholeResume(baseUrl: string, authorization: string): Promise<string> {
   const post = async (route: string, body: unknown) => {
@@ -71,7 +86,7 @@ export function load(options: autocannon.Options): Promise<autocannon.Result> {
 }
 
 /**
- * GET /me/resume, GET /me/experience and POST /me/skills with
+ * GET /me/resume, GET /me/experience, POST /me/skills and PUT /me/experience/{id} with
  * BENCH_RESUME_CONNECTIONS connections (32 by default) for a fixed time against the production build of the web app.
  */
 export async function benchResume(
@@ -90,6 +105,10 @@ export async function benchResume(
     Array.from({ length: 1000 }, (_, i) => issuer.mintToken(`bench-writer-${i}`, { ttlSeconds: 3600 })),
   );
   let next = 0;
+  // Edits are spread over people too: each person's edits wait on their resume version's row.
+  const editors = writers.slice(0, 100).map((token) => `Bearer ${token}`);
+  const editedEntries = await entryPerPerson(baseUrl, editors);
+  let nextEdit = 0;
 
   const runs: [string, autocannon.Options][] = [
     ["GET /me/resume (profile + 6 × 20)", { url: `${baseUrl}/me/resume`, headers: { authorization } }],
@@ -118,6 +137,31 @@ export async function benchResume(
               ...request,
               headers: { ...request.headers, authorization: `Bearer ${writers[next++ % writers.length]}` },
             }),
+          },
+        ],
+      },
+    ],
+    [
+      "PUT /me/experience/{id} (100 people's entries in turn)",
+      {
+        url: baseUrl,
+        requests: [
+          {
+            method: "PUT",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({
+              organization: "Bench",
+              title: "Staff engineer",
+              start_date: "2015-01-01",
+            }),
+            setupRequest: (request) => {
+              const person = nextEdit++ % editors.length;
+              return {
+                ...request,
+                path: editedEntries[person]!,
+                headers: { ...request.headers, authorization: editors[person]! },
+              };
+            },
           },
         ],
       },

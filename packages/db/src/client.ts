@@ -101,11 +101,71 @@ export function poolStatsOf(db: Database): { inUse: number; idle: number; waitin
  * columns parsed, bigint columns as strings).
  */
 export async function queryRows<T>(db: Database, sql: string, ...values: unknown[]): Promise<T[]> {
-  const client = pools.get(db);
-  if (!client) throw new Error("queryRows needs a database made by createDatabase");
+  const own = ownPoolOf(db, "queryRows");
+  return rowsOf<T>(own.pool, own.preparedStatements, sql, values);
+}
+
+/** The statements of one transaction, on one connection of the pool (inTransaction). */
+export interface PoolTransaction {
+  /** The rows of one statement, mapped and failing as queryRows's. */
+  query<T>(sql: string, ...values: unknown[]): Promise<T[]>;
+}
+
+/**
+ * Runs `work` in a transaction on `db`'s own pool, without Prisma: BEGIN,
+ * its statements, COMMIT, or ROLLBACK when it throws (what it threw is
+ * thrown on). A create's transaction through Prisma cost the web app about
+ * 1.3 ms of CPU (docs/benchmarks.md, "Resume reads and writes"). The waits
+ * are the pool's, as for queryRows: 2 s for a connection, each statement its
+ * statement_timeout, the transaction idle at most twice that; a connection
+ * whose ROLLBACK fails (its server is gone) is closed, not handed out again.
+ */
+export async function inTransaction<T>(db: Database, work: (tx: PoolTransaction) => Promise<T>): Promise<T> {
+  const own = ownPoolOf(db, "inTransaction");
+  let client: pg.PoolClient;
   try {
-    const name = client.preparedStatements ? statementName(sql) : "";
-    return (await client.pool.query({ ...(name ? { name } : {}), text: sql, values })).rows as T[];
+    client = await own.pool.connect();
+  } catch (error) {
+    throw new DatabaseQueryError(error);
+  }
+  const tx: PoolTransaction = {
+    query: (sql, ...values) => rowsOf(client, own.preparedStatements, sql, values),
+  };
+  // BEGIN and COMMIT as simple queries: nothing to prepare.
+  const control = (sql: string) => rowsOf(client, false, sql, []);
+  let broken: Error | undefined;
+  // A connection lost while it is out of the pool says so here (unheard, the error would end the process); its next statement fails.
+  const onLost = (error: Error) => (broken = error);
+  client.on("error", onLost);
+  try {
+    await control("BEGIN");
+    const result = await work(tx);
+    await control("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch((failure: Error) => (broken = failure));
+    throw error;
+  } finally {
+    client.off("error", onLost);
+    client.release(broken);
+  }
+}
+
+function ownPoolOf(db: Database, caller: string): { pool: pg.Pool; preparedStatements: boolean } {
+  const own = pools.get(db);
+  if (!own) throw new Error(`${caller} needs a database made by createDatabase`);
+  return own;
+}
+
+async function rowsOf<T>(
+  on: pg.Pool | pg.PoolClient,
+  preparedStatements: boolean,
+  sql: string,
+  values: unknown[],
+): Promise<T[]> {
+  try {
+    const name = preparedStatements ? statementName(sql) : "";
+    return (await on.query({ ...(name ? { name } : {}), text: sql, values })).rows as T[];
   } catch (error) {
     throw new DatabaseQueryError(error);
   }

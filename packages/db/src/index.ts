@@ -10,6 +10,7 @@ export {
 export {
   createDatabase,
   hasOwnPool,
+  inTransaction,
   isDatabaseReachable,
   PLAN_EACH_CALL,
   poolStatsOf,
@@ -17,6 +18,7 @@ export {
   statementName,
   type Database,
   type DatabaseOptions,
+  type PoolTransaction,
 } from "./client.ts";
 export { databaseOptionsOf, databaseSettings } from "./database-settings.ts";
 export { migrateDatabase, readMigrations, type Migration } from "./migrate.ts";

@@ -3,8 +3,9 @@
  * adapter and node-postgres really raise: each fault is caused for real
  * against this run's PostgreSQL (or a port nobody listens on, or a proxy that
  * stops passing bytes) and the error the client threw is classified. Each
- * fault a statement meets is caused twice: through Prisma and through
- * queryRows (the ledger's posting statements).
+ * fault a statement meets is caused three times: through Prisma, through
+ * queryRows (the ledger's posting statements) and in a transaction of
+ * inTransaction (the resume's writes).
  */
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -20,6 +21,7 @@ import { startTcpProxy } from "../../../test/tcp-proxy.ts";
 import {
   createDatabase,
   databaseErrorCode,
+  inTransaction,
   isConstraintViolation,
   isDatabaseUnavailable,
   queryRows,
@@ -69,6 +71,7 @@ type Query = (db: Database, sql: string, ...values: unknown[]) => Promise<unknow
 const QUERY_PATHS: [string, Query][] = [
   ["Prisma", (db, sql, ...values) => db.$queryRawUnsafe(sql, ...values)],
   ["queryRows", (db, sql, ...values) => queryRows(db, sql, ...values)],
+  ["inTransaction", (db, sql, ...values) => inTransaction(db, (tx) => tx.query(sql, ...values))],
 ];
 
 describe.each(QUERY_PATHS)("isDatabaseUnavailable, on real failures (%s)", (_, query) => {

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { isoTimestampSql, type Database } from "@app/db";
+import { inTransaction, isoTimestampSql, queryRows, type Database } from "@app/db";
 import { DomainError } from "@app/rest/errors";
 import type { AccessToken, AccessTokenInput, TokenScope } from "../schemas/access-token.ts";
-import { advisoryXactLock } from "./sql.ts";
+import { advisoryXactLock, jsonRows } from "./sql.ts";
 
 /** Every personal access token starts so: a bearer token that does not is a JWT. */
 export const ACCESS_TOKEN_PREFIX = "rsm_";
@@ -29,9 +29,10 @@ export async function createAccessToken(
 ): Promise<AccessToken & { token: string }> {
   const token = `${ACCESS_TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   // The lock makes the count and the insert one step, so concurrent creates cannot pass the cap.
-  const [, inserted] = await db.$transaction([
-    db.$queryRawUnsafe(...advisoryXactLock(`access_tokens:${userId}`)),
-    db.$queryRawUnsafe<{ token: AccessToken }[]>(
+  const inserted = await inTransaction(db, async (tx) => {
+    await jsonRows(tx, ...advisoryXactLock(`access_tokens:${userId}`));
+    return jsonRows<{ token: AccessToken }>(
+      tx,
       `INSERT INTO resume.access_tokens AS t (id, user_id, name, token_hash, scopes, expires_at)
        SELECT $1::uuid, $2, $3, decode($4, 'hex'), $5::text[], now() + make_interval(days => $6::int)
         WHERE (SELECT count(*) FROM resume.access_tokens WHERE user_id = $2) < ${ACCESS_TOKENS_PER_PERSON}
@@ -42,8 +43,8 @@ export async function createAccessToken(
       hashOf(token),
       input.scopes,
       input.expires_in_days,
-    ),
-  ]);
+    );
+  });
   if (!inserted[0]) {
     throw new DomainError(409, `at most ${ACCESS_TOKENS_PER_PERSON} access tokens; revoke one first`);
   }
@@ -52,7 +53,8 @@ export async function createAccessToken(
 
 /** The person's tokens, newest first; expired ones stay listed until revoked. */
 export async function listAccessTokens(db: Database, userId: string): Promise<AccessToken[]> {
-  const [row] = await db.$queryRawUnsafe<{ items: AccessToken[] }[]>(
+  const [row] = await jsonRows<{ items: AccessToken[] }>(
+    db,
     `SELECT coalesce(json_agg(${TOKEN_JSON} ORDER BY t.created_at DESC, t.id), '[]'::json) AS items
        FROM resume.access_tokens t WHERE t.user_id = $1`,
     userId,
@@ -61,7 +63,8 @@ export async function listAccessTokens(db: Database, userId: string): Promise<Ac
 }
 
 export async function getAccessToken(db: Database, userId: string, id: string): Promise<AccessToken> {
-  const [row] = await db.$queryRawUnsafe<{ token: AccessToken }[]>(
+  const [row] = await jsonRows<{ token: AccessToken }>(
+    db,
     `SELECT ${TOKEN_JSON} AS token FROM resume.access_tokens t WHERE t.id = $1::uuid AND t.user_id = $2`,
     id,
     userId,
@@ -72,12 +75,13 @@ export async function getAccessToken(db: Database, userId: string, id: string): 
 
 /** Revokes a token: its row goes, so the next request with it is refused. */
 export async function deleteAccessToken(db: Database, userId: string, id: string): Promise<void> {
-  const deleted = await db.$executeRawUnsafe(
-    `DELETE FROM resume.access_tokens WHERE id = $1::uuid AND user_id = $2`,
+  const deleted = await jsonRows(
+    db,
+    `DELETE FROM resume.access_tokens WHERE id = $1::uuid AND user_id = $2 RETURNING true`,
     id,
     userId,
   );
-  if (deleted === 0) throw notFound();
+  if (deleted.length === 0) throw notFound();
 }
 
 /** What a presented token grants, or why it grants nothing. */
@@ -93,9 +97,8 @@ export async function findAccessTokens(
   tokens: readonly string[],
 ): Promise<Map<string, AccessTokenGrant>> {
   const hashes = tokens.map(hashOf);
-  const rows = await db.$queryRawUnsafe<
-    { hash: string; user_id: string; scopes: TokenScope[]; expired: boolean }[]
-  >(
+  const rows = await queryRows<{ hash: string; user_id: string; scopes: TokenScope[]; expired: boolean }>(
+    db,
     `WITH found AS (
        SELECT id, user_id, scopes, token_hash, last_used_at, expires_at <= now() AS expired
          FROM resume.access_tokens

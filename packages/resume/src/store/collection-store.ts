@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { z } from "zod";
-import type { Database } from "@app/db";
+import { inTransaction, queryRows, type Database } from "@app/db";
 import { DomainError } from "@app/rest/errors";
 import type { Collection } from "../collections.ts";
 import { LIMITS } from "../limits.ts";
@@ -79,10 +79,10 @@ export async function createEntry<C extends Collection>(
   userId: string,
   fields: Record<string, unknown>,
 ): Promise<Entry<C>> {
-  const [, inserted] = await db.$transaction([
-    db.$queryRawUnsafe(...lockCollection(collection, userId)),
-    db.$queryRawUnsafe<{ entry: Entry<C> }[]>(...insertEntry(collection, userId, fields)),
-  ]);
+  const inserted = await inTransaction(db, async (tx) => {
+    await jsonRows(tx, ...lockCollection(collection, userId));
+    return jsonRows<{ entry: Entry<C> }>(tx, ...insertEntry(collection, userId, fields));
+  });
   if (!inserted[0]) throw collectionFull(collection);
   return inserted[0].entry;
 }
@@ -123,15 +123,14 @@ export async function createEntryOnce<C extends Collection>(
   };
 
   try {
-    return await db.$transaction(async (tx) => {
-      await tx.$queryRawUnsafe(...lockCollection(collection, userId));
-      const [original] = await tx.$queryRawUnsafe<StoredKey[]>(STORED_KEY, userId, idempotencyKey);
+    return await inTransaction(db, async (tx) => {
+      await jsonRows(tx, ...lockCollection(collection, userId));
+      const [original] = await jsonRows<StoredKey>(tx, STORED_KEY, userId, idempotencyKey);
       if (original) return replayOrRefuse(original);
-      const [inserted] = await tx.$queryRawUnsafe<{ entry: Entry<C> }[]>(
-        ...insertEntry(collection, userId, fields),
-      );
+      const [inserted] = await jsonRows<{ entry: Entry<C> }>(tx, ...insertEntry(collection, userId, fields));
       if (!inserted) throw collectionFull(collection);
-      const [claimed] = await tx.$queryRawUnsafe<{ claimed: boolean }[]>(
+      const [claimed] = await jsonRows<{ claimed: boolean }>(
+        tx,
         `INSERT INTO resume.idempotency_keys (user_id, idempotency_key, collection, request_hash, entry)
          VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT DO NOTHING RETURNING true AS claimed`,
         userId,
@@ -146,7 +145,7 @@ export async function createEntryOnce<C extends Collection>(
   } catch (error) {
     if (!(error instanceof KeyTakenMeanwhile)) throw error;
     // Rolled back: nothing of this create was written. The key's first use decides.
-    const [original] = await db.$queryRawUnsafe<StoredKey[]>(STORED_KEY, userId, idempotencyKey);
+    const [original] = await jsonRows<StoredKey>(db, STORED_KEY, userId, idempotencyKey);
     return replayOrRefuse(original!);
   }
 }
@@ -156,13 +155,9 @@ export async function createEntryOnce<C extends Collection>(
  * request counts of windows that ended an hour ago: run hourly by any instance.
  */
 export async function purgeExpiredRows(db: Database): Promise<void> {
-  await db.$executeRawUnsafe(
-    `DELETE FROM resume.idempotency_keys WHERE created_at < now() - interval '24 hours'`,
-  );
-  await db.$executeRawUnsafe(`DELETE FROM resume.rate_limits WHERE window_start < now() - interval '1 hour'`);
-  await db.$executeRawUnsafe(
-    `DELETE FROM resume.public_rate_limits WHERE window_start < now() - interval '1 hour'`,
-  );
+  await queryRows(db, `DELETE FROM resume.idempotency_keys WHERE created_at < now() - interval '24 hours'`);
+  await queryRows(db, `DELETE FROM resume.rate_limits WHERE window_start < now() - interval '1 hour'`);
+  await queryRows(db, `DELETE FROM resume.public_rate_limits WHERE window_start < now() - interval '1 hour'`);
 }
 
 /**
@@ -185,7 +180,8 @@ export async function replaceEntry<C extends Collection>(
   const guard = transition
     ? `AND (t.${transition.column}::text = $${3 + values.length} OR t.${transition.column}::text = ANY($${4 + values.length}::text[]))`
     : "";
-  const [row] = await db.$queryRawUnsafe<{ entry: Entry<C> }[]>(
+  const [row] = await jsonRows<{ entry: Entry<C> }>(
+    db,
     `UPDATE ${table} AS t SET ${assignments.join(", ")}, updated_at = now()
       WHERE t.id = $1::uuid AND t.user_id = $2 ${guard}
      RETURNING ${entryJson(collection)} AS entry`,
@@ -220,10 +216,11 @@ export async function deleteEntry(
   userId: string,
   id: string,
 ): Promise<void> {
-  const deleted = await db.$executeRawUnsafe(
-    `DELETE FROM ${tableOf(collection).table} t WHERE t.id = $1::uuid AND t.user_id = $2`,
+  const deleted = await jsonRows(
+    db,
+    `DELETE FROM ${tableOf(collection).table} t WHERE t.id = $1::uuid AND t.user_id = $2 RETURNING true`,
     id,
     userId,
   );
-  if (deleted === 0) throw notFound(collection);
+  if (deleted.length === 0) throw notFound(collection);
 }

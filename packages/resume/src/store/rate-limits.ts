@@ -1,4 +1,4 @@
-import type { Database } from "@app/db";
+import { queryRows, type Database } from "@app/db";
 
 /** A lease of requests in a user's window: the window's count before it, and the milliseconds left in the window. */
 interface Lease {
@@ -32,9 +32,8 @@ export async function leaseRequests(
   leases: { userId: string; wanted: number }[],
   { table, key }: RequestCounter = USER_REQUESTS,
 ): Promise<Map<string, Lease>> {
-  const rows = await db.$queryRawUnsafe<
-    { user_id: string; count: number; wanted: number; ms_left: number }[]
-  >(
+  const rows = await queryRows<{ user_id: string; count: number; ms_left: number }>(
+    db,
     `INSERT INTO ${table} AS r (${key}, window_start, count)
      SELECT k, now(), wanted FROM unnest($1::text[], $2::int[]) AS l(k, wanted) ORDER BY k
      ON CONFLICT (${key}) DO UPDATE SET

@@ -1,4 +1,4 @@
-import type { Database } from "@app/db";
+import { inTransaction, type Database } from "@app/db";
 import { COLLECTIONS } from "../collections.ts";
 import type { ResumeToImport } from "../read-resume-import.ts";
 import type { ResumeImport } from "../schemas/resume-import.ts";
@@ -29,22 +29,22 @@ export async function replaceWholeResume(
   resume: ResumeImport,
   kept?: ResumeToImport["kept"],
 ): Promise<WholeResume> {
-  return db.$transaction(async (tx) => {
-    for (const collection of COLLECTIONS) await tx.$queryRawUnsafe(...lockCollection(collection, userId));
+  return inTransaction(db, async (tx) => {
+    for (const collection of COLLECTIONS) await tx.query(...lockCollection(collection, userId));
     for (const table of TABLES)
-      await tx.$queryRawUnsafe(`SELECT 1 FROM ${table} WHERE user_id = $1 FOR UPDATE`, userId);
+      await tx.query(`SELECT 1 FROM ${table} WHERE user_id = $1 FOR UPDATE`, userId);
 
     if (resume.profile) await putProfile(tx, userId, resume.profile);
-    else await tx.$executeRawUnsafe(`DELETE FROM resume.profiles WHERE user_id = $1`, userId);
+    else await tx.query(`DELETE FROM resume.profiles WHERE user_id = $1`, userId);
 
     for (const collection of COLLECTIONS) {
       const table = tableOf(collection);
       const columns = [...Object.keys(table.columns), "json_resume"];
-      await tx.$executeRawUnsafe(`DELETE FROM ${table.table} WHERE user_id = $1`, userId);
+      await tx.query(`DELETE FROM ${table.table} WHERE user_id = $1`, userId);
       const entries = resume[collection.name];
       if (entries.length === 0) continue;
       // Entries with equal dates list last-written first: written in reverse, they list in the given order.
-      await tx.$executeRawUnsafe(
+      await tx.query(
         `INSERT INTO ${table.table} (id, user_id, ${columns.join(", ")})
          SELECT gen_random_uuid(), $1, ${columns.map((column) => `r.${column}`).join(", ")}
            FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(item, n),
@@ -60,14 +60,14 @@ export async function replaceWholeResume(
       );
     }
     if (kept) {
-      await tx.$executeRawUnsafe(
+      await tx.query(
         `INSERT INTO resume.json_resume_documents (user_id, document) VALUES ($1, $2::jsonb)
          ON CONFLICT (user_id) DO UPDATE SET document = EXCLUDED.document`,
         userId,
         JSON.stringify(kept.document),
       );
     } else {
-      await tx.$executeRawUnsafe(`DELETE FROM resume.json_resume_documents WHERE user_id = $1`, userId);
+      await tx.query(`DELETE FROM resume.json_resume_documents WHERE user_id = $1`, userId);
     }
     return getWholeResume(tx, userId);
   });

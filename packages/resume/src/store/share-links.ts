@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { isoTimestampSql, queryRows, type Database } from "@app/db";
+import { inTransaction, isoTimestampSql, queryRows, type Database } from "@app/db";
 import { DomainError } from "@app/rest/errors";
 import type { ShareLink } from "../schemas/share-link.ts";
-import { advisoryXactLock, type Queryable } from "./sql.ts";
+import { advisoryXactLock, jsonRows, type Queryable } from "./sql.ts";
 
 /** Links one version may have at once; the next create answers 409. */
 export const SHARE_LINKS_PER_VERSION = 10;
@@ -44,10 +44,11 @@ export async function createShareLink(
   publicUrl: string,
 ): Promise<ShareLink> {
   const slug = newSlug();
-  const [, rows] = await db.$transaction([
+  const [row] = await inTransaction(db, async (tx) => {
     // The lock makes the count and the insert one step, so concurrent creates cannot pass the cap.
-    db.$queryRawUnsafe(...advisoryXactLock(`share_links:${versionId}`)),
-    db.$queryRawUnsafe<{ found: boolean; link: StoredLink | null }[]>(
+    await jsonRows(tx, ...advisoryXactLock(`share_links:${versionId}`));
+    return jsonRows<{ found: boolean; link: StoredLink | null }>(
+      tx,
       `WITH version AS (SELECT id FROM resume.tailored_versions WHERE id = $2::uuid AND user_id = $3),
        inserted AS (
          INSERT INTO resume.share_links AS l (id, version_id, user_id, slug, slug_hash, expires_at)
@@ -63,9 +64,9 @@ export async function createShareLink(
       slug,
       slugHashOf(slug),
       expiresInDays,
-    ),
-  ]);
-  const [{ found, link }] = rows as [{ found: boolean; link: StoredLink | null }];
+    );
+  });
+  const { found, link } = row!;
   if (!found) throw versionNotFound();
   if (!link)
     throw new DomainError(409, `at most ${SHARE_LINKS_PER_VERSION} links per version; revoke one first`);
@@ -79,7 +80,8 @@ export async function listShareLinks(
   versionId: string,
   publicUrl: string,
 ): Promise<ShareLink[]> {
-  const [row] = await db.$queryRawUnsafe<{ found: boolean; items: StoredLink[] }[]>(
+  const [row] = await jsonRows<{ found: boolean; items: StoredLink[] }>(
+    db,
     `SELECT EXISTS (SELECT 1 FROM resume.tailored_versions WHERE id = $1::uuid AND user_id = $2) AS found,
             (SELECT coalesce(json_agg(${LINK_JSON} ORDER BY l.created_at DESC, l.id), '[]'::json)
                FROM resume.share_links l WHERE l.version_id = $1::uuid AND l.user_id = $2) AS items`,
@@ -92,12 +94,13 @@ export async function listShareLinks(
 
 /** Revokes a link: its row goes, so its page is a 404 at once on every instance. */
 export async function revokeShareLink(db: Database, userId: string, id: string): Promise<void> {
-  const deleted = await db.$executeRawUnsafe(
-    `DELETE FROM resume.share_links WHERE id = $1::uuid AND user_id = $2`,
+  const deleted = await jsonRows(
+    db,
+    `DELETE FROM resume.share_links WHERE id = $1::uuid AND user_id = $2 RETURNING true`,
     id,
     userId,
   );
-  if (deleted === 0) throw linkNotFound();
+  if (deleted.length === 0) throw linkNotFound();
 }
 
 /** What a live link (not revoked, not expired) shows, and the resume version its answers are kept under. */
@@ -151,7 +154,8 @@ export async function findSharedVersions(
 /** Adds counted page views to their links, in one statement (a link revoked meanwhile is skipped). */
 export async function addShareLinkViews(db: Database, views: ReadonlyMap<string, number>): Promise<void> {
   if (views.size === 0) return;
-  await db.$executeRawUnsafe(
+  await queryRows(
+    db,
     `UPDATE resume.share_links l SET views = l.views + v.n
        FROM unnest($1::uuid[], $2::int[]) AS v(id, n) WHERE l.id = v.id`,
     [...views.keys()],

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { isoTimestampSql, type Database } from "@app/db";
+import { inTransaction, isoTimestampSql, type Database } from "@app/db";
 import { DomainError } from "@app/rest/errors";
 import { COLLECTIONS, type Collection } from "../collections.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
@@ -71,7 +71,8 @@ async function refuseForeignIds(db: Queryable, userId: string, input: TailoredVe
     return choice === "all" ? [] : choice.map((id, index) => ({ collection: c.name, index, id }));
   });
   if (listed.length === 0) return;
-  const unknown = await db.$queryRawUnsafe<{ collection: string; index: number }[]>(
+  const unknown = await jsonRows<{ collection: string; index: number }>(
+    db,
     `SELECT l.collection, l.index FROM unnest($2::text[], $3::int[], $4::text[]) AS l(collection, index, id)
       WHERE NOT EXISTS (SELECT 1 FROM (${ENTRY_IDS_SQL}) e WHERE e.collection = l.collection AND e.id = l.id)
       ORDER BY l.collection, l.index`,
@@ -95,11 +96,12 @@ export async function createTailoredVersion(
   userId: string,
   input: TailoredVersionInput,
 ): Promise<TailoredVersion> {
-  const created = await db.$transaction(async (tx) => {
+  const created = await inTransaction(db, async (tx) => {
     // The lock makes the count and the insert one step, so concurrent creates cannot pass the cap.
-    await tx.$queryRawUnsafe(...advisoryXactLock(`tailored_versions:${userId}`));
+    await jsonRows(tx, ...advisoryXactLock(`tailored_versions:${userId}`));
     await refuseForeignIds(tx, userId, input);
-    const [row] = await tx.$queryRawUnsafe<{ version: TailoredVersion }[]>(
+    const [row] = await jsonRows<{ version: TailoredVersion }>(
+      tx,
       `INSERT INTO resume.tailored_versions AS v (id, user_id, name, headline, summary, theme, hide_email, include)
        SELECT $1::uuid, $2, $3, $4, $5, $6, $7, $8::jsonb
         WHERE (SELECT count(*) FROM resume.tailored_versions WHERE user_id = $2) < ${TAILORED_VERSIONS_PER_PERSON}
@@ -118,7 +120,8 @@ export async function createTailoredVersion(
 
 /** The person's versions, oldest first (the order they were made in). */
 export async function listTailoredVersions(db: Queryable, userId: string): Promise<TailoredVersion[]> {
-  const [row] = await db.$queryRawUnsafe<{ items: TailoredVersion[] }[]>(
+  const [row] = await jsonRows<{ items: TailoredVersion[] }>(
+    db,
     `SELECT coalesce(json_agg(${VERSION_JSON} ORDER BY v.created_at, v.id), '[]'::json) AS items
        FROM resume.tailored_versions v WHERE v.user_id = $1`,
     userId,
@@ -131,7 +134,8 @@ export async function getTailoredVersion(
   userId: string,
   id: string,
 ): Promise<TailoredVersion> {
-  const [row] = await db.$queryRawUnsafe<{ version: TailoredVersion }[]>(
+  const [row] = await jsonRows<{ version: TailoredVersion }>(
+    db,
     `SELECT ${VERSION_JSON} AS version FROM resume.tailored_versions v WHERE v.id = $1::uuid AND v.user_id = $2`,
     id,
     userId,
@@ -147,9 +151,10 @@ export async function replaceTailoredVersion(
   id: string,
   input: TailoredVersionInput,
 ): Promise<TailoredVersion> {
-  const replaced = await db.$transaction(async (tx) => {
+  const replaced = await inTransaction(db, async (tx) => {
     await refuseForeignIds(tx, userId, input);
-    const [row] = await tx.$queryRawUnsafe<{ version: TailoredVersion }[]>(
+    const [row] = await jsonRows<{ version: TailoredVersion }>(
+      tx,
       `UPDATE resume.tailored_versions AS v
           SET name = $3, headline = $4, summary = $5, theme = $6, hide_email = $7, include = $8::jsonb,
               updated_at = now()
@@ -167,12 +172,13 @@ export async function replaceTailoredVersion(
 
 /** Deletes a version and its share links (their pages are 404 at once). */
 export async function deleteTailoredVersion(db: Database, userId: string, id: string): Promise<void> {
-  const deleted = await db.$executeRawUnsafe(
-    `DELETE FROM resume.tailored_versions WHERE id = $1::uuid AND user_id = $2`,
+  const deleted = await jsonRows(
+    db,
+    `DELETE FROM resume.tailored_versions WHERE id = $1::uuid AND user_id = $2 RETURNING true`,
     id,
     userId,
   );
-  if (deleted === 0) throw notFound();
+  if (deleted.length === 0) throw notFound();
 }
 
 /**
