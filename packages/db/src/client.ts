@@ -73,6 +73,12 @@ export function createDatabase({
     // A transaction waits for a connection as long as a query does, and lasts no longer than a statement may.
     transactionOptions: { maxWait: CONNECT_TIMEOUT_MS, timeout: statementTimeoutMs },
   });
+  // Prisma closes the pool only once it has run a statement itself, and most never ask it (queryRows, inTransaction).
+  const disconnectPrisma = db.$disconnect.bind(db);
+  db.$disconnect = async () => {
+    await disconnectPrisma();
+    if (!pool.ending) await pool.end();
+  };
   pools.set(db, { pool, preparedStatements });
   return db;
 }
