@@ -31,7 +31,7 @@ const accountValues = (input: NewAccount) => [
 ];
 
 export async function createAccount(db: Database, input: NewAccount): Promise<Account> {
-  const [row] = await db.$queryRawUnsafe<{ account: Account }[]>(INSERT_ACCOUNT, ...accountValues(input));
+  const [row] = await queryRows<{ account: Account }>(db, INSERT_ACCOUNT, ...accountValues(input));
   return row!.account;
 }
 
@@ -52,7 +52,8 @@ export async function createAccountOnce(
 ): Promise<{ account: Account; replayed: boolean }> {
   const requestHash = createHash("sha256").update(JSON.stringify(input)).digest("hex");
   try {
-    const [row] = await db.$queryRawUnsafe<{ account: Account }[]>(
+    const [row] = await queryRows<{ account: Account }>(
+      db,
       `WITH a AS (${INSERT_ACCOUNT}),
             k AS (INSERT INTO ledger.account_idempotency_keys (principal, idempotency_key, request_hash, account_id, answer)
                   SELECT $8, $9, $10, a.id, a.account FROM a)
@@ -66,7 +67,8 @@ export async function createAccountOnce(
   } catch (error) {
     if (!isConstraintViolation(error, "account_idempotency_keys_pkey")) throw error;
   }
-  const [original] = await db.$queryRawUnsafe<{ request_hash: string; answer: Account }[]>(
+  const [original] = await queryRows<{ request_hash: string; answer: Account }>(
+    db,
     `SELECT request_hash, answer FROM ledger.account_idempotency_keys WHERE principal = $1 AND idempotency_key = $2`,
     principal,
     idempotencyKey,
@@ -114,7 +116,8 @@ export async function listAccounts(
 }
 
 export async function getAccount(db: Database, id: string): Promise<Account> {
-  const [row] = await db.$queryRawUnsafe<{ account: Account }[]>(
+  const [row] = await queryRows<{ account: Account }>(
+    db,
     `SELECT ${ACCOUNT_JSON} AS account FROM ledger.accounts a WHERE a.id = $1::uuid`,
     id,
   );
@@ -140,7 +143,8 @@ export async function patchAccount(
   },
 ): Promise<Account> {
   try {
-    const [row] = await db.$queryRawUnsafe<{ account: Account }[]>(
+    const [row] = await queryRows<{ account: Account }>(
+      db,
       `UPDATE ledger.accounts AS a SET
          name = coalesce($2, a.name),
          min_balance = CASE WHEN $3::boolean THEN $4::bigint ELSE a.min_balance END,

@@ -1,4 +1,4 @@
-import { PLAN_EACH_CALL, queryRows, type Database } from "@app/db";
+import { inTransaction, PLAN_EACH_CALL, queryRows, type Database } from "@app/db";
 import { z } from "zod";
 import { listCursor } from "../list-cursor.ts";
 import type { Entry } from "../schemas.ts";
@@ -25,9 +25,13 @@ function safeOrNull(digits: string): number | null {
  * the entries every time, and what its open holds reserve now.
  */
 export async function getBalance(db: Database, accountId: string, asOf: string) {
-  const [row] = await db.$queryRawUnsafe<
-    { currency: string; balance: string; pending_debits: string; pending_credits: string }[]
-  >(
+  const [row] = await queryRows<{
+    currency: string;
+    balance: string;
+    pending_debits: string;
+    pending_credits: string;
+  }>(
+    db,
     // The sum is not correlated with the account row, so it is planned for this
     // very account (index-only or parallel scan), exactly like the bare SUM.
     `SELECT a.currency, b.balance::text AS balance, p.debits::text AS pending_debits, p.credits::text AS pending_credits
@@ -62,21 +66,18 @@ export const ALL_BALANCES_TIMEOUT_MS = 30_000;
  * for all accounts and can fall back to a scan per account).
  */
 export async function getAllBalances(db: Database, asOf: string) {
-  const [, rows] = await db.$transaction(
-    [
-      db.$queryRawUnsafe(`SELECT set_config('statement_timeout', $1, true)`, String(ALL_BALANCES_TIMEOUT_MS)),
-      db.$queryRawUnsafe<{ id: string; name: string; currency: string; balance: string }[]>(
-        `${PLAN_EACH_CALL}
-         SELECT a.id::text, a.name, a.currency, coalesce(s.balance, 0)::text AS balance
-           FROM ledger.accounts a
-           LEFT JOIN (SELECT account_id, sum(amount) AS balance FROM ledger.entries
-                       WHERE effective_date <= $1::date GROUP BY account_id) s ON s.account_id = a.id
-          ORDER BY a.seq`,
-        asOf,
-      ),
-    ],
-    { timeout: ALL_BALANCES_TIMEOUT_MS + 1_000 },
-  );
+  const rows = await inTransaction(db, async (tx) => {
+    await tx.query(`SELECT set_config('statement_timeout', $1, true)`, String(ALL_BALANCES_TIMEOUT_MS));
+    return tx.query<{ id: string; name: string; currency: string; balance: string }>(
+      `${PLAN_EACH_CALL}
+       SELECT a.id::text, a.name, a.currency, coalesce(s.balance, 0)::text AS balance
+         FROM ledger.accounts a
+         LEFT JOIN (SELECT account_id, sum(amount) AS balance FROM ledger.entries
+                     WHERE effective_date <= $1::date GROUP BY account_id) s ON s.account_id = a.id
+        ORDER BY a.seq`,
+      asOf,
+    );
+  });
   return {
     as_of: asOf,
     accounts: rows.map(({ balance, ...account }) => ({ ...account, ...exactBalance(balance) })),

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { isConstraintViolation, type Database } from "@app/db";
+import { isConstraintViolation, queryRows, type Database } from "@app/db";
 import { DomainError } from "@app/rest/errors";
 import type { PostTransactionInput, Transaction } from "../schemas.ts";
 import { todayUtc } from "../today-utc.ts";
@@ -23,7 +23,8 @@ export function requestHash(request: unknown): string {
 }
 
 export async function getTransaction(db: Database, id: string): Promise<Transaction> {
-  const [row] = await db.$queryRawUnsafe<{ transaction: Transaction }[]>(
+  const [row] = await queryRows<{ transaction: Transaction }>(
+    db,
     `SELECT ${TRANSACTION_JSON} AS transaction FROM ledger.transactions t WHERE t.id = $1::uuid`,
     id,
   );
