@@ -100,10 +100,10 @@ export function poolStatsOf(db: Database): { inUse: number; idle: number; waitin
  * The rows of one statement, sent on `db`'s own pool (its connections, timeouts
  * and hang watch) without passing through Prisma; a failure is a
  * DatabaseQueryError, which the error classifier reads as it reads Prisma's.
- * For the ledger's posting statements, which every post waits on: Prisma's
- * raw-query path adds time to each statement, and every post queued behind
- * the statement waits that time too (measured: docs/benchmarks.md,
- * "Posting"). Values map as node-postgres maps them (arrays to arrays, json
+ * Every statement of both services goes so: through Prisma's raw-query path a
+ * balance read cost the ledger half again its CPU, and every post queued behind
+ * a posting statement waited for it too (docs/benchmarks.md, "Posting",
+ * "Balances"). Values map as node-postgres maps them (arrays to arrays, json
  * columns parsed, bigint columns as strings).
  */
 export async function queryRows<T>(db: Database, sql: string, ...values: unknown[]): Promise<T[]> {
@@ -120,8 +120,9 @@ export interface PoolTransaction {
 /**
  * Runs `work` in a transaction on `db`'s own pool, without Prisma: BEGIN,
  * its statements, COMMIT, or ROLLBACK when it throws (what it threw is
- * thrown on). A create's transaction through Prisma cost the web app about
- * 1.3 ms of CPU (docs/benchmarks.md, "Resume reads and writes"). The waits
+ * thrown on). Through Prisma, a resume entry's create (lock, insert) cost
+ * the web app about 0.4 ms more CPU (docs/benchmarks.md, "Resume reads and
+ * writes"). The waits
  * are the pool's, as for queryRows: 2 s for a connection, each statement its
  * statement_timeout, the transaction idle at most twice that; a connection
  * whose ROLLBACK fails (its server is gone) is closed, not handed out again.
