@@ -3,7 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { DatabaseQueryError, withTimeout } from "./database-errors.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
-import { watchForHang } from "./hang-watch.ts";
+import { closeSocket, watchForHang } from "./hang-watch.ts";
 
 export type Database = InstanceType<typeof PrismaClient>;
 
@@ -76,15 +76,28 @@ export function createDatabase({
   // Prisma closes the pool only once it has run a statement itself, and most never ask it (queryRows, inTransaction).
   const disconnectPrisma = db.$disconnect.bind(db);
   db.$disconnect = async () => {
-    await disconnectPrisma();
-    if (!pool.ending) await pool.end();
+    try {
+      await disconnectPrisma();
+    } finally {
+      if (!pool.ending) await pool.end();
+    }
   };
-  pools.set(db, { pool, preparedStatements });
+  pools.set(db, { pool, preparedStatements, transactionTimeoutMs: statementTimeoutMs * 2 });
   return db;
 }
 
-/** The pool under each client this module made (poolStatsOf, queryRows). */
-const pools = new WeakMap<Database, { pool: pg.Pool; preparedStatements: boolean }>();
+interface OwnPool {
+  pool: pg.Pool;
+  preparedStatements: boolean;
+  /**
+   * How long an inTransaction transaction may last unless it says otherwise: twice a statement's
+   * timeout, so that a statement's own timeout answers first (57014, on a connection that stays usable).
+   */
+  transactionTimeoutMs: number;
+}
+
+/** The pool under each client this module made (poolStatsOf, queryRows, inTransaction). */
+const pools = new WeakMap<Database, OwnPool>();
 
 /** Whether `db` is a client createDatabase made, whose pool queryRows can use (not a transaction's client). */
 export const hasOwnPool = (db: object): boolean => pools.has(db as Database);
@@ -122,12 +135,19 @@ export interface PoolTransaction {
  * its statements, COMMIT, or ROLLBACK when it throws (what it threw is
  * thrown on). Through Prisma, a resume entry's create (lock, insert) cost
  * the web app about 0.4 ms more CPU (docs/benchmarks.md, "Resume reads and
- * writes"). The waits
- * are the pool's, as for queryRows: 2 s for a connection, each statement its
- * statement_timeout, the transaction idle at most twice that; a connection
- * whose ROLLBACK fails (its server is gone) is closed, not handed out again.
+ * writes"). The waits are the pool's, as for queryRows: 2 s for a
+ * connection, each statement its statement_timeout; and the whole
+ * transaction lasts no longer than twice that (or `timeoutMs`), as Prisma's
+ * had a bound: past it its connection is closed, which ends the transaction
+ * and frees its locks, and the statement under way fails as a lost
+ * connection does (a 503). A connection lost is closed, not handed out
+ * again.
  */
-export async function inTransaction<T>(db: Database, work: (tx: PoolTransaction) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  db: Database,
+  work: (tx: PoolTransaction) => Promise<T>,
+  { timeoutMs }: { timeoutMs?: number } = {},
+): Promise<T> {
   const own = ownPoolOf(db, "inTransaction");
   let client: pg.PoolClient;
   try {
@@ -138,27 +158,44 @@ export async function inTransaction<T>(db: Database, work: (tx: PoolTransaction)
   const tx: PoolTransaction = {
     query: (sql, ...values) => rowsOf(client, own.preparedStatements, sql, values),
   };
-  // BEGIN and COMMIT as simple queries: nothing to prepare.
-  const control = (sql: string) => rowsOf(client, false, sql, []);
   let broken: Error | undefined;
   // A connection lost while it is out of the pool says so here (unheard, the error would end the process); its next statement fails.
   const onLost = (error: Error) => (broken = error);
   client.on("error", onLost);
+  const deadline = setTimeout(() => closeSocket(client), timeoutMs ?? own.transactionTimeoutMs);
   try {
-    await control("BEGIN");
+    await transactionControl(client, "BEGIN");
     const result = await work(tx);
-    await control("COMMIT");
+    await transactionControl(client, "COMMIT");
     return result;
   } catch (error) {
     await client.query("ROLLBACK").catch((failure: Error) => (broken = failure));
     throw error;
   } finally {
+    clearTimeout(deadline);
     client.off("error", onLost);
     client.release(broken);
   }
 }
 
-function ownPoolOf(db: Database, caller: string): { pool: pg.Pool; preparedStatements: boolean } {
+/**
+ * BEGIN or COMMIT, as a simple query (nothing to prepare). PostgreSQL
+ * answers the COMMIT of a transaction that one of its statements broke with
+ * "ROLLBACK" and no error: work that caught a failed statement and went on
+ * must not read as written.
+ */
+async function transactionControl(client: pg.PoolClient, command: "BEGIN" | "COMMIT"): Promise<void> {
+  let answered: string;
+  try {
+    answered = (await client.query(command)).command;
+  } catch (error) {
+    throw new DatabaseQueryError(error);
+  }
+  if (answered !== command)
+    throw new Error(`the transaction was rolled back: ${command} answered ${answered}`);
+}
+
+function ownPoolOf(db: Database, caller: string): OwnPool {
   const own = pools.get(db);
   if (!own) throw new Error(`${caller} needs a database made by createDatabase`);
   return own;

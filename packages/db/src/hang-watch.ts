@@ -102,8 +102,9 @@ async function settleWithin<T>(
 
 /**
  * Closes a client's socket now: `end()` would wait for a server that does not
- * answer. (`connection.stream` is node-postgres's socket, pg 8.)
+ * answer; its query under way fails, as any later one. (`connection.stream`
+ * is node-postgres's socket, pg 8.)
  */
-function closeSocket(client: pg.Client): void {
+export function closeSocket(client: pg.Client): void {
   (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
 }

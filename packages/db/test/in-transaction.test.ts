@@ -81,11 +81,58 @@ describe("inTransaction", () => {
     const failed = inTransaction(db, async (tx) => {
       const [backend] = await tx.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
       await admin.query("SELECT pg_terminate_backend($1)", [backend!.pid]);
+      // The loss arrives while no statement runs: an error the client emits, which nobody awaits.
+      await new Promise((resolve) => setTimeout(resolve, 300));
       await tx.query("SELECT 1");
     });
     const error = await failed.catch((e: unknown) => e);
     expect(isDatabaseUnavailable(error)).toBe(true);
     expect(poolStatsOf(db)).toMatchObject({ inUse: 0, idle: 0 });
     expect(await queryRows(db, "SELECT 1 AS n")).toEqual([{ n: 1 }]);
+  });
+
+  it("fails when PostgreSQL answers its COMMIT with ROLLBACK: work that caught a failed statement wrote nothing", async () => {
+    const swallowed = inTransaction(db, async (tx) => {
+      await tx.query(`INSERT INTO ${table} VALUES (6, 'six')`);
+      await tx.query(`INSERT INTO ${table} VALUES (1, 'again')`).catch(() => undefined);
+    });
+    await expect(swallowed).rejects.toThrow(/rolled back: COMMIT answered ROLLBACK/);
+    expect(await ids()).toEqual([1, 2, 3]);
+  });
+
+  it("lasts no longer than twice a statement may: past it the connection closes, its lock is freed, nothing is written", async () => {
+    const quick = createDatabase({ connectionString: inject("databaseUrl"), statementTimeoutMs: 300 });
+    const key = Math.floor(Math.random() * 1e9);
+    try {
+      const outlived = inTransaction(quick, async (tx) => {
+        await tx.query("SELECT pg_advisory_xact_lock($1::bigint)::text", key);
+        await tx.query(`INSERT INTO ${table} VALUES (7, 'seven')`);
+        // 800 ms in all, past its bound (twice the statement's 300 ms), never idle as long as the server allows (600 ms).
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        await tx.query("SELECT 1");
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        await tx.query("SELECT 1");
+      });
+      const error = await outlived.catch((e: unknown) => e);
+      expect(isDatabaseUnavailable(error), String(error)).toBe(true);
+      expect(await ids()).toEqual([1, 2, 3]);
+      const { rows } = await admin.query("SELECT pg_try_advisory_lock($1) AS free", [key]);
+      expect(rows[0].free).toBe(true);
+      await admin.query("SELECT pg_advisory_unlock($1)", [key]);
+      // With a bound of its own, the same wait commits.
+      await inTransaction(
+        quick,
+        async (tx) => {
+          await new Promise((resolve) => setTimeout(resolve, 400));
+          await tx.query("SELECT 1");
+          await new Promise((resolve) => setTimeout(resolve, 400));
+          await tx.query(`INSERT INTO ${table} VALUES (8, 'eight')`);
+        },
+        { timeoutMs: 5_000 },
+      );
+      expect(await ids()).toEqual([1, 2, 3, 8]);
+    } finally {
+      await quick.$disconnect();
+    }
   });
 });

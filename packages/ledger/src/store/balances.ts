@@ -66,18 +66,23 @@ export const ALL_BALANCES_TIMEOUT_MS = 30_000;
  * for all accounts and can fall back to a scan per account).
  */
 export async function getAllBalances(db: Database, asOf: string) {
-  const rows = await inTransaction(db, async (tx) => {
-    await tx.query(`SELECT set_config('statement_timeout', $1, true)`, String(ALL_BALANCES_TIMEOUT_MS));
-    return tx.query<{ id: string; name: string; currency: string; balance: string }>(
-      `${PLAN_EACH_CALL}
-       SELECT a.id::text, a.name, a.currency, coalesce(s.balance, 0)::text AS balance
-         FROM ledger.accounts a
-         LEFT JOIN (SELECT account_id, sum(amount) AS balance FROM ledger.entries
-                     WHERE effective_date <= $1::date GROUP BY account_id) s ON s.account_id = a.id
-        ORDER BY a.seq`,
-      asOf,
-    );
-  });
+  const rows = await inTransaction(
+    db,
+    async (tx) => {
+      await tx.query(`SELECT set_config('statement_timeout', $1, true)`, String(ALL_BALANCES_TIMEOUT_MS));
+      return tx.query<{ id: string; name: string; currency: string; balance: string }>(
+        `${PLAN_EACH_CALL}
+         SELECT a.id::text, a.name, a.currency, coalesce(s.balance, 0)::text AS balance
+           FROM ledger.accounts a
+           LEFT JOIN (SELECT account_id, sum(amount) AS balance FROM ledger.entries
+                       WHERE effective_date <= $1::date GROUP BY account_id) s ON s.account_id = a.id
+          ORDER BY a.seq`,
+        asOf,
+      );
+    },
+    // The statement's own timeout answers first; this only ends a transaction the statement outlived.
+    { timeoutMs: ALL_BALANCES_TIMEOUT_MS + 1_000 },
+  );
   return {
     as_of: asOf,
     accounts: rows.map(({ balance, ...account }) => ({ ...account, ...exactBalance(balance) })),
