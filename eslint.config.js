@@ -42,8 +42,7 @@ const NO_TRANSPORT =
  * offline check (`npm run ledger:verify`) keeps Prisma's repeatable-read transaction.
  */
 const PRISMA_QUERY = String.raw`^\$(queryRaw|executeRaw|queryRawUnsafe|executeRawUnsafe|transaction)$`;
-const NO_PRISMA_QUERY =
-  "Statements go through queryRows (the resume's: jsonRows), transactions through inTransaction (@app/db).";
+const NO_PRISMA_QUERY = "Statements go through queryRows, transactions through inTransaction (@app/db).";
 
 export default tseslint.config(
   {

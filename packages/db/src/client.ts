@@ -99,9 +99,6 @@ interface OwnPool {
 /** The pool under each client this module made (poolStatsOf, queryRows, inTransaction). */
 const pools = new WeakMap<Database, OwnPool>();
 
-/** Whether `db` is a client createDatabase made, whose pool queryRows can use (not a transaction's client). */
-export const hasOwnPool = (db: object): boolean => pools.has(db as Database);
-
 /** The pool's connections: in use, idle, and the requests waiting for one (for metrics). */
 export function poolStatsOf(db: Database): { inUse: number; idle: number; waiting: number } {
   const pool = pools.get(db)?.pool;
@@ -117,11 +114,15 @@ export function poolStatsOf(db: Database): { inUse: number; idle: number; waitin
  * balance read cost the ledger half again its CPU, and every post queued behind
  * a posting statement waited for it too (docs/benchmarks.md, "Posting",
  * "Balances"). Values map as node-postgres maps them (arrays to arrays, json
- * columns parsed, bigint columns as strings).
+ * columns parsed, bigint columns as strings). In a transaction (`db` is an
+ * inTransaction's), on its connection. A statement that changes rows says how
+ * many with `RETURNING true`.
  */
-export async function queryRows<T>(db: Database, sql: string, ...values: unknown[]): Promise<T[]> {
-  const own = ownPoolOf(db, "queryRows");
-  return rowsOf<T>(own.pool, own.preparedStatements, sql, values);
+export async function queryRows<T>(db: Queryable, sql: string, ...values: unknown[]): Promise<T[]> {
+  const own = pools.get(db as Database);
+  if (own) return rowsOf<T>(own.pool, own.preparedStatements, sql, values);
+  if ("query" in db) return db.query<T>(sql, ...values);
+  throw new Error("queryRows needs a database made by createDatabase, or an inTransaction's transaction");
 }
 
 /** The statements of one transaction, on one connection of the pool (inTransaction). */
@@ -129,6 +130,9 @@ export interface PoolTransaction {
   /** The rows of one statement, mapped and failing as queryRows's. */
   query<T>(sql: string, ...values: unknown[]): Promise<T[]>;
 }
+
+/** Where a statement goes: the database's own pool, or one transaction on it. */
+export type Queryable = Database | PoolTransaction;
 
 /**
  * Runs `work` in a transaction on `db`'s own pool, without Prisma: BEGIN,
@@ -148,7 +152,8 @@ export async function inTransaction<T>(
   work: (tx: PoolTransaction) => Promise<T>,
   { timeoutMs }: { timeoutMs?: number } = {},
 ): Promise<T> {
-  const own = ownPoolOf(db, "inTransaction");
+  const own = pools.get(db);
+  if (!own) throw new Error("inTransaction needs a database made by createDatabase");
   let client: pg.PoolClient;
   try {
     client = await own.pool.connect();
@@ -193,12 +198,6 @@ async function transactionControl(client: pg.PoolClient, command: "BEGIN" | "COM
   }
   if (answered !== command)
     throw new Error(`the transaction was rolled back: ${command} answered ${answered}`);
-}
-
-function ownPoolOf(db: Database, caller: string): OwnPool {
-  const own = pools.get(db);
-  if (!own) throw new Error(`${caller} needs a database made by createDatabase`);
-  return own;
 }
 
 async function rowsOf<T>(

@@ -9,7 +9,6 @@ export {
 } from "./database-errors.ts";
 export {
   createDatabase,
-  hasOwnPool,
   inTransaction,
   isDatabaseReachable,
   PLAN_EACH_CALL,
@@ -19,6 +18,7 @@ export {
   type Database,
   type DatabaseOptions,
   type PoolTransaction,
+  type Queryable,
 } from "./client.ts";
 export { databaseOptionsOf, databaseSettings } from "./database-settings.ts";
 export { migrateDatabase, readMigrations, type Migration } from "./migrate.ts";

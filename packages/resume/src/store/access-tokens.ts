@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { inTransaction, isoTimestampSql, queryRows, type Database } from "@app/db";
 import { DomainError } from "@app/rest/errors";
 import type { AccessToken, AccessTokenInput, TokenScope } from "../schemas/access-token.ts";
-import { advisoryXactLock, jsonRows } from "./sql.ts";
+import { advisoryXactLock } from "./sql.ts";
 
 /** Every personal access token starts so: a bearer token that does not is a JWT. */
 export const ACCESS_TOKEN_PREFIX = "rsm_";
@@ -30,9 +30,8 @@ export async function createAccessToken(
   const token = `${ACCESS_TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   // The lock makes the count and the insert one step, so concurrent creates cannot pass the cap.
   const inserted = await inTransaction(db, async (tx) => {
-    await jsonRows(tx, ...advisoryXactLock(`access_tokens:${userId}`));
-    return jsonRows<{ token: AccessToken }>(
-      tx,
+    await tx.query(...advisoryXactLock(`access_tokens:${userId}`));
+    return tx.query<{ token: AccessToken }>(
       `INSERT INTO resume.access_tokens AS t (id, user_id, name, token_hash, scopes, expires_at)
        SELECT $1::uuid, $2, $3, decode($4, 'hex'), $5::text[], now() + make_interval(days => $6::int)
         WHERE (SELECT count(*) FROM resume.access_tokens WHERE user_id = $2) < ${ACCESS_TOKENS_PER_PERSON}
@@ -53,7 +52,7 @@ export async function createAccessToken(
 
 /** The person's tokens, newest first; expired ones stay listed until revoked. */
 export async function listAccessTokens(db: Database, userId: string): Promise<AccessToken[]> {
-  const [row] = await jsonRows<{ items: AccessToken[] }>(
+  const [row] = await queryRows<{ items: AccessToken[] }>(
     db,
     `SELECT coalesce(json_agg(${TOKEN_JSON} ORDER BY t.created_at DESC, t.id), '[]'::json) AS items
        FROM resume.access_tokens t WHERE t.user_id = $1`,
@@ -63,7 +62,7 @@ export async function listAccessTokens(db: Database, userId: string): Promise<Ac
 }
 
 export async function getAccessToken(db: Database, userId: string, id: string): Promise<AccessToken> {
-  const [row] = await jsonRows<{ token: AccessToken }>(
+  const [row] = await queryRows<{ token: AccessToken }>(
     db,
     `SELECT ${TOKEN_JSON} AS token FROM resume.access_tokens t WHERE t.id = $1::uuid AND t.user_id = $2`,
     id,
@@ -75,7 +74,7 @@ export async function getAccessToken(db: Database, userId: string, id: string): 
 
 /** Revokes a token: its row goes, so the next request with it is refused. */
 export async function deleteAccessToken(db: Database, userId: string, id: string): Promise<void> {
-  const deleted = await jsonRows(
+  const deleted = await queryRows(
     db,
     `DELETE FROM resume.access_tokens WHERE id = $1::uuid AND user_id = $2 RETURNING true`,
     id,

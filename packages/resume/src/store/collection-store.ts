@@ -5,7 +5,7 @@ import { DomainError } from "@app/rest/errors";
 import type { Collection } from "../collections.ts";
 import { LIMITS } from "../limits.ts";
 import { tableOf } from "./collection-tables.ts";
-import { advisoryXactLock, castParameters, columnValues, entryJson, jsonRows, listJson } from "./sql.ts";
+import { advisoryXactLock, castParameters, columnValues, entryJson, listJson } from "./sql.ts";
 
 /** An entry of `C` as the API answers it (the JSON that entryJson builds). */
 type Entry<C extends Collection> = z.output<C["output"]>;
@@ -18,7 +18,7 @@ export async function listEntries<C extends Collection>(
   collection: C,
   userId: string,
 ): Promise<Entry<C>[]> {
-  const [row] = await jsonRows<{ items: Entry<C>[] }>(db, `SELECT ${listJson(collection)} AS items`, userId);
+  const [row] = await queryRows<{ items: Entry<C>[] }>(db, `SELECT ${listJson(collection)} AS items`, userId);
   return row!.items;
 }
 
@@ -28,7 +28,7 @@ export async function getEntry<C extends Collection>(
   userId: string,
   id: string,
 ): Promise<Entry<C>> {
-  const [row] = await jsonRows<{ entry: Entry<C> }>(
+  const [row] = await queryRows<{ entry: Entry<C> }>(
     db,
     `SELECT ${entryJson(collection)} AS entry FROM ${tableOf(collection).table} t WHERE t.id = $1::uuid AND t.user_id = $2`,
     id,
@@ -80,8 +80,8 @@ export async function createEntry<C extends Collection>(
   fields: Record<string, unknown>,
 ): Promise<Entry<C>> {
   const inserted = await inTransaction(db, async (tx) => {
-    await jsonRows(tx, ...lockCollection(collection, userId));
-    return jsonRows<{ entry: Entry<C> }>(tx, ...insertEntry(collection, userId, fields));
+    await tx.query(...lockCollection(collection, userId));
+    return tx.query<{ entry: Entry<C> }>(...insertEntry(collection, userId, fields));
   });
   if (!inserted[0]) throw collectionFull(collection);
   return inserted[0].entry;
@@ -124,13 +124,12 @@ export async function createEntryOnce<C extends Collection>(
 
   try {
     return await inTransaction(db, async (tx) => {
-      await jsonRows(tx, ...lockCollection(collection, userId));
-      const [original] = await jsonRows<StoredKey>(tx, STORED_KEY, userId, idempotencyKey);
+      await tx.query(...lockCollection(collection, userId));
+      const [original] = await tx.query<StoredKey>(STORED_KEY, userId, idempotencyKey);
       if (original) return replayOrRefuse(original);
-      const [inserted] = await jsonRows<{ entry: Entry<C> }>(tx, ...insertEntry(collection, userId, fields));
+      const [inserted] = await tx.query<{ entry: Entry<C> }>(...insertEntry(collection, userId, fields));
       if (!inserted) throw collectionFull(collection);
-      const [claimed] = await jsonRows<{ claimed: boolean }>(
-        tx,
+      const [claimed] = await tx.query<{ claimed: boolean }>(
         `INSERT INTO resume.idempotency_keys (user_id, idempotency_key, collection, request_hash, entry)
          VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT DO NOTHING RETURNING true AS claimed`,
         userId,
@@ -145,7 +144,7 @@ export async function createEntryOnce<C extends Collection>(
   } catch (error) {
     if (!(error instanceof KeyTakenMeanwhile)) throw error;
     // Rolled back: nothing of this create was written. The key's first use decides.
-    const [original] = await jsonRows<StoredKey>(db, STORED_KEY, userId, idempotencyKey);
+    const [original] = await queryRows<StoredKey>(db, STORED_KEY, userId, idempotencyKey);
     return replayOrRefuse(original!);
   }
 }
@@ -180,7 +179,7 @@ export async function replaceEntry<C extends Collection>(
   const guard = transition
     ? `AND (t.${transition.column}::text = $${3 + values.length} OR t.${transition.column}::text = ANY($${4 + values.length}::text[]))`
     : "";
-  const [row] = await jsonRows<{ entry: Entry<C> }>(
+  const [row] = await queryRows<{ entry: Entry<C> }>(
     db,
     `UPDATE ${table} AS t SET ${assignments.join(", ")}, updated_at = now()
       WHERE t.id = $1::uuid AND t.user_id = $2 ${guard}
@@ -216,7 +215,7 @@ export async function deleteEntry(
   userId: string,
   id: string,
 ): Promise<void> {
-  const deleted = await jsonRows(
+  const deleted = await queryRows(
     db,
     `DELETE FROM ${tableOf(collection).table} t WHERE t.id = $1::uuid AND t.user_id = $2 RETURNING true`,
     id,

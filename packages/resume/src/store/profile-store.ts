@@ -1,11 +1,10 @@
-import { isoTimestampSql, type Database } from "@app/db";
-import type { Queryable } from "./sql.ts";
+import { isoTimestampSql, queryRows, type Database, type Queryable } from "@app/db";
 import type { Profile, ProfileInput } from "../schemas/profile.ts";
-import { castParameters, columnValues, jsonRows, PROFILE_COLUMNS, profileJson } from "./sql.ts";
+import { castParameters, columnValues, PROFILE_COLUMNS, profileJson } from "./sql.ts";
 
 /** The caller's profile; null before the first PUT. */
 export async function getProfile(db: Database, userId: string): Promise<Profile | null> {
-  const [row] = await jsonRows<{ profile: Profile }>(
+  const [row] = await queryRows<{ profile: Profile }>(
     db,
     `SELECT ${profileJson()} AS profile FROM resume.profiles t WHERE t.user_id = $1`,
     userId,
@@ -22,7 +21,7 @@ export async function getProfile(db: Database, userId: string): Promise<Profile 
  */
 export async function putProfile(db: Queryable, userId: string, fields: ProfileInput): Promise<Profile> {
   const columns = Object.keys(PROFILE_COLUMNS);
-  const [row] = await jsonRows<{ created_at: string; updated_at: string }>(
+  const [row] = await queryRows<{ created_at: string; updated_at: string }>(
     db,
     `INSERT INTO resume.profiles AS t (user_id, ${columns.join(", ")})
      VALUES ($1, ${castParameters(PROFILE_COLUMNS, 2).join(", ")})

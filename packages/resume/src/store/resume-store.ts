@@ -1,9 +1,10 @@
+import { queryRows, type Queryable } from "@app/db";
 import { COLLECTIONS, type Collection } from "../collections.ts";
 import type { KeptJsonResume } from "../json-resume/kept-json-resume.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { tableOf } from "./collection-tables.ts";
 import { RESUME_VERSION_SQL } from "./resume-versions.ts";
-import { jsonRows, listJson, profileJson, type Queryable } from "./sql.ts";
+import { listJson, profileJson } from "./sql.ts";
 
 /**
  * The whole resume as one JSON value: the profile (or null) and every collection in its order;
@@ -33,7 +34,7 @@ export async function getWholeResumeAndVersion(
   db: Queryable,
   userId: string,
 ): Promise<{ resume: WholeResume; resumeVersion: string | null }> {
-  const [row] = await jsonRows<{ resume: WholeResume; resume_version: string | null }>(
+  const [row] = await queryRows<{ resume: WholeResume; resume_version: string | null }>(
     db,
     WHOLE_RESUME_SQL,
     userId,
@@ -46,7 +47,7 @@ export async function getWholeResumeAndKept(
   db: Queryable,
   userId: string,
 ): Promise<{ resume: WholeResume; kept?: KeptJsonResume; resumeVersion: string | null }> {
-  const [row] = await jsonRows<{
+  const [row] = await queryRows<{
     resume: WholeResume;
     resume_version: string | null;
     document: KeptJsonResume["document"] | null;

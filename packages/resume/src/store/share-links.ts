@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { inTransaction, isoTimestampSql, queryRows, type Database } from "@app/db";
+import { inTransaction, isoTimestampSql, queryRows, type Database, type Queryable } from "@app/db";
 import { DomainError } from "@app/rest/errors";
 import type { ShareLink } from "../schemas/share-link.ts";
-import { advisoryXactLock, jsonRows, type Queryable } from "./sql.ts";
+import { advisoryXactLock } from "./sql.ts";
 
 /** Links one version may have at once; the next create answers 409. */
 export const SHARE_LINKS_PER_VERSION = 10;
@@ -46,9 +46,8 @@ export async function createShareLink(
   const slug = newSlug();
   const [row] = await inTransaction(db, async (tx) => {
     // The lock makes the count and the insert one step, so concurrent creates cannot pass the cap.
-    await jsonRows(tx, ...advisoryXactLock(`share_links:${versionId}`));
-    return jsonRows<{ found: boolean; link: StoredLink | null }>(
-      tx,
+    await tx.query(...advisoryXactLock(`share_links:${versionId}`));
+    return tx.query<{ found: boolean; link: StoredLink | null }>(
       `WITH version AS (SELECT id FROM resume.tailored_versions WHERE id = $2::uuid AND user_id = $3),
        inserted AS (
          INSERT INTO resume.share_links AS l (id, version_id, user_id, slug, slug_hash, expires_at)
@@ -80,7 +79,7 @@ export async function listShareLinks(
   versionId: string,
   publicUrl: string,
 ): Promise<ShareLink[]> {
-  const [row] = await jsonRows<{ found: boolean; items: StoredLink[] }>(
+  const [row] = await queryRows<{ found: boolean; items: StoredLink[] }>(
     db,
     `SELECT EXISTS (SELECT 1 FROM resume.tailored_versions WHERE id = $1::uuid AND user_id = $2) AS found,
             (SELECT coalesce(json_agg(${LINK_JSON} ORDER BY l.created_at DESC, l.id), '[]'::json)
@@ -94,7 +93,7 @@ export async function listShareLinks(
 
 /** Revokes a link: its row goes, so its page is a 404 at once on every instance. */
 export async function revokeShareLink(db: Database, userId: string, id: string): Promise<void> {
-  const deleted = await jsonRows(
+  const deleted = await queryRows(
     db,
     `DELETE FROM resume.share_links WHERE id = $1::uuid AND user_id = $2 RETURNING true`,
     id,

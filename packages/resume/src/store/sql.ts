@@ -1,32 +1,12 @@
-import { hasOwnPool, isoTimestampSql, queryRows, type Database, type PoolTransaction } from "@app/db";
+import { isoTimestampSql } from "@app/db";
 import type { Collection } from "../collections.ts";
 import { tableOf } from "./collection-tables.ts";
 
-/** The statement that holds the transaction-scoped advisory lock named `key` (its arguments, for jsonRows). */
+/** The statement that holds the transaction-scoped advisory lock named `key` (its arguments, for queryRows). */
 export const advisoryXactLock = (key: string): [string, string] => [
   `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))::text`,
   key,
 ];
-
-/** The database, or one transaction on its pool (inTransaction). */
-export type Queryable = Database | PoolTransaction;
-
-/**
- * The rows of a statement whose columns are JSON it builds (json_build_object,
- * json_agg), text, booleans or integers: on the database's pool without Prisma
- * (queryRows), or in the transaction `db` is. node-postgres parses
- * a JSON column as Prisma does, in about half the CPU: a whole resume's 43 KB
- * took 2.0 ms of the server's CPU through Prisma's raw query, 1.1 ms so, and
- * an entry's PUT cost the web app about a third less (docs/benchmarks.md,
- * "Resume reads and writes"). Only for those types (and arrays of text): the
- * two map others apart (bigint, numeric, timestamps). A statement that changes
- * rows says how many with `RETURNING true`.
- */
-export function jsonRows<T>(db: Queryable, sql: string, ...values: unknown[]): Promise<T[]> {
-  return hasOwnPool(db)
-    ? queryRows<T>(db as Database, sql, ...values)
-    : (db as PoolTransaction).query<T>(sql, ...values);
-}
 
 /**
  * The JSON of one row of alias `t` exactly as the API returns it. Lists, single

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { inTransaction, isoTimestampSql, type Database } from "@app/db";
+import { inTransaction, isoTimestampSql, queryRows, type Database, type Queryable } from "@app/db";
 import { DomainError } from "@app/rest/errors";
 import { COLLECTIONS, type Collection } from "../collections.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
@@ -7,7 +7,7 @@ import type { TailoredVersion, TailoredVersionInput } from "../schemas/tailored-
 import { tableOf } from "./collection-tables.ts";
 import { wholeResumeJson } from "./resume-store.ts";
 import { RESUME_VERSION_SQL } from "./resume-versions.ts";
-import { advisoryXactLock, jsonRows, type Queryable } from "./sql.ts";
+import { advisoryXactLock } from "./sql.ts";
 
 /** Versions one person may hold at once; the next create answers 409, as a full collection does. */
 export const TAILORED_VERSIONS_PER_PERSON = 20;
@@ -71,7 +71,7 @@ async function refuseForeignIds(db: Queryable, userId: string, input: TailoredVe
     return choice === "all" ? [] : choice.map((id, index) => ({ collection: c.name, index, id }));
   });
   if (listed.length === 0) return;
-  const unknown = await jsonRows<{ collection: string; index: number }>(
+  const unknown = await queryRows<{ collection: string; index: number }>(
     db,
     `SELECT l.collection, l.index FROM unnest($2::text[], $3::int[], $4::text[]) AS l(collection, index, id)
       WHERE NOT EXISTS (SELECT 1 FROM (${ENTRY_IDS_SQL}) e WHERE e.collection = l.collection AND e.id = l.id)
@@ -98,10 +98,9 @@ export async function createTailoredVersion(
 ): Promise<TailoredVersion> {
   const created = await inTransaction(db, async (tx) => {
     // The lock makes the count and the insert one step, so concurrent creates cannot pass the cap.
-    await jsonRows(tx, ...advisoryXactLock(`tailored_versions:${userId}`));
+    await tx.query(...advisoryXactLock(`tailored_versions:${userId}`));
     await refuseForeignIds(tx, userId, input);
-    const [row] = await jsonRows<{ version: TailoredVersion }>(
-      tx,
+    const [row] = await tx.query<{ version: TailoredVersion }>(
       `INSERT INTO resume.tailored_versions AS v (id, user_id, name, headline, summary, theme, hide_email, include)
        SELECT $1::uuid, $2, $3, $4, $5, $6, $7, $8::jsonb
         WHERE (SELECT count(*) FROM resume.tailored_versions WHERE user_id = $2) < ${TAILORED_VERSIONS_PER_PERSON}
@@ -120,7 +119,7 @@ export async function createTailoredVersion(
 
 /** The person's versions, oldest first (the order they were made in). */
 export async function listTailoredVersions(db: Queryable, userId: string): Promise<TailoredVersion[]> {
-  const [row] = await jsonRows<{ items: TailoredVersion[] }>(
+  const [row] = await queryRows<{ items: TailoredVersion[] }>(
     db,
     `SELECT coalesce(json_agg(${VERSION_JSON} ORDER BY v.created_at, v.id), '[]'::json) AS items
        FROM resume.tailored_versions v WHERE v.user_id = $1`,
@@ -134,7 +133,7 @@ export async function getTailoredVersion(
   userId: string,
   id: string,
 ): Promise<TailoredVersion> {
-  const [row] = await jsonRows<{ version: TailoredVersion }>(
+  const [row] = await queryRows<{ version: TailoredVersion }>(
     db,
     `SELECT ${VERSION_JSON} AS version FROM resume.tailored_versions v WHERE v.id = $1::uuid AND v.user_id = $2`,
     id,
@@ -153,8 +152,7 @@ export async function replaceTailoredVersion(
 ): Promise<TailoredVersion> {
   const replaced = await inTransaction(db, async (tx) => {
     await refuseForeignIds(tx, userId, input);
-    const [row] = await jsonRows<{ version: TailoredVersion }>(
-      tx,
+    const [row] = await tx.query<{ version: TailoredVersion }>(
       `UPDATE resume.tailored_versions AS v
           SET name = $3, headline = $4, summary = $5, theme = $6, hide_email = $7, include = $8::jsonb,
               updated_at = now()
@@ -172,7 +170,7 @@ export async function replaceTailoredVersion(
 
 /** Deletes a version and its share links (their pages are 404 at once). */
 export async function deleteTailoredVersion(db: Database, userId: string, id: string): Promise<void> {
-  const deleted = await jsonRows(
+  const deleted = await queryRows(
     db,
     `DELETE FROM resume.tailored_versions WHERE id = $1::uuid AND user_id = $2 RETURNING true`,
     id,
@@ -191,7 +189,7 @@ export async function getTailoredResume(
   userId: string,
   id: string,
 ): Promise<{ version: TailoredVersion; resume: WholeResume; resumeVersion: string | null }> {
-  const [row] = await jsonRows<{
+  const [row] = await queryRows<{
     version: TailoredVersion;
     resume: WholeResume;
     resume_version: string | null;
