@@ -14,19 +14,25 @@ export interface BarePostingServer {
   stop(): Promise<void>;
 }
 
+/** Where the bare server's posts go (bench/bare-posting-server.ts says what each is). */
+export type BarePostingStore = "minimal" | "ledger";
+
 /**
- * Starts bench/bare-posting-server.ts in a process of its own, under the
- * ledger's runtime (node with tsx, the production servers' Node flags,
- * NODE_ENV=production), so the ceiling differs from the ledger only in what
- * the ledger's code does. It reports its port over the IPC channel, which
+ * Starts bench/bare-posting-server.ts in a process of its own, posting into
+ * `store`, under the ledger's runtime (node with tsx, the production servers'
+ * Node flags, NODE_ENV=production), so the ceiling differs from the ledger
+ * only in what the ledger's code does. It reports its port over the IPC channel, which
  * also ends it when the bench's process goes. The caller must `stop()` it;
  * a start that fails stops it here.
  */
-export async function startBarePostingServer(databaseUrl: string): Promise<BarePostingServer> {
+export async function startBarePostingServer(
+  databaseUrl: string,
+  store: BarePostingStore,
+): Promise<BarePostingServer> {
   const child = fork(SERVER, [], {
     cwd: repoRoot,
-    execArgv: [...SERVER_NODE_ARGS, ...profilerArgs("bare-posting"), "--import", "tsx"],
-    env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: "production" },
+    execArgv: [...SERVER_NODE_ARGS, ...profilerArgs(`bare-posting-${store}`), "--import", "tsx"],
+    env: { ...process.env, DATABASE_URL: databaseUrl, BARE_POSTING_STORE: store, NODE_ENV: "production" },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
   try {

@@ -1,12 +1,21 @@
 /**
- * The bare HTTP posting ceiling (issue 23), run by the posting benchmark as a
- * child process of its own: node:http and a node-postgres pool, nothing else.
- * A POST's JSON body (the ledger's: idempotency_key, two entries of
- * account_id and amount) is written into the minimal schema
- * (bench/minimal-schema.ts) by one autocommit statement, and answered 201
- * with a small JSON body. It checks no signature, no limits and keeps no
- * logs or metrics: it is what serving a post costs in Node at the least, the
- * work the ledger adds on top of it is what the ratio to it shows.
+ * The bare HTTP posting ceilings (issue 23), run by the posting benchmark as a
+ * child process of its own: node:http and a database pool, nothing else. It
+ * checks no signature, no limits and keeps no logs or metrics: what serving a
+ * post costs in Node at the least. BARE_POSTING_STORE says where a post goes:
+ *
+ * - `minimal` (the ceiling of issue 23): the POST's JSON body (the ledger's:
+ *   idempotency_key, two entries of account_id and amount) is written into
+ *   the minimal schema (bench/minimal-schema.ts) by one autocommit statement
+ *   and answered 201 with a small JSON body. The work the ledger adds on top
+ *   of it is what the ratio to it shows.
+ * - `ledger`: the body is read with the ledger's own input schema and posted
+ *   by the ledger's own store (postTransaction: the project's schema and its
+ *   checks, idempotency, the group commit), and answered 201 with the
+ *   transaction as the ledger answers it. What the ledger's storage allows
+ *   with nothing of its HTTP edge around it (SigV4, tRPC, logs, metrics):
+ *   the ratio of the served posts to it is what that edge costs, its ratio to
+ *   the minimal ceiling what the ledger's storage costs.
  *
  * DATABASE_URL names the database; it listens on a free port of 127.0.0.1
  * and sends `{ port }` to its parent over IPC. It exits on SIGTERM, and when
@@ -16,18 +25,29 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import pg from "pg";
+import { createDatabase } from "@app/db";
+import { postTransactionInput } from "../packages/ledger/src/schemas.ts";
+import { postTransaction } from "../packages/ledger/src/store/transactions.ts";
 
 const databaseUrl = process.env.DATABASE_URL;
-if (!databaseUrl || !process.send) {
-  console.error("bare-posting-server: run by the bench (DATABASE_URL and an IPC channel)");
+const store = process.env.BARE_POSTING_STORE ?? "minimal";
+if (!databaseUrl || !process.send || !["minimal", "ledger"].includes(store)) {
+  console.error(
+    "bare-posting-server: run by the bench (DATABASE_URL, BARE_POSTING_STORE and an IPC channel)",
+  );
   process.exit(1);
 }
 
 /** The ledger's default pool (DATABASE_POOL_SIZE), so both servers may keep as many statements in flight. */
 const POOL_SIZE = 10;
-const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE });
-// An idle connection that fails is dropped by the pool; without a listener its error would end the process.
-pool.on("error", (error) => console.error(error));
+
+/** A post's answer: its status and JSON body. */
+type Posted = [status: number, body: unknown];
+
+interface Posting {
+  post(body: string): Promise<Posted>;
+  end(): Promise<void>;
+}
 
 /**
  * One statement, so one round trip and one commit per post: the transaction,
@@ -73,33 +93,70 @@ function statusOf(error: unknown): number {
   return 500;
 }
 
-function send(res: http.ServerResponse, status: number, body: unknown): void {
+/** Posts into the minimal schema, one autocommit statement each. */
+function minimalPosting(url: string): Posting {
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
+  // An idle connection that fails is dropped by the pool; without a listener its error would end the process.
+  pool.on("error", (error) => console.error(error));
+  return {
+    async post(body) {
+      const post = postOf(body);
+      if (!post) return [400, { error: "a post of two entries" }];
+      const id = randomUUID();
+      const [debit, credit] = post.entries;
+      try {
+        await pool.query({
+          ...POST,
+          values: [id, post.key, debit.account_id, debit.amount, credit.account_id, credit.amount],
+        });
+        return [201, { id, idempotency_key: post.key }];
+      } catch (error) {
+        const status = statusOf(error);
+        if (status === 500) console.error(error);
+        return [status, { error: status === 500 ? "failed" : "refused" }];
+      }
+    },
+    end: () => pool.end(),
+  };
+}
+
+/** Posts through the ledger's own input schema and store, as the bench's signer. */
+function ledgerPosting(url: string): Posting {
+  const db = createDatabase({ connectionString: url, poolSize: POOL_SIZE });
+  return {
+    async post(body) {
+      let input;
+      try {
+        input = postTransactionInput.parse(JSON.parse(body));
+      } catch {
+        return [400, { error: "not a post" }];
+      }
+      try {
+        const { transaction, replayed } = await postTransaction(db, input, "bench");
+        return [replayed ? 200 : 201, transaction];
+      } catch (error) {
+        const status = (error as { status?: number }).status ?? 500;
+        if (status === 500) console.error(error);
+        return [status, { error: status === 500 ? "failed" : "refused" }];
+      }
+    },
+    end: () => db.$disconnect(),
+  };
+}
+
+const posting = store === "ledger" ? ledgerPosting(databaseUrl) : minimalPosting(databaseUrl);
+
+function send(res: http.ServerResponse, [status, body]: Posted): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
 }
 
 const server = http.createServer((req, res) => {
-  if (req.method !== "POST") return send(res, 404, { error: "not found" });
+  if (req.method !== "POST") return send(res, [404, { error: "not found" }]);
   const chunks: Buffer[] = [];
   req.on("data", (chunk: Buffer) => chunks.push(chunk));
-  req.on("end", async () => {
-    const post = postOf(Buffer.concat(chunks).toString("utf8"));
-    if (!post) return send(res, 400, { error: "a post of two entries" });
-    const id = randomUUID();
-    const [debit, credit] = post.entries;
-    try {
-      await pool.query({
-        ...POST,
-        values: [id, post.key, debit.account_id, debit.amount, credit.account_id, credit.amount],
-      });
-      send(res, 201, { id, idempotency_key: post.key });
-    } catch (error) {
-      const status = statusOf(error);
-      if (status === 500) console.error(error);
-      send(res, status, { error: status === 500 ? "failed" : "refused" });
-    }
-  });
+  req.on("end", async () => send(res, await posting.post(Buffer.concat(chunks).toString("utf8"))));
 });
 
 let stopping = false;
@@ -108,7 +165,7 @@ async function stop(): Promise<void> {
   stopping = true;
   server.close();
   server.closeAllConnections();
-  await pool.end();
+  await posting.end();
   process.exit(0);
 }
 process.on("SIGTERM", () => void stop());

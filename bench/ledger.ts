@@ -5,7 +5,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
-import { startBarePostingServer, type BarePostingServer } from "./bare-posting-ceiling.ts";
+import {
+  startBarePostingServer,
+  type BarePostingServer,
+  type BarePostingStore,
+} from "./bare-posting-ceiling.ts";
 import { createMinimalSchema, emptyMinimalSchema } from "./minimal-schema.ts";
 import { call, CLIENTS, createAccount, ledger, row, type Ledger } from "./ledger-calls.ts";
 import { cpuByLoad, CPU_COLUMNS } from "./process-cpu.ts";
@@ -14,9 +18,10 @@ import { fmt, percentile, printTable, runLoad, runLoadsInTurns, type LoadResult 
 /**
  * Single posts and batches of 2-entry transactions with new keys, served over
  * SigV4, next to ceilings for the same writes: a bare HTTP server (node:http
- * and node-postgres, one statement per post into the minimal schema) driven by
- * the same client, by turns with the single posts (runLoadsInTurns: both see
- * the machine alike; issue 23), and PostgreSQL's
+ * and node-postgres, one statement per post into the minimal schema) and a
+ * bare HTTP server posting through the ledger's own store, driven by the same
+ * client, by turns with the single posts (runLoadsInTurns: all see the
+ * machine alike; issue 23), and PostgreSQL's
  * own (pgbench, when installed): the project's schema and a minimal correct
  * ledger schema, one transaction per commit and ten (issue 15). The targets
  * are the ratios printed.
@@ -43,12 +48,15 @@ export async function benchPosting(
   const post = (to: Ledger) => async (_worker: number, i: number) => {
     await call(to, "/transactions", { method: "POST", body: transaction(i) });
   };
-  const { served, bare, cpu } = await againstBareHttpCeiling(databaseUrl, async (bareServer, bareClient) => {
-    const cpu = cpuByLoad([ledgerPid, bareServer.pid]);
-    const [served, bare] = await runLoadsInTurns(CLIENTS, seconds, [post(client), post(bareClient)], {
-      around: cpu.around,
-    });
-    return { served, bare, cpu };
+  const { served, bare, bareStore, cpu } = await againstBareHttpCeilings(databaseUrl, async (ceilings) => {
+    const cpu = cpuByLoad([ledgerPid, ceilings.minimal.server.pid, ceilings.ledger.server.pid]);
+    const [served, bare, bareStore] = await runLoadsInTurns(
+      CLIENTS,
+      seconds,
+      [post(client), post(ceilings.minimal.client), post(ceilings.ledger.client)],
+      { around: cpu.around },
+    );
+    return { served, bare, bareStore, cpu };
   });
   const batches = [];
   for (const size of BATCH_SIZES) {
@@ -75,6 +83,7 @@ export async function benchPosting(
       `ceiling: bare HTTP, node:http + pg, 1 statement per post, minimal schema (${CLIENTS} clients)`,
       bare,
     ),
+    row(`ceiling: bare HTTP, node:http + the ledger's store and schema (${CLIENTS} clients)`, bareStore),
     ...(pgbench?.rows ?? []),
   ];
   printTable(
@@ -83,13 +92,19 @@ export async function benchPosting(
     rows,
   );
   // A ceiling's rate counts only the requests it answered: with failures, a ratio to it means nothing.
-  const bareFailed = bare.errors > 0 ? `  (the ceiling failed ${bare.errors} requests: not a measure)` : "";
+  const failed = (ceiling: LoadResult) =>
+    ceiling.errors > 0 ? `  (the ceiling failed ${ceiling.errors} requests: not a measure)` : "";
   console.log(
-    `single served / bare HTTP ceiling = ${fmt(rate(served) / rate(bare), 2)}  (target >= 0.85)${bareFailed}`,
+    [
+      `single served / bare HTTP ceiling = ${fmt(rate(served) / rate(bare), 2)}  (target >= 0.85)${failed(bare)}`,
+      `  of which the HTTP edge: single served / bare HTTP on the ledger's store = ${fmt(rate(served) / rate(bareStore), 2)}${failed(bareStore)}`,
+      `  and the storage: bare HTTP on the ledger's store / bare HTTP ceiling = ${fmt(rate(bareStore) / rate(bare), 2)}${failed(bare) || failed(bareStore)}`,
+    ].join("\n"),
   );
   printTable("Single posts: CPU per post (µs), by process, during the same turns", CPU_COLUMNS, [
     cpu.row("served: the ledger", 0, served.requests),
     cpu.row("bare HTTP ceiling", 1, bare.requests),
+    cpu.row("bare HTTP on the ledger's store", 2, bareStore.requests),
   ]);
   if (!pgbench) return;
   const batch100 = batches.find((b) => b.size === 100)!.load;
@@ -103,20 +118,28 @@ export async function benchPosting(
 }
 
 /**
- * `measure` run with bench/bare-posting-server.ts and a client of it (the
- * same signed client as the ledger's); the server is stopped whatever happens.
+ * `measure` run with both bare posting servers (bench/bare-posting-server.ts:
+ * the minimal schema's and the ledger store's) and a client of each (the same
+ * signed client as the ledger's); the servers are stopped whatever happens.
  */
-async function againstBareHttpCeiling<T>(
+async function againstBareHttpCeilings<T>(
   databaseUrl: string,
-  measure: (server: BarePostingServer, client: Ledger) => Promise<T>,
+  measure: (ceilings: Record<BarePostingStore, { server: BarePostingServer; client: Ledger }>) => Promise<T>,
 ): Promise<T> {
-  const server = await startBarePostingServer(databaseUrl);
-  const client = ledger(server.url);
+  const started: { server: BarePostingServer; client: Ledger }[] = [];
+  const start = async (store: BarePostingStore) => {
+    const server = await startBarePostingServer(databaseUrl, store);
+    const ceiling = { server, client: ledger(server.url) };
+    started.push(ceiling);
+    return ceiling;
+  };
   try {
-    return await measure(server, client);
+    return await measure({ minimal: await start("minimal"), ledger: await start("ledger") });
   } finally {
-    client.close();
-    await server.stop();
+    for (const { server, client } of started) {
+      client.close();
+      await server.stop();
+    }
   }
 }
 

@@ -12,15 +12,14 @@ export interface LoadResult {
   latenciesMs: number[];
 }
 
+/** One call of a load: worker `worker`'s `i`-th. */
+export type Work = (worker: number, i: number) => Promise<void>;
+
 /**
  * Runs `work` in `concurrency` loops for `seconds`, recording each call's
  * latency. A call that throws counts as an error.
  */
-export async function runLoad(
-  concurrency: number,
-  seconds: number,
-  work: (worker: number, i: number) => Promise<void>,
-): Promise<LoadResult> {
+export async function runLoad(concurrency: number, seconds: number, work: Work): Promise<LoadResult> {
   const latenciesMs: number[] = [];
   let errors = 0;
   const started = performance.now();
@@ -52,20 +51,20 @@ export function mergeLoadResults(runs: LoadResult[]): LoadResult {
 }
 
 /**
- * Two loads compared: each warmed up for `warmUpSeconds` (a fresh server's
- * first seconds run unoptimised code), then measured by turns, `turns`
- * slices of each, `seconds` in all per load. A drift of the machine's speed
- * during the run (other tenants, clock changes) then reaches both alike;
+ * Loads compared (two or more): each warmed up for `warmUpSeconds` (a fresh
+ * server's first seconds run unoptimised code), then measured by turns,
+ * `turns` slices of each, `seconds` in all per load. A drift of the machine's
+ * speed during the run (other tenants, clock changes) then reaches them alike;
  * measured one after the other, it went into their ratio (0.54-0.92 between
  * runs of the same code here). `afterWarmUp` lets a load that records figures
  * of its own forget the warm-up's; `around(load)` is called before each of
- * the measured slices of load `load` (0 or 1), and what it returns after it
- * (to read other figures, such as CPU time, per load).
+ * the measured slices of load `load` (its index), and what it returns after
+ * it (to read other figures, such as CPU time, per load).
  */
-export async function runLoadsInTurns(
+export async function runLoadsInTurns<const Loads extends readonly Work[]>(
   concurrency: number,
   seconds: number,
-  loads: [(worker: number, i: number) => Promise<void>, (worker: number, i: number) => Promise<void>],
+  loads: Loads,
   {
     turns = 5,
     warmUpSeconds = 2,
@@ -77,10 +76,10 @@ export async function runLoadsInTurns(
     afterWarmUp?: () => void;
     around?: (load: number) => () => void;
   } = {},
-): Promise<[LoadResult, LoadResult]> {
+): Promise<{ -readonly [K in keyof Loads]: LoadResult }> {
   for (const work of loads) await runLoad(concurrency, warmUpSeconds, work);
   afterWarmUp();
-  const slices: [LoadResult[], LoadResult[]] = [[], []];
+  const slices = loads.map((): LoadResult[] => []);
   for (let turn = 0; turn < turns; turn += 1) {
     for (const [i, work] of loads.entries()) {
       const after = around(i);
@@ -88,7 +87,7 @@ export async function runLoadsInTurns(
       after();
     }
   }
-  return [mergeLoadResults(slices[0]), mergeLoadResults(slices[1])];
+  return slices.map(mergeLoadResults) as { -readonly [K in keyof Loads]: LoadResult };
 }
 
 export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "-");

@@ -1,5 +1,5 @@
 /**
- * What `npm run bench` builds its comparisons on: two loads measured by turns
+ * What `npm run bench` builds its comparisons on: loads measured by turns
  * (each slice seen by `around`), and the CPU time of the processes it names,
  * read from /proc. Needs no server; the PostgreSQL reading needs the tests'
  * embedded cluster (or a local DATABASE_URL server), which global setup starts.
@@ -26,13 +26,13 @@ function burnCpu(ms: number): void {
 }
 
 describe("runLoadsInTurns", () => {
-  it("measures the two loads in alternate slices, each between its own around() and what that returns", async () => {
+  it("measures the loads in alternate slices, each between its own around() and what that returns", async () => {
     const events: string[] = [];
     const load = (name: string) => async () => {
       events.push(name);
       await new Promise((resolve) => setTimeout(resolve, 5));
     };
-    const [first, second] = await runLoadsInTurns(1, 0.06, [load("a"), load("b")], {
+    const [first, second, third] = await runLoadsInTurns(1, 0.09, [load("a"), load("b"), load("c")], {
       turns: 3,
       warmUpSeconds: 0.01,
       afterWarmUp: () => (events.length = 0),
@@ -42,17 +42,18 @@ describe("runLoadsInTurns", () => {
       },
     });
     const slices = events.filter((event) => event.startsWith("start") || event.startsWith("end"));
-    const turn = ["start 0", "end 0", "start 1", "end 1"];
+    const turn = ["start 0", "end 0", "start 1", "end 1", "start 2", "end 2"];
     expect(slices).toEqual([...turn, ...turn, ...turn]);
     // Every request of a slice falls between its start and its end.
     let inside: string | null = null;
     for (const event of events) {
-      if (event.startsWith("start")) inside = event === "start 0" ? "a" : "b";
+      if (event.startsWith("start")) inside = "abc"[Number(event.slice("start ".length))]!;
       else if (event.startsWith("end")) inside = null;
       else expect(event).toBe(inside);
     }
     expect(first.requests).toBe(events.filter((e) => e === "a").length);
     expect(second.requests).toBe(events.filter((e) => e === "b").length);
+    expect(third.requests).toBe(events.filter((e) => e === "c").length);
   });
 });
 
