@@ -6,6 +6,8 @@
 -- connection then spent about twice the database's CPU on each post, and
 -- posting through it ran at half its rate (docs/benchmarks.md, "Posting").
 -- The checks keep the generic plan whatever the connection would choose; the
--- setting costs a function call about 0.1 µs.
+-- setting costs a function call about 0.1 µs. A later CREATE OR REPLACE of
+-- either function drops the setting unless it says it again (a SET clause):
+-- packages/ledger/test/commit-check-plans.test.ts then fails.
 ALTER FUNCTION ledger.check_transaction_balanced() SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION ledger.check_transaction_bounds() SET plan_cache_mode = force_generic_plan;
