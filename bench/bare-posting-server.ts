@@ -93,6 +93,12 @@ function statusOf(error: unknown): number {
   return 500;
 }
 
+/** A post the store did not write: a refusal's status, or 500 (logged) for anything else. */
+function notWritten(status: number, error: unknown): Posted {
+  if (status === 500) console.error(error);
+  return [status, { error: status === 500 ? "failed" : "refused" }];
+}
+
 /** Posts into the minimal schema, one autocommit statement each. */
 function minimalPosting(url: string): Posting {
   const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
@@ -111,9 +117,7 @@ function minimalPosting(url: string): Posting {
         });
         return [201, { id, idempotency_key: post.key }];
       } catch (error) {
-        const status = statusOf(error);
-        if (status === 500) console.error(error);
-        return [status, { error: status === 500 ? "failed" : "refused" }];
+        return notWritten(statusOf(error), error);
       }
     },
     end: () => pool.end(),
@@ -135,9 +139,8 @@ function ledgerPosting(url: string): Posting {
         const { transaction, replayed } = await postTransaction(db, input, "bench");
         return [replayed ? 200 : 201, transaction];
       } catch (error) {
-        const status = (error as { status?: number }).status ?? 500;
-        if (status === 500) console.error(error);
-        return [status, { error: status === 500 ? "failed" : "refused" }];
+        // A refusal is a DomainError with its status; anything else is the store failing.
+        return notWritten((error as { status?: number }).status ?? 500, error);
       }
     },
     end: () => db.$disconnect(),

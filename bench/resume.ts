@@ -8,17 +8,28 @@ import { fmt, printTable } from "./stats.ts";
 
 const CONNECTIONS = env.BENCH_RESUME_CONNECTIONS;
 
+/** A JSON request as `authorization`: its JSON answer; a status of 300 or more fails, naming the request. */
+async function sendJson<T>(
+  baseUrl: string,
+  authorization: string,
+  method: string,
+  route: string,
+  body: unknown,
+): Promise<T> {
+  const response = await fetch(`${baseUrl}${route}`, {
+    method,
+    headers: { authorization, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`${method} ${route}: ${response.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
 /** Profile + 6 × 20 entries, written through the API as a person would. */
 export async function seedResume(baseUrl: string, authorization: string) {
-  const send = async (method: string, route: string, body: unknown) => {
-    const response = await fetch(`${baseUrl}${route}`, {
-      method,
-      headers: { authorization, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    if (response.status >= 300)
-      throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
-  };
+  const send = (method: string, route: string, body: unknown) =>
+    sendJson(baseUrl, authorization, method, route, body);
   await send("PUT", "/me/profile", {
     name: "Bench Person",
     headline: "Engineer",
@@ -50,31 +61,19 @@ export async function seedResume(baseUrl: string, authorization: string) {
 
 /** One experience entry for each of `authorizations`: each person's entry path, for edits. */
 async function entryPerPerson(baseUrl: string, authorizations: string[]): Promise<string[]> {
+  const entry = { organization: "Bench", title: "Engineer", start_date: "2015-01-01" };
   return Promise.all(
     authorizations.map(async (authorization) => {
-      const response = await fetch(`${baseUrl}/me/experience`, {
-        method: "POST",
-        headers: { authorization, "content-type": "application/json" },
-        body: JSON.stringify({ organization: "Bench", title: "Engineer", start_date: "2015-01-01" }),
-      });
-      if (response.status !== 201) throw new Error(`POST /me/experience: ${response.status}`);
-      return `/me/experience/${((await response.json()) as { id: string }).id}`;
+      const { id } = await sendJson<{ id: string }>(baseUrl, authorization, "POST", "/me/experience", entry);
+      return `/me/experience/${id}`;
     }),
   );
 }
 
 /** A version showing every entry and a share link to it: the path of its public page. */
 async function shareWholeResume(baseUrl: string, authorization: string): Promise<string> {
-  const post = async (route: string, body: unknown) => {
-    const response = await fetch(`${baseUrl}${route}`, {
-      method: "POST",
-      headers: { authorization, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    if (response.status !== 201)
-      throw new Error(`POST ${route}: ${response.status} ${await response.text()}`);
-    return (await response.json()) as { id: string; url: string };
-  };
+  const post = (route: string, body: unknown) =>
+    sendJson<{ id: string; url: string }>(baseUrl, authorization, "POST", route, body);
   const version = await post("/me/versions", { name: "Everything" });
   return new URL((await post(`/me/versions/${version.id}/links`, {})).url).pathname;
 }

@@ -2,7 +2,7 @@ import { isoTimestampSql } from "@app/db";
 import type { Collection } from "../collections.ts";
 import { tableOf } from "./collection-tables.ts";
 
-/** The statement that holds the transaction-scoped advisory lock named `key` (its arguments, for queryRows). */
+/** The statement that holds the transaction-scoped advisory lock named `key` (its arguments, for a transaction's `tx.query`). */
 export const advisoryXactLock = (key: string): [string, string] => [
   `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))::text`,
   key,
