@@ -1,20 +1,10 @@
 import type { OpenAPIObject, OpenApiRouter } from "trpc-to-openapi";
 import type { RestMeta, ServiceMeta } from "./openapi-document.ts";
+import { procedureRunnerOf, type RunnableProcedureDef } from "./procedure-runner.ts";
 
-/** How a procedure is called: tRPC's own call of a procedure, as its callers make it. */
-type ProcedureFunction = (options: {
-  path: string;
-  getRawInput(): Promise<unknown>;
-  ctx: unknown;
-  type: "query" | "mutation";
-  signal: undefined;
-  batchIndex: number;
-}) => Promise<unknown>;
-
-interface ProcedureDef {
-  type: "query" | "mutation" | "subscription";
+interface ProcedureDef extends Omit<RunnableProcedureDef, "type"> {
+  type: RunnableProcedureDef["type"] | "subscription";
   meta?: ServiceMeta;
-  inputs: unknown[];
 }
 
 /** One procedure of the router, as both transports need it. */
@@ -24,7 +14,7 @@ export interface Procedure {
   type: "query" | "mutation";
   /** Its REST facts (success status, body limit, body input); {} when it states none. */
   rest: RestMeta;
-  /** Calls it with a context and a raw input: its result, or the TRPCError it failed with. */
+  /** Calls it with a context and a raw input as tRPC would (procedure-runner.ts): its result, or the TRPCError it failed with. */
   call(ctx: unknown, input: unknown): Promise<unknown>;
 }
 
@@ -64,15 +54,14 @@ export function createRouteTable(router: OpenApiRouter, document: OpenAPIObject)
   const procedures = new Map<string, Procedure>();
   const byRoute = new Map<string, Procedure & { def: ProcedureDef }>();
   for (const [path, value] of Object.entries(router._def.procedures as Record<string, unknown>)) {
-    const fn = value as ProcedureFunction & { _def: ProcedureDef };
+    const fn = value as { _def: ProcedureDef };
     const { type, meta } = fn._def;
     if (type === "subscription") continue;
     const procedure: Procedure = {
       path,
       type,
       rest: meta?.rest ?? {},
-      call: (ctx, input) =>
-        fn({ path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 }),
+      call: procedureRunnerOf({ ...fn._def, type }, path),
     };
     procedures.set(path, procedure);
     if (meta?.openapi)
