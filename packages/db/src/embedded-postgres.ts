@@ -106,15 +106,15 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const port = await choosePort(options.preferredPort ?? 0);
   const socketDirectory = options.unixSocket ? socketDirectoryFor(directory, port) : null;
   const started = urls(port, socketDirectory);
-  const pid = await startServer(
+  const pid = await startServer({
     directory,
-    binaries.postgres,
+    postgres: binaries.postgres,
     port,
     socketDirectory,
     user,
     logFile,
-    started.adminUrl,
-  );
+    adminUrl: started.adminUrl,
+  });
   await writeFile(ownerFile, String(process.pid));
   await ensureDatabaseExists(started.adminUrl, database);
 
@@ -215,16 +215,29 @@ function socketDirectoryFor(directory: string, port: number): string | null {
   return fits && !/[",]/.test(directory) ? directory : null;
 }
 
+/** What a postmaster is started with: its cluster, binary, port and socket, user, log, and the URL that says it is up. */
+interface ServerStart {
+  directory: string;
+  postgres: string;
+  port: number;
+  /** Where it listens on a Unix socket as well as TCP; null: TCP only. */
+  socketDirectory: string | null;
+  /** Whom it runs as, when this process is root (PostgreSQL refuses to run as root). */
+  user: ServerUser | undefined;
+  logFile: string;
+  adminUrl: string;
+}
+
 /** Starts the postmaster and resolves to its pid once it accepts connections. */
-async function startServer(
-  directory: string,
-  postgres: string,
-  port: number,
-  socketDirectory: string | null,
-  user: ServerUser | undefined,
-  logFile: string,
-  adminUrl: string,
-): Promise<number> {
+async function startServer({
+  directory,
+  postgres,
+  port,
+  socketDirectory,
+  user,
+  logFile,
+  adminUrl,
+}: ServerStart): Promise<number> {
   const log = await open(logFile, "a");
   const child = spawn(
     postgres,

@@ -190,7 +190,7 @@ export function createResumeApi({
       ...["format", "theme", "paper"].map((name) => query.getAll(name)),
     ]);
     if (!answerCache.holds(group, key)) {
-      const answer = await buildAndKeep(request, identity, key);
+      const answer = await buildAndKeep(request, identity, { group, key });
       if (answer.status !== 429) cacheLookups?.inc({ result: "miss" });
       return answer;
     }
@@ -202,25 +202,25 @@ export function createResumeApi({
     if (retryAfter === 0) cacheLookups?.inc({ result: kept ? "hit" : "miss" });
     if (kept && retryAfter === 0) return kept;
     // Counted once: the procedure reads the decision taken here (and answers the 429).
-    return buildAndKeep(request, identity, key, () => retryAfter);
+    return buildAndKeep(request, identity, { group, key }, () => retryAfter);
   }
 
   /**
    * The procedure's answer, kept under the resume version it read with the
-   * resume (ResponseControl.dataVersion). `takeRateLimit`: the rate limit's
-   * decision when already taken; else the procedure counts the request.
+   * resume (ResponseControl.dataVersion), in the answer cache's `group` under
+   * `key`. `takeRateLimit`: the rate limit's decision when already taken; else
+   * the procedure counts the request.
    */
   async function buildAndKeep(
     request: RestRequest,
     identity: ResumeIdentity,
-    key: string,
+    { group, key }: { group: string; key: string },
     takeRateLimit?: ResumeContext["takeRateLimit"],
   ): Promise<Answer> {
     const context = contextOf(identity, request.headers, takeRateLimit);
     const answer = await rest.handle(request, { context: async () => context });
     const version = context.response.dataVersion;
-    if (version !== undefined && answer.status === 200)
-      answerCache.set(answerGroupOf(identity.userId), key, version, answer);
+    if (version !== undefined && answer.status === 200) answerCache.set(group, key, version, answer);
     return answer;
   }
 
