@@ -254,7 +254,7 @@ const READINESS_TIMEOUT_MS = 1_000;
 /** True when the database answers a trivial query within a second (readiness). */
 export async function isDatabaseReachable(db: Database): Promise<boolean> {
   try {
-    await withTimeout(db.$queryRaw`SELECT 1`, READINESS_TIMEOUT_MS);
+    await withTimeout(queryRows(db, "SELECT 1"), READINESS_TIMEOUT_MS);
     return true;
   } catch {
     return false;

@@ -1,4 +1,4 @@
-import type { Database } from "@app/db";
+import { inTransaction, type Database } from "@app/db";
 
 export interface LedgerViolation {
   rule:
@@ -82,17 +82,19 @@ const VERIFY_TIMEOUT_MS = 60 * 60_000;
  * with read as a violation.
  */
 export async function verifyLedger(db: Database): Promise<LedgerViolation[]> {
-  return db.$transaction(
+  return inTransaction(
+    db,
     async (tx) => {
-      await tx.$executeRawUnsafe("SET TRANSACTION READ ONLY");
+      // Before any other statement of the transaction, or PostgreSQL refuses it.
+      await tx.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
       const violations: LedgerViolation[] = [];
       for (const check of CHECKS) {
-        const rows = await tx.$queryRawUnsafe<{ subject: string; detail: string }[]>(check.sql);
+        const rows = await tx.query<{ subject: string; detail: string }>(check.sql);
         violations.push(...rows.map((row) => ({ rule: check.rule, ...row })));
       }
       return violations;
     },
     // A whole ledger takes a while: each statement keeps the database's statement timeout.
-    { isolationLevel: "RepeatableRead", timeout: VERIFY_TIMEOUT_MS },
+    { timeoutMs: VERIFY_TIMEOUT_MS },
   );
 }
