@@ -1,6 +1,7 @@
 import { getTRPCErrorFromUnknown, TRPCError } from "@trpc/server";
-import { middlewareMarker } from "@trpc/server/unstable-core-do-not-import";
-import { z } from "zod";
+import { isObject, middlewareMarker } from "@trpc/server/unstable-core-do-not-import";
+import type { z } from "zod";
+import { parsedSyncFirst } from "./synchronously-parsed.ts";
 
 /** A middleware of a procedure, as tRPC keeps it; its input and output validators say which they are. */
 type Middleware = ((options: MiddlewareOptions) => Promise<MiddlewareResult>) & { _type?: string };
@@ -21,7 +22,9 @@ interface MiddlewareOptions {
   }): Promise<MiddlewareResult>;
 }
 
-type MiddlewareResult = { ok: true; data: unknown; ctx?: unknown } | { ok: false; error: TRPCError };
+type MiddlewareResult =
+  | { ok: true; data: unknown; ctx?: unknown }
+  | { ok: false; error: TRPCError; marker?: typeof middlewareMarker };
 
 /** What tRPC keeps of a procedure (`procedure._def`), as much as a run needs. */
 export interface RunnableProcedureDef {
@@ -32,11 +35,6 @@ export interface RunnableProcedureDef {
   middlewares: Middleware[];
   /** Set by `experimental_caller`: such a procedure is called its own way, which this runner does not know. */
   experimental_caller?: boolean;
-}
-
-interface Schema {
-  parse(value: unknown): unknown;
-  parseAsync(value: unknown): Promise<unknown>;
 }
 
 /**
@@ -87,11 +85,7 @@ export function procedureRunnerOf(
           ),
       });
     } catch (cause) {
-      return {
-        ok: false,
-        error: getTRPCErrorFromUnknown(cause),
-        marker: middlewareMarker,
-      } as MiddlewareResult;
+      return { ok: false, error: getTRPCErrorFromUnknown(cause), marker: middlewareMarker };
     }
   }
 
@@ -124,19 +118,19 @@ function validatorsRebuilt(def: RunnableProcedureDef, path: string): Middleware[
 
   let inputs = 0;
   return def.middlewares.map((middleware) => {
-    if (middleware._type === "input") return inputValidator(def.inputs[inputs++] as Schema);
-    if (middleware._type === "output") return outputValidator(def.output as Schema);
+    if (middleware._type === "input") return inputValidator(def.inputs[inputs++] as z.ZodType);
+    if (middleware._type === "output") return outputValidator(def.output as z.ZodType);
     return middleware;
   });
 }
 
 /** tRPC's input validator: the raw input parsed, merged over an input an earlier validator parsed. */
-function inputValidator(schema: Schema): Middleware {
+function inputValidator(schema: z.ZodType): Middleware {
   return async (options) => {
     const raw = await options.getRawInput();
     let parsed: unknown;
     try {
-      parsed = await parsedBy(schema, raw);
+      parsed = await parsedSyncFirst(schema, raw);
     } catch (cause) {
       throw new TRPCError({ code: "BAD_REQUEST", cause });
     }
@@ -146,38 +140,17 @@ function inputValidator(schema: Schema): Middleware {
 }
 
 /** tRPC's output validator: a result's data parsed; a result that failed goes on as it is. */
-function outputValidator(schema: Schema): Middleware {
+function outputValidator(schema: z.ZodType): Middleware {
   return async ({ next }) => {
     const result = await next();
     if (!result.ok) return result;
     try {
-      return { ...result, data: await parsedBy(schema, result.data) };
+      return { ...result, data: await parsedSyncFirst(schema, result.data) };
     } catch (cause) {
       throw new TRPCError({ message: "Output validation failed", code: "INTERNAL_SERVER_ERROR", cause });
     }
   };
 }
 
-/**
- * `schema.parse`, or its parseAsync for a schema that has to wait (an async
- * refinement): as zod's own `~standard.validate` and synchronouslyParsed, such
- * a schema then runs its callbacks twice, and a promise of the first pass that
- * rejects goes unheard (an unhandled rejection ends the process). No schema of
- * this project waits; docs/architecture.md ("How to add a route") says to keep
- * it so.
- */
-function parsedBy(schema: Schema, value: unknown): unknown {
-  try {
-    return schema.parse(value);
-  } catch (error) {
-    if (error instanceof z.core.$ZodAsyncError) return schema.parseAsync(value);
-    throw error;
-  }
-}
-
-const isSchema = (value: unknown): value is Schema =>
-  typeof (value as Schema).parse === "function" && typeof (value as Schema).parseAsync === "function";
-
-/** tRPC's own test of what it merges. */
-const isObject = (value: unknown): value is object =>
-  !!value && !Array.isArray(value) && typeof value === "object";
+const isSchema = (value: unknown): value is z.ZodType =>
+  typeof (value as z.ZodType).parse === "function" && typeof (value as z.ZodType).parseAsync === "function";
