@@ -9,7 +9,7 @@ import type { WebServer } from "../../../test/web-server.ts";
  * The statements GET /me/resume sends to PostgreSQL (src/api/resume-api.ts):
  * one version read for an answer kept in memory, one statement that reads the
  * resume with its version when nothing is kept, and both when the kept answer
- * turns out stale. Recorded on their way out of this process's node-postgres
+ * turns out stale; and the one a write sends to build a kept answer again. Recorded on their way out of this process's node-postgres
  * clients; the API runs in this process.
  */
 const sent: string[] = [];
@@ -34,30 +34,60 @@ afterAll(async () => {
   pg.Client.prototype.query = originalQuery;
 });
 
-/** GET /me/resume's statements: version reads and resume reads. */
-async function readResume(api: HttpClient) {
+/** The statements sent while `work` ran: version reads and resume reads. */
+async function statementsOf(work: () => Promise<unknown>) {
   sent.length = 0;
-  const answer = await api.get("/me/resume");
-  expect(answer.status, answer.text).toBe(200);
+  await work();
   return {
-    headline: (answer.body.profile as { headline: string }).headline,
     versionReads: sent.filter((s) => /FROM resume\.versions WHERE user_id = ANY/.test(s)).length,
     resumeReads: sent.filter((s) => /AS resume_version/.test(s)).length,
   };
 }
 
-describe("GET /me/resume's round trips", () => {
-  it("builds at once, without a version read, when nothing is kept and after a write through this server", async () => {
-    const { userId, authorization } = await newUser();
-    const api = httpClient(web.url, { authorization });
-    expect((await api.put("/me/profile", { name: "Ada", headline: "First" })).status).toBe(200);
+/** GET /me/resume (`query`: its query string), with its headline and statements. */
+async function readResume(api: HttpClient, query = "") {
+  let headline = "";
+  const statements = await statementsOf(async () => {
+    const answer = await api.get(`/me/resume${query}`);
+    expect(answer.status, answer.text).toBe(200);
+    headline = query.includes("markdown")
+      ? answer.text.split("\n").find((line) => line.startsWith("**"))!
+      : (answer.body.profile as { headline: string }).headline;
+  });
+  return { headline, ...statements };
+}
 
+const putProfile = async (api: HttpClient, headline: string, status = 200) =>
+  statementsOf(async () => {
+    const answer = await api.put("/me/profile", { name: "Ada", headline });
+    expect(answer.status, answer.text).toBe(status);
+  });
+
+describe("GET /me/resume's round trips", () => {
+  it("builds at once, without a version read, when nothing is kept; then reads the version alone", async () => {
+    const { authorization } = await newUser();
+    const api = httpClient(web.url, { authorization });
+    await putProfile(api, "First");
     expect(await readResume(api)).toEqual({ headline: "First", versionReads: 0, resumeReads: 1 });
     expect(await readResume(api)).toEqual({ headline: "First", versionReads: 1, resumeReads: 0 });
+  });
 
-    expect((await api.put("/me/profile", { name: "Ada", headline: "Second" })).status).toBe(200);
-    expect(await readResume(api)).toEqual({ headline: "Second", versionReads: 0, resumeReads: 1 });
+  it("a write builds again the JSON answers given back since they were kept: the next read finds the write's", async () => {
+    const { userId, authorization } = await newUser();
+    const api = httpClient(web.url, { authorization });
+    await putProfile(api, "First");
+    await readResume(api);
+    await readResume(api);
+
+    expect(await putProfile(api, "Second")).toEqual({ versionReads: 0, resumeReads: 1 });
+    const kept = await api.get("/me/resume");
     expect(await readResume(api)).toEqual({ headline: "Second", versionReads: 1, resumeReads: 0 });
+    // Built again without the request's headers, byte for byte what a read builds (another key: nothing kept under it).
+    const built = await api.get("/me/resume?format=json");
+    expect(built.text).toBe(kept.text);
+    expect(Object.fromEntries(kept.headers)).toMatchObject(
+      Object.fromEntries([...built.headers].filter(([name]) => !["date", "x-request-id"].includes(name))),
+    );
 
     // A change this server did not see: the version read finds it, and the resume is read anew.
     await sql.query(`UPDATE resume.profiles SET headline = 'By SQL' WHERE user_id = $1`, [userId]);
@@ -65,19 +95,50 @@ describe("GET /me/resume's round trips", () => {
     expect(await readResume(api)).toEqual({ headline: "By SQL", versionReads: 1, resumeReads: 0 });
   });
 
-  it("forgets the writer's answers after a write over tRPC too (the editor's transport)", async () => {
+  it("builds nothing again that was not read since it was kept, nor after a write that failed, nor other formats", async () => {
     const { authorization } = await newUser();
     const api = httpClient(web.url, { authorization });
-    expect((await api.put("/me/profile", { name: "Ada", headline: "First" })).status).toBe(200);
+    await putProfile(api, "First");
+    await readResume(api);
+    await readResume(api);
+    // Given back once: the first write builds it again; not read since, the second does not.
+    expect(await putProfile(api, "Second")).toEqual({ versionReads: 0, resumeReads: 1 });
+    expect(await putProfile(api, "Third")).toEqual({ versionReads: 0, resumeReads: 0 });
+    expect(await readResume(api)).toEqual({ headline: "Third", versionReads: 0, resumeReads: 1 });
+
+    await readResume(api);
+    expect(await putProfile(api, "x".repeat(10_000), 400)).toEqual({ versionReads: 0, resumeReads: 0 });
+    expect(await readResume(api)).toEqual({ headline: "Third", versionReads: 0, resumeReads: 1 });
+
+    expect(await readResume(api, "?format=markdown")).toMatchObject({
+      headline: "**Third**",
+      resumeReads: 1,
+    });
+    expect(await readResume(api, "?format=markdown")).toMatchObject({ versionReads: 1, resumeReads: 0 });
+    expect(await putProfile(api, "Fourth")).toEqual({ versionReads: 0, resumeReads: 0 });
+    expect(await readResume(api, "?format=markdown")).toEqual({
+      headline: "**Fourth**",
+      versionReads: 0,
+      resumeReads: 1,
+    });
+  });
+
+  it("builds again after a write over tRPC too (the editor's transport)", async () => {
+    const { authorization } = await newUser();
+    const api = httpClient(web.url, { authorization });
+    await putProfile(api, "First");
     await readResume(api);
     expect((await readResume(api)).resumeReads).toBe(0);
 
-    const written = await fetch(`${web.url}/api/trpc/profile.put`, {
-      method: "POST",
-      headers: { authorization, "content-type": "application/json" },
-      body: JSON.stringify({ name: "Ada", headline: "Over tRPC" }),
+    const written = await statementsOf(async () => {
+      const answer = await fetch(`${web.url}/api/trpc/profile.put`, {
+        method: "POST",
+        headers: { authorization, "content-type": "application/json" },
+        body: JSON.stringify({ name: "Ada", headline: "Over tRPC" }),
+      });
+      expect(answer.status, await answer.text()).toBe(200);
     });
-    expect(written.status, await written.text()).toBe(200);
-    expect(await readResume(api)).toEqual({ headline: "Over tRPC", versionReads: 0, resumeReads: 1 });
+    expect(written).toEqual({ versionReads: 0, resumeReads: 1 });
+    expect(await readResume(api)).toEqual({ headline: "Over tRPC", versionReads: 1, resumeReads: 0 });
   });
 });

@@ -1,10 +1,14 @@
-import type { Answer } from "@app/rest";
+import type { Answer, RequestTarget } from "@app/rest";
 
 interface Kept {
   version: string;
   answer: Answer & { body: Buffer };
   /** Its group was forgotten since it was kept: never given back, and not counted as kept. */
   forgotten: boolean;
+  /** Given back at least once since it was kept. */
+  givenBack: boolean;
+  /** The request it was built for, when the keeper may build it again (`givenBackSinceKept`). */
+  target?: RequestTarget;
 }
 
 interface Group {
@@ -63,6 +67,7 @@ export function createAnswerCache({ maxBytes }: { maxBytes: number }) {
       const entry = kept?.answers.get(key);
       if (!entry || entry.forgotten || entry.version !== version) return undefined;
       kept!.used = true;
+      entry.givenBack = true;
       return entry.answer;
     },
 
@@ -72,7 +77,7 @@ export function createAnswerCache({ maxBytes }: { maxBytes: number }) {
       return entry !== undefined && !entry.forgotten;
     },
 
-    set(group: string, key: string, version: string, answer: Answer) {
+    set(group: string, key: string, version: string, answer: Answer, target?: RequestTarget) {
       const body = Buffer.from(answer.body);
       let kept = groups.get(group);
       if (body.length > maxBytes) {
@@ -83,12 +88,20 @@ export function createAnswerCache({ maxBytes }: { maxBytes: number }) {
       const entry = kept.answers.get(key);
       const grown = body.length - (entry?.answer.body.length ?? 0);
       // Replaced in place: a rebuild after every write must not delete and re-insert either.
-      const fresh = { version, answer: { ...answer, body }, forgotten: false };
+      const fresh = { version, answer: { ...answer, body }, forgotten: false, givenBack: false, target };
       if (entry) Object.assign(entry, fresh);
       else kept.answers.set(key, fresh);
       kept.bytes += grown;
       bytes += grown;
       evictFor(group, key);
+    },
+
+    /** The answers of `group` kept with their request target and given back since: worth building again after a change. */
+    givenBackSinceKept(group: string): { key: string; target: RequestTarget }[] {
+      const wanted: { key: string; target: RequestTarget }[] = [];
+      for (const [key, { forgotten, givenBack, target }] of groups.get(group)?.answers ?? [])
+        if (!forgotten && givenBack && target) wanted.push({ key, target });
+      return wanted;
     },
 
     /** Never gives back an answer of `group` kept until now: the next request for each builds it anew. */

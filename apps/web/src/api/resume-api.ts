@@ -50,6 +50,13 @@ import type { SharedRateLimit } from "./shared-rate-limit.ts";
  */
 const VERSION_TIMEOUT_MS = 3_000;
 
+/**
+ * How long a write waits for the answers it builds again (refreshAfterWrite)
+ * before it answers anyway: its own change is already committed, and a read
+ * builds what is not kept by then.
+ */
+const REFRESH_TIMEOUT_MS = 1_000;
+
 export interface ResumeApiDeps {
   db: Database;
   identify: Identify;
@@ -131,9 +138,40 @@ export function createResumeApi({
     renderDocument:
       identity instanceof AuthenticationError ? undefined : documentWorkers?.renderFor(identity.userId),
     publicUrl,
-    // After a write through this server the person's kept answers are not given back again: their next reads build at once (serveWholeResume).
-    onWrite: (userId) => answerCache.forget(answerGroupOf(userId)),
+    onWrite: (_userId, succeeded) =>
+      identity instanceof AuthenticationError ? undefined : refreshAfterWrite(identity, succeeded),
   });
+
+  /**
+   * After a write through this server the person's kept answers are never
+   * given back again. Those in JSON that were given back since they were built
+   * (someone who reads between writes) are built again before a write that
+   * succeeded answers, so that the next read finds them kept: a read waits for
+   * the version read alone, never for the build. Any other is built by the
+   * next read that asks for it, at once (serveWholeResume).
+   */
+  async function refreshAfterWrite(identity: ResumeIdentity, succeeded: boolean) {
+    const group = answerGroupOf(identity.userId);
+    const wanted = succeeded
+      ? answerCache.givenBackSinceKept(group).filter(({ target }) => isJsonAnswer(target))
+      : [];
+    answerCache.forget(group);
+    await Promise.all(
+      wanted.map(({ key, target }) =>
+        withTimeout(
+          buildAndKeep(
+            { method: "GET", target, headers: NO_HEADERS, body: "" },
+            identity,
+            { group, key },
+            () => 0,
+          ),
+          REFRESH_TIMEOUT_MS,
+        ).catch((error: unknown) =>
+          logger.warn({ err: error, path: target.path }, "a kept answer was not built again after a write"),
+        ),
+      ),
+    );
+  }
 
   async function serveRest(
     req: IncomingMessage,
@@ -220,7 +258,8 @@ export function createResumeApi({
     const context = contextOf(identity, request.headers, takeRateLimit);
     const answer = await rest.handle(request, { context: async () => context });
     const version = context.response.dataVersion;
-    if (version !== undefined && answer.status === 200) answerCache.set(group, key, version, answer);
+    if (version !== undefined && answer.status === 200)
+      answerCache.set(group, key, version, answer, request.target);
     return answer;
   }
 
@@ -259,6 +298,13 @@ export function createResumeApi({
 
 /** The answer cache's group of a person's answers (share links' pages are kept as `link:…`). */
 const answerGroupOf = (userId: string) => `person:${userId}`;
+
+/** A whole resume asked for in JSON (the default format): what REST clients read back after they write. */
+const isJsonAnswer = ({ query }: RequestTarget) =>
+  query.getAll("format").every((format) => format === "json");
+
+/** An answer of GET /me/resume depends on no request header: an answer built again is built without them. */
+const NO_HEADERS: RestRequest["headers"] = { get: () => null };
 
 /**
  * The methods of a tRPC request to `procedurePath`: a query is read with GET
