@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { parseRequestTarget } from "@app/rest";
 import { createAnswerCache } from "../src/api/answer-cache.ts";
 
 const answer = (body: string) => ({ status: 200, headers: { "content-type": "text/plain" }, body });
@@ -34,19 +33,18 @@ describe("answer cache", () => {
     expect(cache.holds("alice", "page")).toBe(false);
   });
 
-  it("lists the answers kept with their request and given back since, until forgotten or kept again", () => {
+  it("lists the answers kept with a source and given back since, until forgotten or kept again", () => {
     const cache = createAnswerCache({ maxBytes: 1000 });
-    const target = (path: string) => parseRequestTarget(path);
-    cache.set("alice", "resume", "7", answer("resume"), target("/me/resume"));
-    cache.set("alice", "page", "7", answer("page"), target("/me/resume?format=html"));
-    cache.set("alice", "untargeted", "7", answer("no target"));
+    cache.set("alice", "resume", "7", answer("resume"), "/me/resume");
+    cache.set("alice", "page", "7", answer("page"), "/me/resume");
+    cache.set("alice", "sourceless", "7", answer("no source"));
     expect(cache.givenBackSinceKept("alice")).toEqual([]);
     cache.get("alice", "resume", "7");
-    cache.get("alice", "untargeted", "7");
+    cache.get("alice", "sourceless", "7");
     cache.get("alice", "page", "8");
-    expect(cache.givenBackSinceKept("alice")).toEqual([{ key: "resume", target: target("/me/resume") }]);
+    expect(cache.givenBackSinceKept("alice")).toEqual([{ key: "resume", source: "/me/resume" }]);
     expect(cache.givenBackSinceKept("bob")).toEqual([]);
-    cache.set("alice", "resume", "8", answer("resume v8"), target("/me/resume"));
+    cache.set("alice", "resume", "8", answer("resume v8"), "/me/resume");
     expect(cache.givenBackSinceKept("alice")).toEqual([]);
     cache.get("alice", "resume", "8");
     cache.forget("alice");

@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 describe("a write whose answer cannot be built again", () => {
-  it("answers within about a second, and the next read builds the write's answer", async () => {
+  it("answers within about a second, and the next read has the write's answer", async () => {
     const { authorization } = await newUser();
     const api = httpClient(web.url, { authorization });
     expect((await api.put("/me/profile", { name: "Ada", headline: "First" })).status).toBe(200);

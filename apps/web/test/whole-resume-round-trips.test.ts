@@ -85,9 +85,9 @@ describe("GET /me/resume's round trips", () => {
     // Built again without the request's headers, byte for byte what a read builds (another key: nothing kept under it).
     const built = await api.get("/me/resume?format=json");
     expect(built.text).toBe(kept.text);
-    expect(Object.fromEntries(kept.headers)).toMatchObject(
-      Object.fromEntries([...built.headers].filter(([name]) => !["date", "x-request-id"].includes(name))),
-    );
+    const headersOf = (answer: typeof kept) =>
+      [...answer.headers].filter(([name]) => !["date", "x-request-id"].includes(name));
+    expect(headersOf(kept)).toEqual(headersOf(built));
 
     // A change this server did not see: the version read finds it, and the resume is read anew.
     await sql.query(`UPDATE resume.profiles SET headline = 'By SQL' WHERE user_id = $1`, [userId]);
@@ -121,6 +121,27 @@ describe("GET /me/resume's round trips", () => {
       versionReads: 0,
       resumeReads: 1,
     });
+  });
+
+  it("builds each path's JSON answers once, whatever their theme or paper, and at most four paths", async () => {
+    const { authorization } = await newUser();
+    const api = httpClient(web.url, { authorization });
+    await putProfile(api, "First");
+    const queries = ["", "?format=json", "?theme=even", "?paper=letter&n=1"];
+    for (const query of [...queries, ...queries]) await readResume(api, query);
+    expect(await putProfile(api, "Second")).toEqual({ versionReads: 0, resumeReads: 1 });
+    for (const query of queries)
+      expect(await readResume(api, query)).toEqual({ headline: "Second", versionReads: 1, resumeReads: 0 });
+
+    const versions: string[] = [];
+    for (let i = 0; i < 5; i += 1)
+      versions.push((await api.post<{ id: string }>("/me/versions", { name: `Version ${i}` })).body.id);
+    for (const id of [...versions, ...versions]) {
+      const answer = await api.get(`/me/versions/${id}/resume`);
+      expect(answer.status, answer.text).toBe(200);
+    }
+    await readResume(api);
+    expect(await putProfile(api, "Third")).toEqual({ versionReads: 0, resumeReads: 4 });
   });
 
   it("builds again after a write over tRPC too (the editor's transport)", async () => {

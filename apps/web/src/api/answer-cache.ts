@@ -1,4 +1,4 @@
-import type { Answer, RequestTarget } from "@app/rest";
+import type { Answer } from "@app/rest";
 
 interface Kept {
   version: string;
@@ -7,8 +7,8 @@ interface Kept {
   forgotten: boolean;
   /** Given back at least once since it was kept. */
   givenBack: boolean;
-  /** The request it was built for, when the keeper may build it again (`givenBackSinceKept`). */
-  target?: RequestTarget;
+  /** What its keeper builds it again from (`givenBackSinceKept`), when it may: a few bytes, not counted. */
+  source?: string;
 }
 
 interface Group {
@@ -77,7 +77,7 @@ export function createAnswerCache({ maxBytes }: { maxBytes: number }) {
       return entry !== undefined && !entry.forgotten;
     },
 
-    set(group: string, key: string, version: string, answer: Answer, target?: RequestTarget) {
+    set(group: string, key: string, version: string, answer: Answer, source?: string) {
       const body = Buffer.from(answer.body);
       let kept = groups.get(group);
       if (body.length > maxBytes) {
@@ -88,7 +88,7 @@ export function createAnswerCache({ maxBytes }: { maxBytes: number }) {
       const entry = kept.answers.get(key);
       const grown = body.length - (entry?.answer.body.length ?? 0);
       // Replaced in place: a rebuild after every write must not delete and re-insert either.
-      const fresh = { version, answer: { ...answer, body }, forgotten: false, givenBack: false, target };
+      const fresh = { version, answer: { ...answer, body }, forgotten: false, givenBack: false, source };
       if (entry) Object.assign(entry, fresh);
       else kept.answers.set(key, fresh);
       kept.bytes += grown;
@@ -96,11 +96,11 @@ export function createAnswerCache({ maxBytes }: { maxBytes: number }) {
       evictFor(group, key);
     },
 
-    /** The answers of `group` kept with their request target and given back since: worth building again after a change. */
-    givenBackSinceKept(group: string): { key: string; target: RequestTarget }[] {
-      const wanted: { key: string; target: RequestTarget }[] = [];
-      for (const [key, { forgotten, givenBack, target }] of groups.get(group)?.answers ?? [])
-        if (!forgotten && givenBack && target) wanted.push({ key, target });
+    /** The answers of `group` kept with a source and given back since: worth building again after a change. */
+    givenBackSinceKept(group: string): { key: string; source: string }[] {
+      const wanted: { key: string; source: string }[] = [];
+      for (const [key, { forgotten, givenBack, source }] of groups.get(group)?.answers ?? [])
+        if (!forgotten && givenBack && source !== undefined) wanted.push({ key, source });
       return wanted;
     },
 

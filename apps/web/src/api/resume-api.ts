@@ -16,6 +16,7 @@ import {
   errorAnswer,
   failureAnswer,
   methodNotAllowedAnswer,
+  parseRequestTarget,
   READ_METHODS,
   readBody,
   restRequestOf,
@@ -56,6 +57,9 @@ const VERSION_TIMEOUT_MS = 3_000;
  * builds what is not kept by then.
  */
 const REFRESH_TIMEOUT_MS = 1_000;
+
+/** How many of a person's resumes (theirs, their tailored versions') a write builds again at most. */
+const MAX_PATHS_BUILT_AGAIN = 4;
 
 export interface ResumeApiDeps {
   db: Database;
@@ -138,6 +142,7 @@ export function createResumeApi({
     renderDocument:
       identity instanceof AuthenticationError ? undefined : documentWorkers?.renderFor(identity.userId),
     publicUrl,
+    // The writer is this request's identity (the user id told is theirs).
     onWrite: (_userId, succeeded) =>
       identity instanceof AuthenticationError ? undefined : refreshAfterWrite(identity, succeeded),
   });
@@ -146,28 +151,30 @@ export function createResumeApi({
    * After a write through this server the person's kept answers are never
    * given back again. Those in JSON that were given back since they were built
    * (someone who reads between writes) are built again before a write that
-   * succeeded answers, so that the next read finds them kept: a read waits for
-   * the version read alone, never for the build. Any other is built by the
-   * next read that asks for it, at once (serveWholeResume).
+   * succeeded answers, so that the next read finds them kept: it waits for the
+   * version read alone, not for a build. One build per path (every JSON answer
+   * of a path is the same, whatever its theme or paper), for at most
+   * MAX_PATHS_BUILT_AGAIN paths; any other answer is built by the next read
+   * that asks for it (serveWholeResume).
    */
   async function refreshAfterWrite(identity: ResumeIdentity, succeeded: boolean) {
     const group = answerGroupOf(identity.userId);
-    const wanted = succeeded
-      ? answerCache.givenBackSinceKept(group).filter(({ target }) => isJsonAnswer(target))
-      : [];
+    const keysByPath = new Map<string, string[]>();
+    for (const { key, source: path } of succeeded ? answerCache.givenBackSinceKept(group) : [])
+      keysByPath.set(path, [...(keysByPath.get(path) ?? []), key]);
     answerCache.forget(group);
     await Promise.all(
-      wanted.map(({ key, target }) =>
+      [...keysByPath].slice(0, MAX_PATHS_BUILT_AGAIN).map(([path, keys]) =>
         withTimeout(
           buildAndKeep(
-            { method: "GET", target, headers: NO_HEADERS, body: "" },
+            { method: "GET", target: parseRequestTarget(path), headers: NO_HEADERS, body: "" },
             identity,
-            { group, key },
+            { group, keys },
             () => 0,
           ),
           REFRESH_TIMEOUT_MS,
         ).catch((error: unknown) =>
-          logger.warn({ err: error, path: target.path }, "a kept answer was not built again after a write"),
+          logger.warn({ err: error, path }, "a kept answer was not built again after a write"),
         ),
       ),
     );
@@ -212,8 +219,9 @@ export function createResumeApi({
    * request arrived) is the one the kept answer was built from: a write
    * acknowledged by any server is never missed (a change to a tailored version
    * moves that version too). With nothing kept for the request (a first read,
-   * or one after the person wrote through this server) the answer is built at
-   * once, without reading the version first: one round trip, not two.
+   * or one after the person wrote through this server that did not build it
+   * again) the answer is built at once, without reading the version first: one
+   * round trip, not two.
    * Answers depend on the path, the format, theme and paper lists and nothing
    * else in the query, so cache busters neither miss nor fill the cache.
    */
@@ -228,7 +236,7 @@ export function createResumeApi({
       ...["format", "theme", "paper"].map((name) => query.getAll(name)),
     ]);
     if (!answerCache.holds(group, key)) {
-      const answer = await buildAndKeep(request, identity, { group, key });
+      const answer = await buildAndKeep(request, identity, { group, keys: [key] });
       if (answer.status !== 429) cacheLookups?.inc({ result: "miss" });
       return answer;
     }
@@ -240,26 +248,28 @@ export function createResumeApi({
     if (retryAfter === 0) cacheLookups?.inc({ result: kept ? "hit" : "miss" });
     if (kept && retryAfter === 0) return kept;
     // Counted once: the procedure reads the decision taken here (and answers the 429).
-    return buildAndKeep(request, identity, { group, key }, () => retryAfter);
+    return buildAndKeep(request, identity, { group, keys: [key] }, () => retryAfter);
   }
 
   /**
    * The procedure's answer, kept under the resume version it read with the
    * resume (ResponseControl.dataVersion), in the answer cache's `group` under
-   * `key`. `takeRateLimit`: the rate limit's decision when already taken; else
-   * the procedure counts the request.
+   * each of `keys`; a JSON answer with its path, to be built again after a
+   * write (refreshAfterWrite). `takeRateLimit`: the rate limit's decision when
+   * already taken; else the procedure counts the request.
    */
   async function buildAndKeep(
     request: RestRequest,
     identity: ResumeIdentity,
-    { group, key }: { group: string; key: string },
+    { group, keys }: { group: string; keys: readonly string[] },
     takeRateLimit?: ResumeContext["takeRateLimit"],
   ): Promise<Answer> {
     const context = contextOf(identity, request.headers, takeRateLimit);
     const answer = await rest.handle(request, { context: async () => context });
     const version = context.response.dataVersion;
-    if (version !== undefined && answer.status === 200)
-      answerCache.set(group, key, version, answer, request.target);
+    if (version === undefined || answer.status !== 200) return answer;
+    const source = isJsonAnswer(request.target) ? request.target.path : undefined;
+    for (const key of keys) answerCache.set(group, key, version, answer, source);
     return answer;
   }
 
