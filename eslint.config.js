@@ -31,6 +31,7 @@ const DOMAIN_CODE = [
   "packages/resume/src/json-resume/**/*.ts",
   "packages/resume/src/markdown/**/*.ts",
   "packages/resume/src/themes/**/*.ts",
+  "packages/resume/src/documents/**/*.ts",
 ];
 const NO_TRANSPORT =
   "Domain and store code throws DomainError from @app/rest/errors; tRPC stays in the router layer.";
@@ -38,11 +39,13 @@ const NO_TRANSPORT =
 /*
  * The services' statements go to the pool without Prisma: its raw queries and
  * transactions cost a resume entry's create about half again the web app's
- * CPU (docs/benchmarks.md, "Entry writes without Prisma"). The ledger's
- * offline check (`npm run ledger:verify`) keeps Prisma's repeatable-read transaction.
+ * CPU (docs/benchmarks.md, "Entry writes without Prisma").
  */
 const PRISMA_QUERY = String.raw`^\$(queryRaw|executeRaw|queryRawUnsafe|executeRawUnsafe|transaction)$`;
-const NO_PRISMA_QUERY = "Statements go through queryRows, transactions through inTransaction (@app/db).";
+const NO_PRISMA_QUERY = {
+  selector: `MemberExpression[property.name=/${PRISMA_QUERY}/]`,
+  message: "Statements go through queryRows, transactions through inTransaction (@app/db).",
+};
 
 export default tseslint.config(
   {
@@ -66,14 +69,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ["packages/resume/src/**/*.ts", "packages/ledger/src/**/*.ts"],
-    ignores: ["packages/ledger/src/store/verify-ledger.ts"],
-    rules: {
-      "no-restricted-syntax": [
-        "error",
-        { selector: `MemberExpression[property.name=/${PRISMA_QUERY}/]`, message: NO_PRISMA_QUERY },
-      ],
-    },
+    files: ["packages/*/src/**/*.ts", "apps/*/src/**/*.{ts,tsx}"],
+    rules: { "no-restricted-syntax": ["error", NO_PRISMA_QUERY] },
   },
   {
     files: ["apps/web/**/*.{ts,tsx}"],
@@ -87,8 +84,10 @@ export default tseslint.config(
           ],
         },
       ],
+      // Replaces the setting above for these files (their tests too): the rule against Prisma's queries is repeated.
       "no-restricted-syntax": [
         "error",
+        NO_PRISMA_QUERY,
         { selector: `ImportExpression[source.value=/${ALIAS}/]`, message: IMPORT_STYLE },
         { selector: `ImportExpression[source.value=/${RELATIVE_WITHOUT_EXTENSION}/]`, message: IMPORT_STYLE },
       ],
