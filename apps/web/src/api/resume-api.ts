@@ -53,8 +53,9 @@ const VERSION_TIMEOUT_MS = 3_000;
 
 /**
  * How long a write waits for the answers it builds again (refreshAfterWrite)
- * before it answers anyway: its own change is already committed, and a read
- * builds what is not kept by then.
+ * before it answers anyway: its own change is already committed. A build
+ * still under way keeps its answer when it ends; a read that comes first
+ * builds its own.
  */
 const REFRESH_TIMEOUT_MS = 1_000;
 
