@@ -40,10 +40,10 @@ export interface ResumeContext {
   /** The origin (PUBLIC_URL) of share links' public pages, without a trailing slash. */
   publicUrl: string;
   /**
-   * Told of every mutation of the user, whatever its outcome, before its answer goes out (the server
-   * forgets the answers it keeps of them, and may build some again when it `succeeded`).
+   * Told of every mutation of the caller (`identity`), whatever its outcome, before its answer goes out
+   * (the server forgets the answers it keeps of them, and may build some again when it `succeeded`).
    */
-  onWrite?(userId: string, succeeded: boolean): void | Promise<void>;
+  onWrite?(succeeded: boolean): void | Promise<void>;
 }
 
 // ---------------------------------------------------------------- instance
@@ -70,7 +70,7 @@ export const userProcedure = t.procedure.use(async ({ ctx, type, next }) => {
     throw trpcErrorFor(error, isDatabaseUnavailable) ?? error;
   }
   const result = await next({ ctx: caller });
-  if (type === "mutation") await ctx.onWrite?.(caller.userId, result.ok);
+  if (type === "mutation") await ctx.onWrite?.(result.ok);
   return domainErrorsForTrpc(result, isDatabaseUnavailable);
 });
 

@@ -143,9 +143,10 @@ export function createResumeApi({
     renderDocument:
       identity instanceof AuthenticationError ? undefined : documentWorkers?.renderFor(identity.userId),
     publicUrl,
-    // The writer is this request's identity (the user id told is theirs).
-    onWrite: (_userId, succeeded) =>
-      identity instanceof AuthenticationError ? undefined : refreshAfterWrite(identity, succeeded),
+    onWrite:
+      identity instanceof AuthenticationError
+        ? undefined
+        : (succeeded) => refreshAfterWrite(identity, succeeded),
   });
 
   /**
