@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { env } from "../scripts/env.ts";
 import { migrate } from "../scripts/database.ts";
-import { startLedger, startWeb, stopProcess, waitForHealthy } from "../scripts/processes.ts";
+import { buildWebUnlessBuilt, startLedger, startWeb, stopProcess, waitForHealthy } from "../scripts/processes.ts";
 import { createMigratedDatabase } from "../test/migrated-database.ts";
 import { adminQuery, queryRows, withDatabaseName } from "../test/postgres-admin.ts";
 import { freePort } from "../test/free-port.ts";
@@ -80,15 +80,18 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
       const url = await keptDatabase(database.adminUrl, name);
       return { databaseUrl: url, ledgerUrl: await startLedgerOn(url, `ledger-${name}`) };
     },
-    startWeb: (extraEnv = {}) =>
-      startServer((port) =>
+    async startWeb(extraEnv = {}) {
+      // A fresh clone has no production build yet (npm test and npm start make it; the bench may come first).
+      if (await buildWebUnlessBuilt()) console.log("(built the web app's production build first)");
+      return startServer((port) =>
         startWeb(
           { ...service, PORT: port },
           "quiet",
           { RATE_LIMIT_PER_MINUTE: "1000000000", PUBLIC_RATE_LIMIT_PER_MINUTE: "1000000000", ...extraEnv },
           profilerArgs("web"),
         ),
-      ),
+      );
+    },
     pidOf: (url) => pids.get(url),
     async stop() {
       await Promise.all(children.map(stopProcess));
