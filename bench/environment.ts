@@ -2,7 +2,13 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { env } from "../scripts/env.ts";
 import { migrate } from "../scripts/database.ts";
-import { buildWebUnlessBuilt, startLedger, startWeb, stopProcess, waitForHealthy } from "../scripts/processes.ts";
+import {
+  buildWebUnlessBuilt,
+  startLedger,
+  startWeb,
+  stopProcess,
+  waitForHealthy,
+} from "../scripts/processes.ts";
 import { createMigratedDatabase } from "../test/migrated-database.ts";
 import { adminQuery, queryRows, withDatabaseName } from "../test/postgres-admin.ts";
 import { freePort } from "../test/free-port.ts";

@@ -10,6 +10,8 @@ export interface TcpProxy {
    * a busy machine's is); connections already made pass bytes at once.
    */
   slowNewConnections(ms: number): void;
+  /** Bytes passed on to the target so far, by connection, in the order they were accepted. */
+  bytesToTarget(): number[];
   close(): Promise<void>;
 }
 
@@ -17,10 +19,12 @@ export interface TcpProxy {
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let frozen = false;
   let newConnectionDelayMs = 0;
+  const toTarget: number[] = [];
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host);
     const passFrom = Date.now() + newConnectionDelayMs;
+    const connection = toTarget.push(0) - 1;
     for (const [from, to] of [
       [client, upstream],
       [upstream, client],
@@ -28,6 +32,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       sockets.add(from);
       from.on("data", (chunk) => {
         if (frozen) return;
+        if (to === upstream) toTarget[connection]! += chunk.length;
         const wait = passFrom - Date.now();
         if (wait > 0) setTimeout(() => to.write(chunk), wait);
         else to.write(chunk);
@@ -51,6 +56,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     slowNewConnections(ms) {
       newConnectionDelayMs = ms;
     },
+    bytesToTarget: () => [...toTarget],
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));

@@ -4,6 +4,7 @@ import pg from "pg";
 import { DatabaseQueryError, withTimeout } from "./database-errors.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 import { closeSocket, watchForHang } from "./hang-watch.ts";
+import { createPipelinedConnection, type PipelinedConnection } from "./pipelined-connection.ts";
 
 export type Database = InstanceType<typeof PrismaClient>;
 
@@ -46,22 +47,31 @@ export function createDatabase({
   statementTimeoutMs = 5_000,
   preparedStatements = true,
 }: DatabaseOptions): Database {
-  const pool = new pg.Pool({
+  const connection: pg.ClientConfig = {
     connectionString,
-    max: poolSize,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    idleTimeoutMillis: 30_000,
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEP_ALIVE_DELAY_MS,
     statement_timeout: statementTimeoutMs,
     lock_timeout: Math.ceil(statementTimeoutMs / 2),
     idle_in_transaction_session_timeout: statementTimeoutMs * 2,
-  });
+  };
+  const pool = new pg.Pool({ ...connection, max: poolSize, idleTimeoutMillis: 30_000 });
   // An idle connection that the server or the hang watch closes leaves the pool by itself; without
   // a listener, its error would end the process (Prisma's adapter adds one only once it connects,
   // and queryRows may use the pool before that).
   pool.on("error", () => {});
-  watchForHang(pool, connectionString);
+  const watch = watchForHang(pool, connectionString);
+  // Behind a pooler in transaction mode (no prepared statements) a pipeline's statements could
+  // reach different server connections: statements then go through the pool one at a time.
+  const pipelined = preparedStatements
+    ? createPipelinedConnection(
+        // A statement the server never answers closes the connection (its statement timeout answers first).
+        { ...connection, query_timeout: statementTimeoutMs * 2 },
+        (client, sql, values) => rowsOf(client, true, sql, values),
+        watch,
+      )
+    : null;
   const adapter = new PrismaPg(pool, {
     disposeExternalPool: true,
     ...(preparedStatements
@@ -79,15 +89,18 @@ export function createDatabase({
     try {
       await disconnectPrisma();
     } finally {
+      await pipelined?.end();
       if (!pool.ending) await pool.end();
     }
   };
-  pools.set(db, { pool, preparedStatements, transactionTimeoutMs: statementTimeoutMs * 2 });
+  pools.set(db, { pool, pipelined, preparedStatements, transactionTimeoutMs: statementTimeoutMs * 2 });
   return db;
 }
 
 interface OwnPool {
   pool: pg.Pool;
+  /** The connection of pipelinedQueries; null behind a pooler (no prepared statements). */
+  pipelined: PipelinedConnection | null;
   preparedStatements: boolean;
   /**
    * How long an inTransaction transaction may last unless it says otherwise: twice a statement's
@@ -126,6 +139,16 @@ export async function queryRows<T>(db: Queryable, sql: string, ...values: unknow
 }
 
 /** The statements of one transaction, on one connection of the pool (inTransaction). */
+/**
+ * Statements on the database's one pipelined connection (pipelined-connection.ts):
+ * each is sent at once, even while the ones before it run, and runs as they
+ * end, on one server process. Null when the database has none (behind a
+ * pooler in transaction mode): then statements go through the pool.
+ */
+export function pipelinedQueries(db: Database): PoolTransaction | null {
+  return pools.get(db)?.pipelined ?? null;
+}
+
 export interface PoolTransaction {
   /** The rows of one statement, mapped and failing as queryRows's. */
   query<T>(sql: string, ...values: unknown[]): Promise<T[]>;
@@ -201,7 +224,7 @@ async function transactionControl(client: pg.PoolClient, command: "BEGIN" | "COM
 }
 
 async function rowsOf<T>(
-  on: pg.Pool | pg.PoolClient,
+  on: pg.Pool | pg.PoolClient | pg.Client,
   preparedStatements: boolean,
   sql: string,
   values: unknown[],

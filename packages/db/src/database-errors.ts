@@ -48,7 +48,10 @@ const BY_CODE: Record<string, Unavailability> = {
 
 /** node-postgres's own messages (no code) for a connection that failed, hung or was closed. */
 const BY_MESSAGE: [RegExp, Unavailability][] = [
-  [/connection timeout|timeout exceeded when trying to connect|Query read timeout/i, "timeout"],
+  [
+    /connection timeout|timeout exceeded when trying to connect|timeout expired|Query read timeout/i,
+    "timeout",
+  ],
   [
     /Connection terminated|is not queryable|Cannot use a pool after calling end|Can't reach database|server closed the connection/i,
     "connection",

@@ -18,9 +18,11 @@ const CONNECT_TIMEOUT_MS = 2_000;
  * unexpectedly", a 503). New connections then wait at most the connect timeout.
  *
  * A slow statement does not trip it (the probe answers beside it), nor does a
- * server that refuses connections (that fails fast by itself).
+ * server that refuses connections (that fails fast by itself). A connection
+ * of the same server outside the pool is watched too once given to the
+ * function it returns, until it ends.
  */
-export function watchForHang(pool: pg.Pool, connectionString: string): void {
+export function watchForHang(pool: pg.Pool, connectionString: string): (client: pg.Client) => void {
   const clients = new Set<pg.Client>();
   pool.on("connect", (client) => clients.add(client));
   pool.on("remove", (client) => clients.delete(client));
@@ -74,6 +76,10 @@ export function watchForHang(pool: pg.Pool, connectionString: string): void {
 
   const timer = setInterval(() => void check(), PROBE_INTERVAL_MS);
   timer.unref();
+  return (client) => {
+    clients.add(client);
+    client.once("end", () => clients.delete(client));
+  };
 }
 
 /**

@@ -11,6 +11,7 @@ export {
   createDatabase,
   inTransaction,
   isDatabaseReachable,
+  pipelinedQueries,
   PLAN_EACH_CALL,
   poolStatsOf,
   queryRows,

@@ -115,6 +115,45 @@ describe("batchCalls", () => {
   });
 });
 
+describe("batchCalls with overlapFrom", () => {
+  it("starts a second call while one runs once that many keys wait, and never a third", async () => {
+    const { calls, lookup } = manualLookup();
+    const read = batchCalls(lookup, { overlapFrom: 3 });
+    const answers = [read("a")];
+    await tick();
+    answers.push(read("b"), read("c"));
+    await tick();
+    // Two keys wait: below overlapFrom, they wait for the first call's answer.
+    expect(calls.map((c) => c.keys)).toEqual([["a"]]);
+    answers.push(read("d"));
+    await tick();
+    expect(calls.map((c) => c.keys)).toEqual([["a"], ["b", "c", "d"]]);
+    // Two calls under way: however many wait, the next one starts when one of them ends.
+    answers.push(...["e", "f", "g", "h"].map((key) => read(key)));
+    await tick();
+    expect(calls).toHaveLength(2);
+    calls[1]!.answer();
+    await tick(); // the answers
+    await tick(); // the next call, in the turn after them
+    expect(calls.map((c) => c.keys)).toEqual([["a"], ["b", "c", "d"], ["e", "f", "g", "h"]]);
+    calls[0]!.answer();
+    calls[2]!.answer();
+    expect(await Promise.all(answers)).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
+  });
+
+  it("never answers a caller with a call that was under way when it asked", async () => {
+    const { calls, lookup } = manualLookup();
+    const read = batchCalls(lookup, { overlapFrom: 1 });
+    const first = read("a");
+    const again = read("a");
+    await tick();
+    expect(calls.map((c) => c.keys)).toEqual([["a"], ["a"]]);
+    calls[0]!.answer({ a: 1 });
+    calls[1]!.answer({ a: 2 });
+    expect([await first, await again]).toEqual([1, 2]);
+  });
+});
+
 describe("batchCallsPerClient", () => {
   it("coalesces each client's calls apart, with that client, one call at a time each", async () => {
     const { calls, lookup } = manualLookup();

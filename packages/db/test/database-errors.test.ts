@@ -3,9 +3,9 @@
  * adapter and node-postgres really raise: each fault is caused for real
  * against this run's PostgreSQL (or a port nobody listens on, or a proxy that
  * stops passing bytes) and the error the client threw is classified. Each
- * fault a statement meets is caused three times: through Prisma, through
- * queryRows (the ledger's posting statements) and in a transaction of
- * inTransaction (the resume's writes).
+ * fault a statement meets is caused four times: through Prisma, through
+ * queryRows (the ledger's reads), in a transaction of inTransaction (the
+ * resume's writes) and on the pipelined connection (the ledger's posts).
  */
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -24,6 +24,7 @@ import {
   inTransaction,
   isConstraintViolation,
   isDatabaseUnavailable,
+  pipelinedQueries,
   queryRows,
   type Database,
 } from "../src/index.ts";
@@ -68,10 +69,15 @@ afterAll(async () => {
 
 /** One statement, through Prisma or around it. */
 type Query = (db: Database, sql: string, ...values: unknown[]) => Promise<unknown>;
-const QUERY_PATHS: [string, Query][] = [
+/** The ways through the pool. */
+const POOL_PATHS: [string, Query][] = [
   ["Prisma", (db, sql, ...values) => db.$queryRawUnsafe(sql, ...values)],
   ["queryRows", (db, sql, ...values) => queryRows(db, sql, ...values)],
   ["inTransaction", (db, sql, ...values) => inTransaction(db, (tx) => tx.query(sql, ...values))],
+];
+const QUERY_PATHS: [string, Query][] = [
+  ...POOL_PATHS,
+  ["pipelinedQueries", (db, sql, ...values) => pipelinedQueries(db)!.query(sql, ...values)],
 ];
 
 describe.each(QUERY_PATHS)("isDatabaseUnavailable, on real failures (%s)", (_, query) => {
@@ -187,24 +193,6 @@ describe.each(QUERY_PATHS)("isDatabaseUnavailable, on real failures (%s)", (_, q
     }
   });
 
-  it("no free connection in the pool in time, for a query and for a transaction (P2028)", async () => {
-    const small = open({ connectionString: inject("databaseUrl"), poolSize: 1, statementTimeoutMs: 10_000 });
-    const holding = small.$transaction(async (tx) => tx.$queryRaw`SELECT 1 FROM pg_sleep(3)`, {
-      timeout: 8_000,
-    });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const [statement, transaction] = await Promise.all([
-      failure(query(small, "SELECT 1")),
-      // A transaction that may wait less than the pool would: Prisma's own "unable to start" (P2028).
-      // (A batch of one statement runs without a transaction: two.)
-      failure(small.$transaction([small.$queryRaw`SELECT 1`, small.$queryRaw`SELECT 2`], { maxWait: 200 })),
-    ]);
-    expect(isDatabaseUnavailable(statement), describeError(statement)).toBe(true);
-    expect((transaction as { code?: string }).code).toBe("P2028");
-    expect(isDatabaseUnavailable(transaction), describeError(transaction)).toBe(true);
-    await holding;
-  });
-
   it("is false for a query that fails on its merits: syntax, division by zero, bad value, unknown table", async () => {
     const merits = await Promise.all([
       failure(query(db, "SELEC 1")),
@@ -228,6 +216,26 @@ describe.each(QUERY_PATHS)("isDatabaseUnavailable, on real failures (%s)", (_, q
     } finally {
       await admin.query(`DROP TABLE ${table}`);
     }
+  });
+});
+
+describe.each(POOL_PATHS)("isDatabaseUnavailable, on a full pool (%s)", (_, query) => {
+  it("no free connection in the pool in time, for a query and for a transaction (P2028)", async () => {
+    const small = open({ connectionString: inject("databaseUrl"), poolSize: 1, statementTimeoutMs: 10_000 });
+    const holding = small.$transaction(async (tx) => tx.$queryRaw`SELECT 1 FROM pg_sleep(3)`, {
+      timeout: 8_000,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const [statement, transaction] = await Promise.all([
+      failure(query(small, "SELECT 1")),
+      // A transaction that may wait less than the pool would: Prisma's own "unable to start" (P2028).
+      // (A batch of one statement runs without a transaction: two.)
+      failure(small.$transaction([small.$queryRaw`SELECT 1`, small.$queryRaw`SELECT 2`], { maxWait: 200 })),
+    ]);
+    expect(isDatabaseUnavailable(statement), describeError(statement)).toBe(true);
+    expect((transaction as { code?: string }).code).toBe("P2028");
+    expect(isDatabaseUnavailable(transaction), describeError(transaction)).toBe(true);
+    await holding;
   });
 });
 

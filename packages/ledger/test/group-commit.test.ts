@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDatabase, isDatabaseUnavailable, type Database } from "@app/db";
-import { verifyLedger } from "../src/index.ts";
+import { observeGroupCommits, verifyLedger } from "../src/index.ts";
 import { createAccount } from "../src/store/accounts.ts";
 import { postTransaction, type PostResult } from "../src/store/transactions.ts";
 import { freePort } from "../../../test/free-port.ts";
@@ -154,5 +155,131 @@ describe("posting under concurrency", () => {
     );
     expect(row!.n).toBe(0);
     expect(await verifyLedger(db)).toEqual([]);
+  });
+});
+
+/** Resolves once `done()` holds, checking every 10 ms; fails after 3 s. */
+async function until(done: () => boolean): Promise<void> {
+  for (const deadline = Date.now() + 3_000; !done();) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe("statements in flight", () => {
+  let bounded: string;
+  let locker: pg.Client;
+  /** The posts of each group-commit statement, as they start. */
+  let started: number[];
+
+  beforeAll(async () => {
+    // A bound no test reaches: posts on it lock its row first (lockBoundedSql), which the locker holds.
+    bounded = (
+      await createAccount(db, { name: "group bounded", type: "asset", currency: "USD", min_balance: -1e12 })
+    ).id;
+    locker = new pg.Client({ connectionString: inject("databaseUrl") });
+    await locker.connect();
+  });
+
+  afterAll(async () => {
+    observeGroupCommits(() => {});
+    await locker.end();
+  });
+
+  /** Runs `work` while the bounded account's row is locked; its statements wait until `work` ends. */
+  async function whileLocked(work: () => Promise<void>): Promise<void> {
+    started = [];
+    observeGroupCommits((posts) => started.push(posts));
+    await locker.query("BEGIN");
+    await locker.query("SELECT 1 FROM ledger.accounts WHERE id = $1 FOR UPDATE", [bounded]);
+    try {
+      await work();
+    } finally {
+      await locker.query("COMMIT");
+    }
+  }
+
+  const keys = (prefix: string, n: number) =>
+    Array.from({ length: n }, (_, i) => `${prefix}-${i}-${randomUUID()}`);
+  const postOn = (on: Database, key: string, to = bounded) =>
+    postTransaction(
+      on,
+      {
+        idempotency_key: key,
+        description: null,
+        entries: [
+          { account_id: to, amount: 3 },
+          { account_id: sales, amount: -3 },
+        ],
+      },
+      "group-commit-test",
+    );
+
+  it("sends the next statement while the last one still runs, once eight posts wait for it", async () => {
+    const [firstKey, ...restKeys] = keys("overlap", 9);
+    let posts: Promise<PostResult>[] = [];
+    await whileLocked(async () => {
+      posts = [postOn(db, firstKey!)];
+      await until(() => started.length === 1);
+      posts.push(...restKeys.map((key) => postOn(db, key)));
+      await until(() => started.length === 2);
+      expect(started).toEqual([1, 8]);
+    });
+    const results = await Promise.all(posts);
+    expect(results.map((r) => [r.replayed, r.transaction.idempotency_key])).toEqual(
+      [firstKey, ...restKeys].map((key) => [false, key]),
+    );
+  });
+
+  it("writes the next statement's posts when the one before it is refused", async () => {
+    const good = keys("behind-refused", 8);
+    let posts: Promise<PostResult>[] = [];
+    await whileLocked(async () => {
+      // An unknown account's post, on the bounded account too: its statement waits for the lock.
+      const unknownAccount = postTransaction(
+        db,
+        {
+          idempotency_key: `refused-${randomUUID()}`,
+          description: null,
+          entries: [
+            { account_id: bounded, amount: 3 },
+            { account_id: randomUUID(), amount: -3 },
+          ],
+        },
+        "group-commit-test",
+      );
+      posts = [unknownAccount];
+      await until(() => started.length === 1);
+      posts.push(...good.map((key) => postOn(db, key)));
+      await until(() => started.length === 2);
+    });
+    const [refused, ...written] = await Promise.allSettled(posts);
+    expect(refused).toMatchObject({ status: "rejected", reason: { errorName: "UNKNOWN_ACCOUNT" } });
+    expect(written.map((r) => r.status === "fulfilled" && r.value.transaction.idempotency_key)).toEqual(good);
+    expect(await commitsOf(good)).toBe(1);
+  });
+
+  it("behind a pooler (no pipelined connection), sends the next statement only after the last one's answer", async () => {
+    const pooled = createDatabase({
+      connectionString: inject("databaseUrl"),
+      poolSize: 4,
+      preparedStatements: false,
+    });
+    try {
+      const [firstKey, ...restKeys] = keys("one-at-a-time", 9);
+      let posts: Promise<PostResult>[] = [];
+      await whileLocked(async () => {
+        posts = [postOn(pooled, firstKey!)];
+        await until(() => started.length === 1);
+        posts.push(...restKeys.map((key) => postOn(pooled, key)));
+        // Far longer than the overlapping statement took to start above.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(started).toEqual([1]);
+      });
+      await Promise.all(posts);
+      expect(started).toEqual([1, 8]);
+    } finally {
+      await pooled.$disconnect();
+    }
   });
 });

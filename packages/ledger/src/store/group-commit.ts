@@ -19,13 +19,33 @@
  *   posts as a database outage (503): one stuck chunk cannot hold the posts
  *   queued behind it for longer. A retry with the same key replays a post that
  *   was written after all.
+ *
+ * The statements go to the database's pipelined connection (pipelinedQueries):
+ * once OVERLAP_FROM posts wait, their statement is sent while the last one
+ * still runs, and PostgreSQL starts it as that one commits, instead of after
+ * the round trip, the answers and the next requests read in between (measured:
+ * docs/benchmarks.md, "Posting"). Behind a pooler, with no pipelined
+ * connection, one statement at a time goes through the pool.
  */
-import { batchCallsPerClient, databaseErrorCode, withTimeout, type Database } from "@app/db";
+import {
+  batchCallsPerClient,
+  databaseErrorCode,
+  pipelinedQueries,
+  withTimeout,
+  type Database,
+} from "@app/db";
 import { firstOfEachKey, REFUSED_POST, type NewTransaction } from "./insert-transactions.ts";
 import { postChecked, writeCheckedPosts, type PostOutcome } from "./post-checked.ts";
 
 const BATCH_POSTS = 100;
 const STATEMENT_TIMEOUT_MS = 10_000;
+/**
+ * Posts waiting that are sent while a statement runs; fewer wait for its
+ * answer. A statement costs PostgreSQL about as much as five posts in it,
+ * so a small one sent early costs more than the wait it saves (measured:
+ * docs/benchmarks.md, "Posting").
+ */
+const OVERLAP_FROM = 8;
 
 /**
  * What became of a post: its outcome (a key known before, or taken by another
@@ -49,9 +69,13 @@ export function observeGroupCommits(observe: (posts: number) => void): void {
   observer = observe;
 }
 
+const overlapping = batchCallsPerClient(writeGroup, { overlapFrom: OVERLAP_FROM });
+const oneAtATime = batchCallsPerClient(writeGroup);
+
 /** Writes `tx` with the posts that arrive alongside it (one writer per database client). */
-export const writeWithGroupCommit: (db: Database, tx: NewTransaction) => Promise<GroupCommitOutcome> =
-  batchCallsPerClient(writeGroup);
+export function writeWithGroupCommit(db: Database, tx: NewTransaction): Promise<GroupCommitOutcome> {
+  return (pipelinedQueries(db) ? overlapping : oneAtATime)(db, tx);
+}
 
 async function writeGroup(
   db: Database,
@@ -76,7 +100,7 @@ async function writeChunk(
   txs: NewTransaction[],
 ): Promise<Map<NewTransaction, GroupCommitOutcome>> {
   try {
-    return await writeCheckedPosts(db, txs);
+    return await writeCheckedPosts(pipelinedQueries(db) ?? db, txs);
   } catch (error) {
     if (!refusedOnAPostsMerits(error, txs)) throw error;
     // A repeated key's later posts answer as replays (null) of its first.

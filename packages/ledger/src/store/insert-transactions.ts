@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { isoTimestampSql, queryRows, type Database } from "@app/db";
+import { isoTimestampSql, queryRows, type Queryable } from "@app/db";
 import type { Transaction } from "../schemas.ts";
 import { inJsonbKeyOrder } from "./metadata-order.ts";
 
@@ -123,7 +123,7 @@ ${WRITTEN("(SELECT * FROM written_entries UNION ALL SELECT * FROM written_hold_e
  * and a test compares both answers byte for byte.
  */
 export async function insertTransactions(
-  db: Database,
+  db: Queryable,
   txs: NewTransaction[],
 ): Promise<Map<NewTransaction, Transaction | null>> {
   const written = new Map<NewTransaction, Transaction | null>(txs.map((tx) => [tx, null]));

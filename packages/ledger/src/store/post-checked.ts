@@ -1,4 +1,4 @@
-import { isoTimestampSql, queryRows, type Database } from "@app/db";
+import { isoTimestampSql, queryRows, type Database, type Queryable } from "@app/db";
 import { DomainError } from "@app/rest/errors";
 import type { Transaction } from "../schemas.ts";
 import {
@@ -101,7 +101,7 @@ export async function checkPosts(
  * answers that transaction, as a replay.
  */
 export async function writeCheckedPosts(
-  db: Database,
+  db: Queryable,
   txs: NewTransaction[],
 ): Promise<Map<NewTransaction, PostOutcome>> {
   if (txs.length === 0) return new Map();
@@ -141,7 +141,7 @@ export const byScopedKey = (known: KnownTransaction[] | null | undefined) =>
 
 /** The transactions of the known keys among `keys` (each a principal's), by scopedKey. */
 export async function knownTransactions(
-  db: Database,
+  db: Queryable,
   keys: Pick<NewTransaction, "principal" | "idempotencyKey">[],
 ): Promise<Map<string, KnownTransaction>> {
   const [row] = await queryRows<{ known: KnownTransaction[] | null }>(
