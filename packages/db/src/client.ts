@@ -66,7 +66,8 @@ export function createDatabase({
   // reach different server connections: statements then go through the pool one at a time.
   const pipelined = preparedStatements
     ? createPipelinedConnection(
-        // A statement the server never answers closes the connection (its statement timeout answers first).
+        // A statement never answered closes the connection: twice the statement timeout, since the one
+        // written before it may run that long first.
         { ...connection, query_timeout: statementTimeoutMs * 2 },
         (client, sql, values) => rowsOf(client, true, sql, values),
         watch,
@@ -86,10 +87,11 @@ export function createDatabase({
   // Prisma closes the pool only once it has run a statement itself, and most never ask it (queryRows, inTransaction).
   const disconnectPrisma = db.$disconnect.bind(db);
   db.$disconnect = async () => {
+    // The pipelined connection first, while the hang watch still runs.
+    await pipelined?.end();
     try {
       await disconnectPrisma();
     } finally {
-      await pipelined?.end();
       if (!pool.ending) await pool.end();
     }
   };
@@ -138,17 +140,17 @@ export async function queryRows<T>(db: Queryable, sql: string, ...values: unknow
   throw new Error("queryRows needs a database made by createDatabase, or an inTransaction's transaction");
 }
 
-/** The statements of one transaction, on one connection of the pool (inTransaction). */
 /**
  * Statements on the database's one pipelined connection (pipelined-connection.ts):
  * each is sent at once, even while the ones before it run, and runs as they
  * end, on one server process. Null when the database has none (behind a
  * pooler in transaction mode): then statements go through the pool.
  */
-export function pipelinedQueries(db: Database): PoolTransaction | null {
+export function pipelinedQueries(db: Database): PipelinedConnection | null {
   return pools.get(db)?.pipelined ?? null;
 }
 
+/** The statements of one transaction, on one connection of the pool (inTransaction). */
 export interface PoolTransaction {
   /** The rows of one statement, mapped and failing as queryRows's. */
   query<T>(sql: string, ...values: unknown[]): Promise<T[]>;

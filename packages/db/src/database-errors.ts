@@ -113,14 +113,17 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return errorClass !== null && errorClass !== "other";
 }
 
-/** `promise`, or a DatabaseTimeoutError after `ms` (the statement itself is not cancelled). */
-export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+/**
+ * `promise`, or a DatabaseTimeoutError after `ms` (the statement itself is
+ * not cancelled: `onTimeout` may see to it).
+ */
+export function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout?: () => void): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new DatabaseTimeoutError(`the database did not answer within ${ms} ms`)),
-      ms,
-    );
+    timer = setTimeout(() => {
+      onTimeout?.();
+      reject(new DatabaseTimeoutError(`the database did not answer within ${ms} ms`));
+    }, ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

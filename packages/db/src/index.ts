@@ -22,6 +22,7 @@ export {
   type Queryable,
 } from "./client.ts";
 export { databaseOptionsOf, databaseSettings } from "./database-settings.ts";
+export type { PipelinedConnection } from "./pipelined-connection.ts";
 export { migrateDatabase, readMigrations, type Migration } from "./migrate.ts";
 export { findRepoRoot, migrationsDirectory } from "./paths.ts";
 export { isoTimestampSql } from "./sql.ts";

@@ -11,6 +11,7 @@ import { startTcpProxy } from "../../../test/tcp-proxy.ts";
 import {
   createDatabase,
   databaseErrorCode,
+  isDatabaseUnavailable,
   pipelinedQueries,
   queryRows,
   type Database,
@@ -103,6 +104,55 @@ describe("pipelinedQueries", () => {
     } finally {
       await queryRows(db, `DROP TABLE ${table}`);
     }
+  });
+
+  it("keeps its connection after a statement's own error: the next runs on the same server process", async () => {
+    const pipelined = pipelinedQueries(open({ statementTimeoutMs: 300 }))!;
+    const pidOf = async () =>
+      (await pipelined.query<{ pid: number }>("SELECT pg_backend_pid() AS pid"))[0]!.pid;
+    const pid = await pidOf();
+    for (const [sql, code] of [
+      ["SELECT 1 / 0", "22012"],
+      ["SELECT pg_sleep(1)::text", "57014"],
+    ] as const) {
+      const error = await pipelined.query(sql).catch((failure: unknown) => failure);
+      expect(databaseErrorCode(error)).toBe(code);
+      expect(await pidOf()).toBe(pid);
+    }
+  });
+
+  it("parses a statement again behind a first use whose parse failed, instead of failing it too", async () => {
+    const db = open({ statementTimeoutMs: 400 });
+    const pipelined = pipelinedQueries(db)!;
+    const table = `pipelined_parse_${randomUUID().replaceAll("-", "")}`;
+    await queryRows(db, `CREATE TABLE ${table} (n int)`);
+    try {
+      // Parsing a statement on the table takes a lock on it: held here, the first parse times out (55P03).
+      await admin.query("BEGIN");
+      await admin.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+      const sql = `SELECT count(*)::int AS n FROM ${table}`;
+      const [first, ...behind] = Array.from({ length: 3 }, () => pipelined.query<{ n: number }>(sql));
+      const firstFailure = await first!.catch((error: unknown) => error);
+      await admin.query("COMMIT");
+      expect(databaseErrorCode(firstFailure)).toBe("55P03");
+      // Written at once behind the failed parse, they would fail with 26000 (no such prepared statement).
+      expect(await Promise.all(behind)).toEqual([[{ n: 0 }], [{ n: 0 }]]);
+    } finally {
+      await admin.query("ROLLBACK").catch(() => {});
+      await queryRows(db, `DROP TABLE ${table}`);
+    }
+  });
+
+  it("reset() fails the statements under way as unavailable, and the next runs on a new server process", async () => {
+    const pipelined = pipelinedQueries(open())!;
+    const [before] = await pipelined.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+    const underWay = pipelined.query("SELECT pg_sleep(2)::text");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    pipelined.reset();
+    const error = await underWay.catch((failure: unknown) => failure);
+    expect(isDatabaseUnavailable(error)).toBe(true);
+    const [after] = await pipelined.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+    expect(after!.pid).not.toBe(before!.pid);
   });
 
   it("opens a new connection for the next statement after its connection was lost", async () => {

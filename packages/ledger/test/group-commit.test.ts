@@ -259,6 +259,31 @@ describe("statements in flight", () => {
     expect(await commitsOf(good)).toBe(1);
   });
 
+  it("fails a statement stuck past 10 s with 503 and closes its connection: posts sent after it are not held", async () => {
+    // Statements that may wait 30 s for a lock: the group commit's own 10 s bound answers first.
+    const patient = createDatabase({ connectionString: inject("databaseUrl"), statementTimeoutMs: 60_000 });
+    try {
+      let stuck: Promise<PostResult> | undefined;
+      let after: { result: PromiseSettledResult<PostResult>; ms: number } | undefined;
+      await whileLocked(async () => {
+        stuck = postOn(patient, `stuck-${randomUUID()}`);
+        const failed = await stuck.then(
+          () => null,
+          (error: unknown) => error,
+        );
+        expect(isDatabaseUnavailable(failed)).toBe(true);
+        // On an account nobody holds: before the connection was closed, it waited behind the stuck one.
+        const started = Date.now();
+        const [result] = await Promise.allSettled([postOn(patient, `after-stuck-${randomUUID()}`, cash)]);
+        after = { result: result!, ms: Date.now() - started };
+      });
+      expect(after!.result.status).toBe("fulfilled");
+      expect(after!.ms).toBeLessThan(3_000);
+    } finally {
+      await patient.$disconnect();
+    }
+  }, 30_000);
+
   it("behind a pooler (no pipelined connection), sends the next statement only after the last one's answer", async () => {
     const pooled = createDatabase({
       connectionString: inject("databaseUrl"),

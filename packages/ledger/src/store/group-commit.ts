@@ -16,9 +16,10 @@
  * - At most BATCH_POSTS posts go in one statement; a chunk that fails fails its
  *   own posts only (the chunks before it are committed and answered).
  * - A chunk whose statements get no answer within STATEMENT_TIMEOUT_MS fails its
- *   posts as a database outage (503): one stuck chunk cannot hold the posts
- *   queued behind it for longer. A retry with the same key replays a post that
- *   was written after all.
+ *   posts as a database outage (503), and the pipelined connection is closed
+ *   (the chunk sent behind it on that connection fails with it): one stuck
+ *   chunk cannot hold the posts queued behind it for longer. A retry with the
+ *   same key replays a post that was written after all.
  *
  * The statements go to the database's pipelined connection (pipelinedQueries):
  * once OVERLAP_FROM posts wait, their statement is sent while the last one
@@ -85,7 +86,9 @@ async function writeGroup(
   for (let start = 0; start < txs.length; start += BATCH_POSTS) {
     const chunk = txs.slice(start, start + BATCH_POSTS);
     observer?.(chunk.length);
-    const written = await withTimeout(writeChunk(db, chunk), STATEMENT_TIMEOUT_MS).catch(
+    const written = await withTimeout(writeChunk(db, chunk), STATEMENT_TIMEOUT_MS, () =>
+      pipelinedQueries(db)?.reset(),
+    ).catch(
       (error: unknown) =>
         new Map<NewTransaction, GroupCommitOutcome>(chunk.map((tx) => [tx, { failed: error }])),
     );
