@@ -25,6 +25,7 @@ export interface DatabaseOptions {
 const CONNECT_TIMEOUT_MS = 2_000;
 /** Idle connections send TCP keep-alive probes after this long, so a vanished peer errors out. */
 const KEEP_ALIVE_DELAY_MS = 5_000;
+const PIPELINE_TIMEOUT_ROOM_MS = 5_000;
 
 /**
  * A Prisma client over a node-postgres pool in which every wait is bounded:
@@ -66,9 +67,10 @@ export function createDatabase({
   // reach different server connections: statements then go through the pool one at a time.
   const pipelined = preparedStatements
     ? createPipelinedConnection(
-        // A statement never answered closes the connection: twice the statement timeout, since the one
-        // written before it may run that long first.
-        { ...connection, query_timeout: statementTimeoutMs * 2 },
+        // A statement never answered closes the connection, a backstop behind the hang watch: twice
+        // the statement timeout (the one written before it may run that long first), and room enough
+        // that the server's own statement timeout always answers first.
+        { ...connection, query_timeout: statementTimeoutMs * 2 + PIPELINE_TIMEOUT_ROOM_MS },
         (client, sql, values) => rowsOf(client, true, sql, values),
         watch,
       )
