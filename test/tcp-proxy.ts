@@ -10,6 +10,8 @@ export interface TcpProxy {
    * a busy machine's is); connections already made pass bytes at once.
    */
   slowNewConnections(ms: number): void;
+  /** Stops passing the target's bytes back on connection `index` (in the order accepted): its answers never arrive. */
+  withholdAnswers(index: number): void;
   /** Bytes passed on to the target so far, by connection, in the order they were accepted. */
   bytesToTarget(): number[];
   close(): Promise<void>;
@@ -20,6 +22,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   let frozen = false;
   let newConnectionDelayMs = 0;
   const toTarget: number[] = [];
+  const withheld = new Set<number>();
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host);
@@ -31,7 +34,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     ] as const) {
       sockets.add(from);
       from.on("data", (chunk) => {
-        if (frozen) return;
+        if (frozen || (to === client && withheld.has(connection))) return;
         if (to === upstream) toTarget[connection]! += chunk.length;
         const wait = passFrom - Date.now();
         if (wait > 0) setTimeout(() => to.write(chunk), wait);
@@ -55,6 +58,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     slowNewConnections(ms) {
       newConnectionDelayMs = ms;
+    },
+    withholdAnswers(index) {
+      withheld.add(index);
     },
     bytesToTarget: () => [...toTarget],
     async close() {
