@@ -118,6 +118,34 @@ describe("logs, request ids and metrics", () => {
     });
   });
 
+  it("name the request on a line the ledger logs while answering it", async () => {
+    const ledger = ledgerClient(ledgerUrl);
+    const [a, b] = [await ledger.account(), await ledger.account()];
+    const key = `reused-${randomUUID()}`;
+    const post = (amount: number, requestId: string) =>
+      ledger.send(
+        "POST",
+        "/transactions",
+        {
+          idempotency_key: key,
+          entries: [
+            { account_id: a, amount },
+            { account_id: b, amount: -amount },
+          ],
+        },
+        "application/json",
+        { "x-request-id": requestId },
+      );
+    expect((await post(5, `first-${key}`)).status).toBe(201);
+    const reused = await post(6, `second-${key}`);
+    expect(reused.headers.get("idempotency-key-mismatch")).toBe("true");
+    await requestLine("ledger", `second-${key}`);
+    const warnings = linesOf(output.ledger).filter(
+      (line) => line.level === "warn" && String(line.msg).includes(key),
+    );
+    expect(warnings).toEqual([expect.objectContaining({ service: "ledger", request_id: `second-${key}` })]);
+  });
+
   it("replace an X-Request-Id that is not 1-128 visible ASCII characters", async () => {
     for (const sent of ["has spaces in it", "x".repeat(129)]) {
       const response = await fetch(`${webUrl}/livez`, { headers: { "x-request-id": sent } });

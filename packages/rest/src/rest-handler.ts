@@ -15,8 +15,8 @@ export interface RestHandlerOptions {
   /** The router's OpenAPI document: its paths decide 404 and 405 before any procedure runs. */
   document: OpenAPIObject;
   maxBodyBytes: number;
-  /** Every failure the service answered with a 5xx, for the server's log. */
-  onError?(error: unknown, path: string | undefined): void;
+  /** Every failure the service answered with a 5xx, for the server's log (`requestId`: RestCall's). */
+  onError?(error: unknown, path: string | undefined, requestId: string | undefined): void;
 }
 
 /** What the server hands the handler with each request. */
@@ -31,6 +31,8 @@ export interface RestCall {
    * check the signature); null past `limit` bytes.
    */
   readBody?(limit: number): Promise<string | null>;
+  /** The request's id (X-Request-Id), handed to `onError` for the line it logs. */
+  requestId?: string;
 }
 
 export interface RestHandler {
@@ -81,14 +83,14 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
         body = read;
       }
     }
-    return answerCall(route, match.parameters, { ...received, body }, call.context);
+    return answerCall(route, match.parameters, { ...received, body }, call);
   }
 
   async function answerCall(
     route: Route,
     parameters: Record<string, string>,
     request: RestRequest,
-    context: () => Promise<RestContext>,
+    { context, requestId }: RestCall,
   ): Promise<Answer> {
     const { procedure } = route;
     let ctx: RestContext | undefined;
@@ -99,7 +101,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       return successAnswer(route, ctx.response, data);
     } catch (error) {
       const { status, body, headers } = apiErrorOf(error);
-      if (status >= 500) options.onError?.(error, procedure.path);
+      if (status >= 500) options.onError?.(error, procedure.path, requestId);
       return jsonAnswer(status, body, { ...Object.fromEntries(ctx?.response.headers ?? []), ...headers });
     }
   }

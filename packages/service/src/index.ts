@@ -1,7 +1,7 @@
 export { createFailureReporter, type FailureReporter } from "./failure-reporter.ts";
 export { createLogger, routeConsoleToLogger, type Logger } from "./logger.ts";
 export { createServiceMetrics, serveMetrics, type ServiceMetrics } from "./metrics.ts";
-export type { RequestRecord } from "./request-context.ts";
+export { runWithRequest, type RequestRecord } from "./request-context.ts";
 export {
   createServiceServer,
   HEADERS_TIMEOUT_MS,

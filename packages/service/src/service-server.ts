@@ -3,7 +3,7 @@ import http from "node:http";
 import net from "node:net";
 import type { Logger } from "./logger.ts";
 import type { ServiceMetrics } from "./metrics.ts";
-import { requestIdFrom, runWithRequest, type RequestRecord } from "./request-context.ts";
+import { requestIdFrom, type RequestRecord } from "./request-context.ts";
 
 /** How long a client may take to send a request's headers, and the whole request (then 408). */
 export const HEADERS_TIMEOUT_MS = 20_000;
@@ -16,7 +16,9 @@ export interface ServiceServerOptions {
   metrics?: ServiceMetrics;
   /**
    * Answers one request. It sets `record.route` (the route's template) and
-   * `record.user` for the request's log line, and must not throw.
+   * `record.user` for the request's log line, and must not throw. The lines
+   * it logs name `record.id`: given as a field, or by running the work in
+   * the request's context (`runWithRequest`).
    */
   handle(req: http.IncomingMessage, res: http.ServerResponse, record: RequestRecord): Promise<void>;
   /**
@@ -78,9 +80,8 @@ interface TrackedSocket {
 /**
  * The HTTP server of either service: Node's limits set (headers 20 s, whole
  * request 30 s with 408, keep-alive 65 s), an `X-Request-Id` on every answer
- * (the client's when usable, else a new one) that every log line written while
- * answering names, one JSON log line and one metrics observation per request,
- * and a drained shutdown.
+ * (the client's when usable, else a new one), one JSON log line and one
+ * metrics observation per request, and a drained shutdown.
  */
 export function createServiceServer({
   logger,
@@ -129,7 +130,7 @@ export function createServiceServer({
           "request",
         );
       });
-      void runWithRequest(record, () => handle(req, res, record));
+      void handle(req, res, record);
     },
   );
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;

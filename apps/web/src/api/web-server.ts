@@ -12,7 +12,14 @@ import {
   type Answer,
 } from "@app/rest";
 import { API_VERSION } from "@app/resume";
-import { createServiceServer, type Logger, type ServiceMetrics, type ServiceServer } from "@app/service";
+import {
+  createServiceServer,
+  runWithRequest,
+  type Logger,
+  type RequestRecord,
+  type ServiceMetrics,
+  type ServiceServer,
+} from "@app/service";
 import { SECURITY_HEADERS } from "../server/security-headers.ts";
 import type { Cors } from "./cors.ts";
 import type { PublicPages } from "./public-pages.ts";
@@ -58,6 +65,12 @@ const PUBLIC_HEADERS = {
  * Why not a Next.js route: Next's routing costs more CPU per request than the
  * handler itself, which capped GET /me/resume far below its target
  * (measured: docs/benchmarks.md, "Resume").
+ *
+ * Each request is answered in its request context (`runWithRequest`), so that
+ * every line logged meanwhile names it: Next.js's console output, and lines
+ * of work a request started that ends after its answer. Next.js runs its
+ * own AsyncLocalStorage anyway, so on Node 20 the promise hooks that context
+ * costs are paid either way.
  */
 export function createWebServer({
   api,
@@ -72,52 +85,54 @@ export function createWebServer({
     logger,
     ...(metrics ? { metrics } : {}),
     refusedRequest: (status, message) => errorAnswer(status, message, API_HEADERS),
-    async handle(req, res, record) {
-      const badTarget = badTargetAnswer(req.url ?? "/");
-      if (badTarget) return sendAnswer(res, badTarget, SECURITY_HEADERS);
-      const target = parseRequestTarget(req.url ?? "/");
-      const pathname = target.path;
-      try {
-        if (pathname === "/me" || pathname.startsWith("/me/")) {
-          const preflight = cors.preflight(req);
-          if (preflight) {
-            record.route = "preflight";
-            return sendAnswer(res, preflight, API_HEADERS);
-          }
-          return sendAnswer(res, await api.serveRest(req, target, record), {
-            ...API_HEADERS,
-            ...cors.headersFor(req),
-          });
-        }
-        if (publicPages.owns(pathname)) {
-          return sendAnswer(res, await publicPages.serve(req, target, record), PUBLIC_HEADERS);
-        }
-        if (pathname.startsWith(TRPC_PREFIX)) {
-          for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
-          return await api.serveTrpc(req, res, target, pathname.slice(TRPC_PREFIX.length), record);
-        }
-        const health = await healthAnswer(
-          pathname,
-          req.method ?? "GET",
-          async () => !service.isDraining() && (await isDatabaseReachable()),
-        );
-        if (health) {
-          record.route = pathname;
-          return sendApiAnswer(res, health);
-        }
-        record.route = "next";
-        const method = req.method ?? "GET";
-        const allowed = nextMethodsOf(pathname);
-        if (!allowed.includes(method))
-          return sendAnswer(res, methodNotAllowedAnswer(method, pathname, allowed), SECURITY_HEADERS);
-        return await handleNext(req, res);
-      } catch (error) {
-        logger.error({ err: error }, "request failed");
-        if (!res.headersSent) sendApiAnswer(res, failureAnswer(error, isDatabaseUnavailable));
-        else res.destroy();
-      }
-    },
+    handle: (req, res, record) => runWithRequest(record, () => handle(req, res, record)),
   });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse, record: RequestRecord) {
+    const badTarget = badTargetAnswer(req.url ?? "/");
+    if (badTarget) return sendAnswer(res, badTarget, SECURITY_HEADERS);
+    const target = parseRequestTarget(req.url ?? "/");
+    const pathname = target.path;
+    try {
+      if (pathname === "/me" || pathname.startsWith("/me/")) {
+        const preflight = cors.preflight(req);
+        if (preflight) {
+          record.route = "preflight";
+          return sendAnswer(res, preflight, API_HEADERS);
+        }
+        return sendAnswer(res, await api.serveRest(req, target, record), {
+          ...API_HEADERS,
+          ...cors.headersFor(req),
+        });
+      }
+      if (publicPages.owns(pathname)) {
+        return sendAnswer(res, await publicPages.serve(req, target, record), PUBLIC_HEADERS);
+      }
+      if (pathname.startsWith(TRPC_PREFIX)) {
+        for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
+        return await api.serveTrpc(req, res, target, pathname.slice(TRPC_PREFIX.length), record);
+      }
+      const health = await healthAnswer(
+        pathname,
+        req.method ?? "GET",
+        async () => !service.isDraining() && (await isDatabaseReachable()),
+      );
+      if (health) {
+        record.route = pathname;
+        return sendApiAnswer(res, health);
+      }
+      record.route = "next";
+      const method = req.method ?? "GET";
+      const allowed = nextMethodsOf(pathname);
+      if (!allowed.includes(method))
+        return sendAnswer(res, methodNotAllowedAnswer(method, pathname, allowed), SECURITY_HEADERS);
+      return await handleNext(req, res);
+    } catch (error) {
+      logger.error({ err: error }, "request failed");
+      if (!res.headersSent) sendApiAnswer(res, failureAnswer(error, isDatabaseUnavailable));
+      else res.destroy();
+    }
+  }
   return service;
 }
 
