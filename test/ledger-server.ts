@@ -44,6 +44,8 @@ export const OTHER_FULL_KEY: Credential = {
 export interface LedgerServer {
   url: string;
   warnings: string[];
+  /** Every line it logged, parsed. */
+  logLines: Record<string, unknown>[];
   stop(): Promise<void>;
 }
 
@@ -69,6 +71,7 @@ export async function startLedgerServer(databaseUrl = inject("databaseUrl")): Pr
     get warnings() {
       return lines.filter((line) => line.level === "warn").map((line) => String(line.msg));
     },
+    logLines: lines,
     stop: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -15,7 +15,7 @@ import { startLedger, startWeb, stopProcess, waitForHealthy } from "../scripts/p
 import { freePort } from "./free-port.ts";
 import { httpClient } from "./http-client.ts";
 import { ledgerClient } from "./ledger-client.ts";
-import { FULL_KEY } from "./ledger-server.ts";
+import { FULL_KEY, startLedgerServer } from "./ledger-server.ts";
 import { newUser } from "./tokens.ts";
 
 let root: string;
@@ -144,6 +144,56 @@ describe("logs, request ids and metrics", () => {
       (line) => line.level === "warn" && String(line.msg).includes(key),
     );
     expect(warnings).toEqual([expect.objectContaining({ service: "ledger", request_id: `second-${key}` })]);
+  });
+
+  it("name the request on the error line of a failure answered 503, in both services", async () => {
+    const down = `postgresql://postgres:x@127.0.0.1:${await freePort()}/app`;
+    const ledgerDown = await startLedgerServer(down);
+    try {
+      const answer = await ledgerClient(ledgerDown.url).send(
+        "GET",
+        `/accounts/${randomUUID()}`,
+        undefined,
+        "application/json",
+        { "x-request-id": "ledger-down-1" },
+      );
+      expect(answer.status).toBe(503);
+      expect(ledgerDown.logLines).toContainEqual(
+        expect.objectContaining({ level: "error", msg: "request failed", request_id: "ledger-down-1" }),
+      );
+    } finally {
+      await ledgerDown.stop();
+    }
+
+    const port = await freePort();
+    const webDown = startWeb(
+      {
+        DATABASE_URL: down,
+        DATA_DIR: env.DATA_DIR,
+        HOST: "127.0.0.1",
+        PORT: port,
+        LEDGER_PORT: 0,
+        SHUTDOWN_DRAIN_MS: 0,
+      },
+      "piped",
+    );
+    let webOutput = "";
+    webDown.stdout!.on("data", (chunk: Buffer) => (webOutput += chunk.toString()));
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      await waitForHealthy(`${url}/openapi.json`);
+      const answer = await fetch(`${url}/me/profile`, {
+        headers: { authorization: (await newUser()).authorization, "x-request-id": "web-down-1" },
+      });
+      expect(answer.status).toBe(503);
+      await expect
+        .poll(() =>
+          linesOf(webOutput).find((line) => line.level === "error" && line.request_id === "web-down-1"),
+        )
+        .toMatchObject({ msg: "request failed" });
+    } finally {
+      await stopProcess(webDown);
+    }
   });
 
   it("replace an X-Request-Id that is not 1-128 visible ASCII characters", async () => {

@@ -64,7 +64,7 @@ export interface LedgerServerDeps {
  * front of the ledger router (served as REST by packages/rest). The few lines
  * it logs while answering name the request by a `request_id` field, not
  * through a request context: on Node 20 that context (AsyncLocalStorage)
- * hooks every promise, about 6 % of a post's CPU (docs/benchmarks.md,
+ * hooks every promise, 8-13 % of a post's CPU (docs/benchmarks.md,
  * "Posting").
  */
 export function createLedgerServer({

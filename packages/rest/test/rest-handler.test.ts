@@ -223,15 +223,15 @@ describe("REST handler", () => {
     expect(json(gone.body)).toEqual({ statusCode: 404, error: "NOT_FOUND", message: "no such note" });
   });
 
-  it("answers an unexpected error as a 500 that says nothing of it, and reports it to onError", async () => {
-    const reported: unknown[] = [];
+  it("answers an unexpected error as a 500 that says nothing of it, and reports it to onError with its request's id", async () => {
+    const reported: unknown[][] = [];
     const logging = createRestHandler({
       router,
       document,
       maxBodyBytes: 100,
-      onError: (e) => reported.push(e),
+      onError: (...report) => reported.push(report),
     });
-    const broken = await logging.handle(request("GET", "/notes/broken"), { context });
+    const broken = await logging.handle(request("GET", "/notes/broken"), { context, requestId: "request-7" });
     expect(broken.status).toBe(500);
     expect(json(broken.body)).toEqual({
       statusCode: 500,
@@ -239,7 +239,7 @@ describe("REST handler", () => {
       message: "internal error",
     });
     expect(broken.body).not.toContain("secret");
-    expect(reported).toHaveLength(1);
+    expect(reported).toEqual([[expect.any(Error), expect.any(String), "request-7"]]);
   });
 
   it("coerces query values to numbers but never JSON body values", async () => {

@@ -7,7 +7,8 @@ export type Logger = pino.Logger;
 
 /**
  * JSON lines on stdout: `time`, `level`, `service`, `msg`, and the
- * `request_id` of the request being answered, if any. Written in the
+ * `request_id` of the request whose context (runWithRequest) the line is
+ * written in, if any, unless the line names one itself. Written in the
  * background in blocks of 4 KiB at least, or every quarter second (one write
  * per line cost the ledger about 4% of its posts); call `flush` before exit.
  * Callers log fields, never a token, a secret or a body.

@@ -13,7 +13,7 @@ export interface RequestRecord {
 
 const requests = new AsyncLocalStorage<RequestRecord>();
 
-/** The request whose handling is under way here (every log line names it), if any. */
+/** The request whose context (runWithRequest) this runs in, if any: the log lines written here name it. */
 export const currentRequest = (): RequestRecord | undefined => requests.getStore();
 
 export const runWithRequest = <T>(record: RequestRecord, work: () => T): T => requests.run(record, work);
