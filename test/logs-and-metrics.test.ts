@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { env } from "../scripts/env.ts";
-import { startLedger, startWeb, stopProcess, waitForHealthy } from "../scripts/processes.ts";
+import { startLedger, startWeb, stopProcess, waitForHealthy, type ServiceEnv } from "../scripts/processes.ts";
 import { freePort } from "./free-port.ts";
 import { httpClient } from "./http-client.ts";
 import { ledgerClient } from "./ledger-client.ts";
@@ -25,6 +25,8 @@ let webUrl: string;
 let ledgerUrl: string;
 let webMetrics: string;
 let ledgerMetrics: string;
+/** The servers' environment: the database of this run, free ports. */
+let service: ServiceEnv;
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), "observe-"));
@@ -36,7 +38,7 @@ beforeAll(async () => {
     await freePort(),
     await freePort(),
   ];
-  const service = {
+  service = {
     DATABASE_URL: inject("databaseUrl"),
     DATA_DIR: env.DATA_DIR,
     HOST: "127.0.0.1",
@@ -166,17 +168,7 @@ describe("logs, request ids and metrics", () => {
     }
 
     const port = await freePort();
-    const webDown = startWeb(
-      {
-        DATABASE_URL: down,
-        DATA_DIR: env.DATA_DIR,
-        HOST: "127.0.0.1",
-        PORT: port,
-        LEDGER_PORT: 0,
-        SHUTDOWN_DRAIN_MS: 0,
-      },
-      "piped",
-    );
+    const webDown = startWeb({ ...service, DATABASE_URL: down, PORT: port }, "piped");
     let webOutput = "";
     webDown.stdout!.on("data", (chunk: Buffer) => (webOutput += chunk.toString()));
     try {

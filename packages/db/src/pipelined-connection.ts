@@ -1,5 +1,5 @@
 import pg from "pg";
-import { databaseErrorCode, DatabaseQueryError } from "./database-errors.ts";
+import { databaseErrorCode, DatabaseQueryError, withTimeout } from "./database-errors.ts";
 import { closeSocket } from "./hang-watch.ts";
 
 /** The rows of one statement, failing as queryRows does. */
@@ -131,13 +131,7 @@ export function createPipelinedConnection(
       current = null;
       const client = await on?.client.catch(() => null);
       if (!client) return;
-      const closed = client.end().catch(() => {});
-      let timer: NodeJS.Timeout | undefined;
-      const waited = new Promise<"late">(
-        (resolve) => (timer = setTimeout(() => resolve("late"), END_WAIT_MS)),
-      );
-      if ((await Promise.race([closed, waited])) === "late") closeSocket(client);
-      clearTimeout(timer);
+      await withTimeout(client.end(), END_WAIT_MS, () => closeSocket(client)).catch(() => {});
     },
   };
 }

@@ -202,7 +202,7 @@ describe("statements in flight", () => {
 
   const keys = (prefix: string, n: number) =>
     Array.from({ length: n }, (_, i) => `${prefix}-${i}-${randomUUID()}`);
-  const postOn = (on: Database, key: string, to = bounded) =>
+  const postOn = (on: Database, key: string, to = bounded, from = sales) =>
     postTransaction(
       on,
       {
@@ -210,7 +210,7 @@ describe("statements in flight", () => {
         description: null,
         entries: [
           { account_id: to, amount: 3 },
-          { account_id: sales, amount: -3 },
+          { account_id: from, amount: -3 },
         ],
       },
       "group-commit-test",
@@ -237,19 +237,7 @@ describe("statements in flight", () => {
     let posts: Promise<PostResult>[] = [];
     await whileLocked(async () => {
       // An unknown account's post, on the bounded account too: its statement waits for the lock.
-      const unknownAccount = postTransaction(
-        db,
-        {
-          idempotency_key: `refused-${randomUUID()}`,
-          description: null,
-          entries: [
-            { account_id: bounded, amount: 3 },
-            { account_id: randomUUID(), amount: -3 },
-          ],
-        },
-        "group-commit-test",
-      );
-      posts = [unknownAccount];
+      posts = [postOn(db, `refused-${randomUUID()}`, bounded, randomUUID())];
       await until(() => started.length === 1);
       posts.push(...good.map((key) => postOn(db, key)));
       await until(() => started.length === 2);
