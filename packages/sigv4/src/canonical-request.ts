@@ -13,14 +13,8 @@ export interface CanonicalRequestParts {
 }
 
 export function canonicalRequestOf(parts: CanonicalRequestParts): string {
-  return [
-    parts.method.toUpperCase(),
-    parts.path,
-    parts.query,
-    parts.canonicalHeaders,
-    parts.signedHeaders.join(";"),
-    parts.payloadHash,
-  ].join("\n");
+  const { method, path, query, canonicalHeaders, signedHeaders, payloadHash } = parts;
+  return `${method.toUpperCase()}\n${path}\n${query}\n${canonicalHeaders}\n${signedHeaders.join(";")}\n${payloadHash}`;
 }
 
 /**
@@ -31,11 +25,18 @@ export function canonicalRequestOf(parts: CanonicalRequestParts): string {
  * the query sorted and encoded or as sent (Debian's curl 7.88 signs it
  * verbatim). Each binds every byte of the request target; a server routes
  * by the normalised path (`normalizeSigV4Path`), so a path signed either way
- * means one resource. Made one at a time: the first that matches ends the search.
+ * means one resource. Made one at a time, the path as sent and the query
+ * sorted first (what nearly every client signs), the others only when it did
+ * not match: the first that matches ends the search.
  */
 export function* canonicalRequestsOf(sent: CanonicalRequestParts): Generator<string> {
+  const queries = canonicalQueriesOf(sent.query);
+  const first = { path: sent.path, query: queries[0]! };
+  yield canonicalRequestOf({ ...sent, ...first });
   for (const path of canonicalPathsOf(sent.path)) {
-    for (const query of canonicalQueriesOf(sent.query)) yield canonicalRequestOf({ ...sent, path, query });
+    for (const query of queries) {
+      if (path !== first.path || query !== first.query) yield canonicalRequestOf({ ...sent, path, query });
+    }
   }
 }
 
@@ -58,10 +59,12 @@ export function canonicalHeadersOf(headers: ReceivedHeaders, signedHeaders: read
     .map((name) => {
       const lines = headers[name];
       if (!lines?.length) throw new SigV4Error("SignatureDoesNotMatch", `signed header ${name} is missing`);
-      return `${name}:${lines.map((line) => line.trim().replace(/\s+/g, " ")).join(",")}\n`;
+      return `${name}:${lines.length === 1 ? canonicalLine(lines[0]!) : lines.map(canonicalLine).join(",")}\n`;
     })
     .join("");
 }
+
+const canonicalLine = (line: string) => line.trim().replace(/\s+/g, " ");
 
 /** RFC 3986 encoding as SigV4 wants it: everything but unreserved characters. */
 function encodeRfc3986(value: string): string {

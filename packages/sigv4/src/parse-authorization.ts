@@ -27,9 +27,6 @@ export function refusePresignedUrl(query: string): void {
   }
 }
 
-/** Signers send each of the three once; a field more is one that another reader may take otherwise. */
-const AUTHORIZATION_FIELDS = new Set(["Credential", "SignedHeaders", "Signature"]);
-
 /** The fields of the Authorization header, given its lines as received. */
 export function parseAuthorization(lines: readonly string[] | undefined): SigV4Authorization {
   const sent = lines ?? [];
@@ -42,30 +39,48 @@ export function parseAuthorization(lines: readonly string[] | undefined): SigV4A
     );
   }
   const value = sent[0];
-  const malformed = (why: string) =>
-    new SigV4Error("AuthorizationHeaderMalformed", `malformed Authorization header: ${why}`);
   const space = value.indexOf(" ");
   if (space < 0 || value.slice(0, space) !== SIGV4_ALGORITHM) {
     throw malformed(`the algorithm must be ${SIGV4_ALGORITHM}`);
   }
-  const fields = new Map<string, string>();
+  // Signers send each of the three once; a field more is one that another reader may take otherwise.
+  const fields: Record<AuthorizationField, string | undefined> = {
+    Credential: undefined,
+    SignedHeaders: undefined,
+    Signature: undefined,
+  };
   for (const part of value.slice(space + 1).split(",")) {
-    const [key, ...rest] = part.trim().split("=");
-    if (!key || rest.length === 0) throw malformed(`cannot read "${part.trim()}"`);
-    if (!AUTHORIZATION_FIELDS.has(key)) throw malformed(`unknown field "${key}"`);
-    if (fields.has(key)) throw malformed(`${key} is sent twice`);
-    fields.set(key, rest.join("="));
+    const field = part.trim();
+    const equals = field.indexOf("=");
+    if (equals <= 0) throw malformed(`cannot read "${field}"`);
+    const key = field.slice(0, equals);
+    if (!isAuthorizationField(key)) throw malformed(`unknown field "${key}"`);
+    if (fields[key] !== undefined) throw malformed(`${key} is sent twice`);
+    fields[key] = field.slice(equals + 1);
   }
-  const credential = fields.get("Credential")?.split("/");
-  const signedHeaders = fields.get("SignedHeaders")?.split(";");
-  const signature = fields.get("Signature");
-  if (!credential || credential.length !== 5 || credential.some((p) => p === "")) {
+  const credential = fields.Credential?.split("/");
+  if (!credential || credential.length !== 5 || credential.includes("")) {
     throw malformed("Credential must be KEY/DATE/REGION/SERVICE/aws4_request");
   }
-  if (!signedHeaders || signedHeaders.some((h) => !/^[a-z0-9-]+$/.test(h))) {
+  if (fields.SignedHeaders === undefined || !SIGNED_HEADERS.test(fields.SignedHeaders)) {
     throw malformed("SignedHeaders must be lower-case header names separated by ;");
   }
-  if (!signature || !/^[0-9a-f]{64}$/.test(signature)) throw malformed("Signature must be 64 hex digits");
-  const [accessKeyId, ...scope] = credential as [string, ...CredentialScope];
-  return { accessKeyId, scope, signedHeaders, signature };
+  const signature = fields.Signature;
+  if (!signature || !SIGNATURE.test(signature)) throw malformed("Signature must be 64 hex digits");
+  return {
+    accessKeyId: credential[0]!,
+    scope: credential.slice(1) as CredentialScope,
+    signedHeaders: fields.SignedHeaders.split(";"),
+    signature,
+  };
+}
+
+type AuthorizationField = "Credential" | "SignedHeaders" | "Signature";
+const isAuthorizationField = (key: string): key is AuthorizationField =>
+  key === "Credential" || key === "SignedHeaders" || key === "Signature";
+const SIGNED_HEADERS = /^[a-z0-9-]+(?:;[a-z0-9-]+)*$/;
+const SIGNATURE = /^[0-9a-f]{64}$/;
+
+function malformed(why: string): SigV4Error {
+  return new SigV4Error("AuthorizationHeaderMalformed", `malformed Authorization header: ${why}`);
 }

@@ -33,9 +33,11 @@ export function checkClockSkew(signedAt: Date, now: Date): void {
 }
 
 function parseAmzDate(value: string): Date | null {
-  const match = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(value);
-  if (!match) return null;
-  const [, y, mo, d, h, mi, s] = match.map(Number) as number[];
-  const date = new Date(Date.UTC(y!, mo! - 1, d!, h, mi, s));
-  return Number.isNaN(date.getTime()) || date.getUTCDate() !== d ? null : date;
+  if (!AMZ_DATE.test(value)) return null;
+  const part = (from: number, to: number) => Number(value.slice(from, to));
+  const day = part(6, 8);
+  const date = new Date(Date.UTC(part(0, 4), part(4, 6) - 1, day, part(9, 11), part(11, 13), part(13, 15)));
+  return Number.isNaN(date.getTime()) || date.getUTCDate() !== day ? null : date;
 }
+
+const AMZ_DATE = /^\d{8}T\d{6}Z$/;

@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 export function sha256Hex(data: string | Buffer): string {
-  return createHash("sha256").update(data).digest("hex");
+  return hash("sha256", data, "hex");
 }

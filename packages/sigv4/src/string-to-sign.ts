@@ -9,5 +9,6 @@ export const SIGV4_ALGORITHM = "AWS4-HMAC-SHA256";
  * request's SHA-256.
  */
 export function stringToSignOf(amzDate: string, scope: CredentialScope, canonicalRequest: string): string {
-  return [SIGV4_ALGORITHM, amzDate, scope.join("/"), sha256Hex(canonicalRequest)].join("\n");
+  const [date, region, service, terminator] = scope;
+  return `${SIGV4_ALGORITHM}\n${amzDate}\n${date}/${region}/${service}/${terminator}\n${sha256Hex(canonicalRequest)}`;
 }
