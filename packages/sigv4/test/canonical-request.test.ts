@@ -53,6 +53,42 @@ describe("canonicalRequestOf", () => {
   });
 });
 
+describe("canonicalRequestsOf", () => {
+  const parts = {
+    method: "GET",
+    canonicalHeaders: "host:example.com\n",
+    signedHeaders: ["host"],
+    payloadHash: EMPTY_HASH,
+  };
+  const pathAndQueryOf = (request: string) => request.split("\n").slice(1, 3).join("?");
+
+  it("makes the path as sent with the query sorted first, then every other spelling once", () => {
+    const spellings = [...canonicalRequestsOf({ ...parts, path: "/x/../a%2Fb", query: "b=2&a=1" })];
+    expect(spellings.map(pathAndQueryOf)).toEqual([
+      "/x/../a%2Fb?a=1&b=2",
+      "/x/../a%2Fb?b=2&a=1",
+      "/x/../a%252Fb?a=1&b=2",
+      "/x/../a%252Fb?b=2&a=1",
+      "/a%2Fb?a=1&b=2",
+      "/a%2Fb?b=2&a=1",
+      "/a%252Fb?a=1&b=2",
+      "/a%252Fb?b=2&a=1",
+    ]);
+  });
+
+  it("makes the other spellings only when asked for the next (a lone surrogate cannot be encoded again)", () => {
+    const spellings = canonicalRequestsOf({ ...parts, path: "/a\uD800", query: "" });
+    expect(pathAndQueryOf(spellings.next().value as string)).toBe("/a\uD800?");
+    expect(() => spellings.next()).toThrow(URIError);
+  });
+
+  it("makes one spelling of a path and query that have no other", () => {
+    expect(
+      [...canonicalRequestsOf({ ...parts, path: "/transactions", query: "" })].map(pathAndQueryOf),
+    ).toEqual(["/transactions?"]);
+  });
+});
+
 describe("canonicalPathsOf", () => {
   it("tries the path as sent and normalised, each as it is and encoded once more", () => {
     expect(canonicalPathsOf("/accounts")).toEqual(["/accounts"]);
