@@ -31,11 +31,10 @@ export function canonicalRequestOf(parts: CanonicalRequestParts): string {
  */
 export function* canonicalRequestsOf(sent: CanonicalRequestParts): Generator<string> {
   const queries = canonicalQueriesOf(sent.query);
-  const first = { path: sent.path, query: queries[0]! };
-  yield canonicalRequestOf({ ...sent, ...first });
+  yield canonicalRequestOf({ ...sent, query: queries[0]! });
   for (const path of canonicalPathsOf(sent.path)) {
     for (const query of queries) {
-      if (path !== first.path || query !== first.query) yield canonicalRequestOf({ ...sent, path, query });
+      if (path !== sent.path || query !== queries[0]) yield canonicalRequestOf({ ...sent, path, query });
     }
   }
 }
