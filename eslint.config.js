@@ -49,7 +49,14 @@ const NO_PRISMA_QUERY = {
 
 export default tseslint.config(
   {
-    ignores: ["**/node_modules/**", "**/.next/**", "**/generated/**", ".data/**", "**/next-env.d.ts"],
+    ignores: [
+      "**/node_modules/**",
+      "**/.next/**",
+      "**/generated/**",
+      ".data/**",
+      "dist/**",
+      "**/next-env.d.ts",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

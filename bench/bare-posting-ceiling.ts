@@ -1,10 +1,9 @@
 import { fork } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { repoRoot } from "../scripts/env.ts";
 import { SERVER_NODE_ARGS, stopProcess } from "../scripts/processes.ts";
+import { serverBundle } from "../scripts/server-bundles.ts";
 import { profilerArgs } from "./environment.ts";
 
-const SERVER = fileURLToPath(new URL("./bare-posting-server.ts", import.meta.url));
 /** As long as the bench waits for a ledger or web server to become healthy. */
 const START_TIMEOUT_MS = 60_000;
 
@@ -19,7 +18,7 @@ export type BarePostingStore = "minimal" | "ledger";
 
 /**
  * Starts bench/bare-posting-server.ts in a process of its own, posting into
- * `store`, under the ledger's runtime (node with tsx, the production servers'
+ * `store`, under the ledger's runtime (bundled, the production servers'
  * Node flags, NODE_ENV=production), so the ceiling differs from the ledger
  * only in what the ledger's code does. It reports its port over the IPC channel, which
  * also ends it when the bench's process goes. The caller must `stop()` it;
@@ -29,9 +28,10 @@ export async function startBarePostingServer(
   databaseUrl: string,
   store: BarePostingStore,
 ): Promise<BarePostingServer> {
-  const child = fork(SERVER, [], {
+  const server = serverBundle("bare-posting-server", ["bench/bare-posting-server.ts"]);
+  const child = fork(server, [], {
     cwd: repoRoot,
-    execArgv: [...SERVER_NODE_ARGS, ...profilerArgs(`bare-posting-${store}`), "--import", "tsx"],
+    execArgv: [...SERVER_NODE_ARGS, ...profilerArgs(`bare-posting-${store}`)],
     env: { ...process.env, DATABASE_URL: databaseUrl, BARE_POSTING_STORE: store, NODE_ENV: "production" },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });

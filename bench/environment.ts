@@ -115,7 +115,7 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
 export function profilerArgs(name: string): string[] {
   const directory = env.BENCH_CPU_PROFILE_DIR;
   if (!directory) return [];
-  // Node's default file names (pid and thread id): the ledger's tsx loader thread writes its own.
+  // Node's default file names (pid and thread id): the web app's document workers write their own.
   return ["--cpu-prof", `--cpu-prof-dir=${path.resolve(directory, name)}`];
 }
 

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { ListeningMessage } from "@app/service";
 import { digestOfInputs, isMadeFrom, recordMadeFrom } from "./build-inputs.ts";
 import { repoRoot } from "./env.ts";
+import { serverBundle } from "./server-bundles.ts";
 import { isStartProcess, StartRefused } from "./start-preflight.ts";
 
 const require = createRequire(import.meta.url);
@@ -123,15 +124,18 @@ export async function buildWebUnlessBuilt(): Promise<boolean> {
   return true;
 }
 
+/** What the servers run (scripts/server-bundles.ts); the web app's document worker is bundled beside it. */
+const webServerBundle = () =>
+  serverBundle("web", ["apps/web/src/main.ts", "apps/web/src/api/document-worker.ts"]);
+const ledgerServerBundle = () => serverBundle("ledger", ["apps/ledger/src/main.ts"]);
+
 export function startWeb(
   service: ServiceEnv,
   stdio: Stdio = "inherit",
   extraEnv: Record<string, string> = {},
   nodeArgs: string[] = [],
 ): ChildProcess {
-  // `node --import tsx`, not the tsx CLI: one process, so a signal reaches the server itself.
-  const args = ["--import", "tsx", path.join(webDir, "src", "main.ts")];
-  return startNodeService(webDir, [...nodeArgs, ...args], service, stdio, extraEnv);
+  return startNodeService(webDir, [...nodeArgs, webServerBundle()], service, stdio, extraEnv);
 }
 
 export function startLedger(
@@ -140,8 +144,7 @@ export function startLedger(
   extraEnv: Record<string, string> = {},
   nodeArgs: string[] = [],
 ): ChildProcess {
-  const args = ["--import", "tsx", path.join(repoRoot, "apps", "ledger", "src", "main.ts")];
-  return startNodeService(repoRoot, [...nodeArgs, ...args], service, stdio, extraEnv);
+  return startNodeService(repoRoot, [...nodeArgs, ledgerServerBundle()], service, stdio, extraEnv);
 }
 
 /**

@@ -1,12 +1,13 @@
 /**
- * The web app's process: `node --import tsx src/main.ts` (add `--dev` for
- * Next.js's development mode). The production build (`next build`) must exist
+ * The web app's process: bundled by scripts/server-bundles.ts and run with
+ * node, or `node --import tsx src/main.ts` (add `--dev` for Next.js's
+ * development mode). The production build (`next build`) must exist
  * unless `--dev`. Everything the API needs is made here, once.
  */
 import path from "node:path";
 import nextEnv from "@next/env";
 import next from "next";
-import { createDatabase, databaseOptionsOf, isDatabaseReachable, poolStatsOf } from "@app/db";
+import { createDatabase, databaseOptionsOf, findRepoRoot, isDatabaseReachable, poolStatsOf } from "@app/db";
 import { CLIENT_ADDRESS_REQUESTS, purgeExpiredRows } from "@app/resume";
 import {
   createLogger,
@@ -28,7 +29,8 @@ import { createWebServer } from "./api/web-server.ts";
 import { webEnv } from "./env.ts";
 import { tokenVerifier } from "./server/auth.ts";
 
-const dir = path.resolve(import.meta.dirname, "..");
+// The app's folder (Next.js's build and config), found from the repository's root: this file runs bundled, from dist/.
+const dir = path.join(findRepoRoot(), "apps", "web");
 const dev = process.argv.includes("--dev");
 // What `next start` and `next dev` read (.env, .env.local, ...), before anything reads the environment.
 nextEnv.loadEnvConfig(dir, dev);

@@ -6,11 +6,18 @@ import type { Logger } from "@app/service";
 type RenderArguments = Parameters<RenderResumeDocument>;
 
 /**
- * A worker thread does not run the parent's `--import tsx`: it registers tsx
- * itself, then loads the TypeScript worker.
+ * A thread that loads document-worker. The server runs bundled
+ * (scripts/server-bundles.ts), and the worker's bundle is beside this one.
+ * From the TypeScript (the tests, `node --import tsx`) a worker thread does
+ * not run the parent's `--import tsx`: it registers tsx itself, then loads the
+ * TypeScript worker.
  */
-const WORKER_BOOTSTRAP = `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})
+function startDocumentWorker(): Worker {
+  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./document-worker.mjs", import.meta.url));
+  const bootstrap = `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})
   .then(({ register }) => { register(); return import(${JSON.stringify(new URL("./document-worker.ts", import.meta.url).href)}); })`;
+  return new Worker(bootstrap, { eval: true });
+}
 
 /** Longer than any document within the length limit takes (about 2 s for the longest PDF). */
 const RENDER_TIMEOUT_MS = 20_000;
@@ -86,7 +93,7 @@ export function createDocumentWorkers(
   }
 
   function start() {
-    const worker = new Worker(WORKER_BOOTSTRAP, { eval: true });
+    const worker = startDocumentWorker();
     worker.unref();
     worker.on("message", (result: DocumentWorkerMessage) => {
       if ("ready" in result) {
