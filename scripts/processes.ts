@@ -129,6 +129,12 @@ const webServerBundle = () =>
   serverBundle("web", ["apps/web/src/main.ts", "apps/web/src/api/document-worker.ts"]);
 const ledgerServerBundle = () => serverBundle("ledger", ["apps/ledger/src/main.ts"]);
 
+/** Both servers' bundles, made (or found) before they are started: a source that does not build throws here. */
+export function bundleServers(): void {
+  webServerBundle();
+  ledgerServerBundle();
+}
+
 export function startWeb(
   service: ServiceEnv,
   stdio: Stdio = "inherit",

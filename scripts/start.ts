@@ -1,7 +1,7 @@
 /**
  * `npm start`: the database (embedded unless DATABASE_URL), migrations, the
- * production build (kept while the sources are unchanged), then the web app
- * on PORT and the ledger on LEDGER_PORT. Ctrl-C, SIGTERM or SIGHUP stops all
+ * production build (kept while the sources are unchanged), the servers'
+ * bundles, then the web app on PORT and the ledger on LEDGER_PORT. Ctrl-C, SIGTERM or SIGHUP stops all
  * of it, PostgreSQL last; so does the end of the `npm` that started it. While
  * it is still starting, it stops at its next step and starts no server.
  */
@@ -14,6 +14,7 @@ import { migrate, openDatabase } from "./database.ts";
 import { env } from "./env.ts";
 import {
   buildWebUnlessBuilt,
+  bundleServers,
   run,
   serveWebBuild,
   startLedger,
@@ -86,6 +87,8 @@ try {
   const built = await buildWebUnlessBuilt();
   if (!built) console.log("the sources are unchanged since the last build: using it");
   process.on("exit", serveWebBuild());
+  step("the servers' bundles");
+  bundleServers();
 } catch (error) {
   await database.stop();
   fail((error as Error).message);

@@ -1,8 +1,9 @@
 /**
  * The servers run from bundles (scripts/server-bundles.ts): the workspace's
  * TypeScript in one file that plain node runs, every other package loaded
- * from node_modules, made again when a source changes and never changed once
- * made. Each case bundles a small app of its own in a scratch folder.
+ * from node_modules, a new one when a source changes, never changed once
+ * made, and the ones last used kept. Each case bundles a small app of its
+ * own in a scratch folder.
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -79,23 +80,41 @@ describe("a server's bundle", () => {
     expect(await readFile(first, "utf8")).toBe(made);
   });
 
-  it("made by several processes at once, is one whole bundle", async () => {
+  it("made by several processes at once, is one bundle that runs, with nothing left half-written", async () => {
     const made = await Promise.all([bundleInNewProcess(), bundleInNewProcess(), bundleInNewProcess()]);
     expect(new Set(made).size).toBe(1);
     expect(await readdir(path.join(root, "dist", "app"))).toEqual([path.basename(path.dirname(made[0]!))]);
     expect((await run(process.execPath, [made[0]!])).stdout.trim()).toBe("hello bundle function");
   });
 
-  it("keeps the four newest bundles of earlier sources and removes the older ones", async () => {
-    const earlier = ["e1", "e2", "e3", "e4", "e5", "e6"];
-    for (const [age, name] of earlier.entries()) {
+  it("is made again when its folder was removed while the process ran", async () => {
+    const main = serverBundle("app", ENTRY_POINTS, root);
+    await rm(path.dirname(main), { recursive: true });
+    expect(serverBundle("app", ENTRY_POINTS, root)).toBe(main);
+    expect((await run(process.execPath, [main])).stdout.trim()).toBe("hello bundle function");
+  });
+
+  it("keeps the four bundles last used before the current one, a bundle used again among them", async () => {
+    const old = await bundleInNewProcess();
+    const made = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
+    await utimes(path.dirname(old), made(60), made(60));
+    for (const [age, name] of ["e1", "e2", "e3", "e4", "e5", "e6"].entries()) {
       await write(`dist/app/${name}/main.mjs`, "");
-      const made = new Date(Date.now() - (age + 1) * 60_000);
-      await utimes(path.join(root, "dist", "app", name), made, made);
+      await utimes(path.join(root, "dist", "app", name), made(age + 1), made(age + 1));
     }
-    const current = path.basename(path.dirname(serverBundle("app", ENTRY_POINTS, root)));
+    // The same sources again (a server started on them): their bundle is marked as used now.
+    expect(await bundleInNewProcess()).toBe(old);
+
+    await write(
+      "packages/greeting/src/index.ts",
+      `export const greeting = (name: string): string => "hi " + name;`,
+    );
+    const current = await bundleInNewProcess();
     expect((await readdir(path.join(root, "dist", "app"))).sort()).toEqual(
-      [current, "e1", "e2", "e3", "e4"].sort(),
+      [path.dirname(current), path.dirname(old)]
+        .map((dir) => path.basename(dir))
+        .concat("e1", "e2", "e3")
+        .sort(),
     );
   });
 });
