@@ -44,13 +44,7 @@ export function serverBundle(name: string, entryPoints: string[], root = repoRoo
   if (known && existsSync(known)) return known;
   // Written one folder below bundlesDir, as the bundle's own folder is, so the source maps' relative paths hold.
   const outputs = bundled(root, entryPoints, path.join(bundlesDir, "bundle"));
-  const digest = createHash("sha256");
-  for (const file of outputs)
-    digest
-      .update(`${path.basename(file.path)}\0`)
-      .update(file.contents)
-      .update("\0");
-  const current = digest.digest("hex").slice(0, 16);
+  const current = digestOf(outputs);
   const dir = path.join(bundlesDir, current);
   if (existsSync(dir)) utimesSync(dir, new Date(), new Date());
   else writeWhole(outputs, dir);
@@ -58,6 +52,17 @@ export function serverBundle(name: string, entryPoints: string[], root = repoRoo
   const first = path.join(dir, `${path.basename(entryPoints[0]!, ".ts")}.mjs`);
   usedHere.set(bundlesDir, first);
   return first;
+}
+
+/** What names a bundle's folder: its files' names and contents. */
+function digestOf(outputs: OutputFile[]): string {
+  const hash = createHash("sha256");
+  for (const file of outputs)
+    hash
+      .update(`${path.basename(file.path)}\0`)
+      .update(file.contents)
+      .update("\0");
+  return hash.digest("hex").slice(0, 16);
 }
 
 function bundled(root: string, entryPoints: string[], outdir: string): OutputFile[] {

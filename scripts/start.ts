@@ -1,9 +1,10 @@
 /**
  * `npm start`: the database (embedded unless DATABASE_URL), migrations, the
  * production build (kept while the sources are unchanged), the servers'
- * bundles, then the web app on PORT and the ledger on LEDGER_PORT. Ctrl-C, SIGTERM or SIGHUP stops all
- * of it, PostgreSQL last; so does the end of the `npm` that started it. While
- * it is still starting, it stops at its next step and starts no server.
+ * bundles, then the web app on PORT and the ledger on LEDGER_PORT. Ctrl-C,
+ * SIGTERM or SIGHUP stops all of it, PostgreSQL last; so does the end of the
+ * `npm` that started it. While it is still starting, it stops at its next
+ * step and starts no server.
  */
 import path from "node:path";
 import { resolveAuthSetup } from "@app/auth";
