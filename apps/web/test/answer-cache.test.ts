@@ -33,7 +33,7 @@ describe("answer cache", () => {
     expect(cache.holds("alice", "page")).toBe(false);
   });
 
-  it("lists the answers kept with a source and given back since, until forgotten or kept again", () => {
+  it("lists the answers kept with a source and given back since, with their version and answer, until forgotten or kept again", () => {
     const cache = createAnswerCache({ maxBytes: 1000 });
     cache.set("alice", "resume", "7", answer("resume"), "/me/resume");
     cache.set("alice", "page", "7", answer("page"), "/me/resume");
@@ -42,7 +42,14 @@ describe("answer cache", () => {
     cache.get("alice", "resume", "7");
     cache.get("alice", "sourceless", "7");
     cache.get("alice", "page", "8");
-    expect(cache.givenBackSinceKept("alice")).toEqual([{ key: "resume", source: "/me/resume" }]);
+    expect(
+      cache.givenBackSinceKept("alice").map(({ key, source, version, answer }) => ({
+        key,
+        source,
+        version,
+        body: answer.body.toString(),
+      })),
+    ).toEqual([{ key: "resume", source: "/me/resume", version: "7", body: "resume" }]);
     expect(cache.givenBackSinceKept("bob")).toEqual([]);
     cache.set("alice", "resume", "8", answer("resume v8"), "/me/resume");
     expect(cache.givenBackSinceKept("alice")).toEqual([]);

@@ -2,17 +2,20 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../../scripts/database.ts";
 import { httpClient } from "../../../test/http-client.ts";
+import { untilBlockedBy } from "../../../test/lock-waits.ts";
+import { MINIMAL } from "../../../test/resume-fixtures.ts";
 import { startResumeApi } from "../../../test/resume-api.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../../../test/scratch-database.ts";
 import { newUser } from "../../../test/tokens.ts";
 import type { WebServer } from "../../../test/web-server.ts";
 
 /**
- * A write builds its writer's kept JSON answer again before it answers
- * (src/api/resume-api.ts, refreshAfterWrite), and waits for that at most a
- * second. Here the build cannot finish: another session holds a lock the
- * whole-resume read waits for (not the write). On a database of its own, so
- * that the lock stops no other test.
+ * After a write its writer's kept JSON answer is kept again before the write
+ * answers (src/api/resume-api.ts, refreshAfterWrite): built again, waiting
+ * for that at most a second, or, after PUT /me/profile, the kept answer with
+ * the new profile in it when no other change came between. Here a whole-resume
+ * read cannot finish while another session holds a lock it waits for (not the
+ * writes). On a database of its own, so that the lock stops no other test.
  */
 let database: ScratchDatabase;
 let web: WebServer;
@@ -32,28 +35,87 @@ afterAll(async () => {
   await database?.drop();
 });
 
+/** A person with a profile, a skill and a job, whose whole resume was read twice (kept, then given back). */
+async function personWithKeptResume() {
+  const { authorization, userId } = await newUser();
+  const api = httpClient(web.url, { authorization });
+  expect((await api.put("/me/profile", { name: "Ada", headline: "First" })).status).toBe(200);
+  expect((await api.post("/me/skills", MINIMAL.skills)).status).toBe(201);
+  expect((await api.post("/me/experience", MINIMAL.experience)).status).toBe(201);
+  expect((await api.get("/me/resume")).status).toBe(200);
+  expect((await api.get("/me/resume")).status).toBe(200);
+  return { api, userId };
+}
+
+/** `run` while another session holds resume.goals, which every whole-resume read also reads. */
+async function whileResumeReadsWait<T>(run: () => Promise<T>): Promise<T> {
+  await sql.query("BEGIN");
+  try {
+    await sql.query("LOCK TABLE resume.goals IN ACCESS EXCLUSIVE MODE");
+    return await run();
+  } finally {
+    await sql.query("ROLLBACK");
+  }
+}
+
 describe("a write whose answer cannot be built again", () => {
   it("answers within about a second, and the next read has the write's answer", async () => {
-    const { authorization } = await newUser();
-    const api = httpClient(web.url, { authorization });
-    expect((await api.put("/me/profile", { name: "Ada", headline: "First" })).status).toBe(200);
-    expect((await api.get("/me/resume")).status).toBe(200);
-    expect((await api.get("/me/resume")).status).toBe(200);
+    const { api } = await personWithKeptResume();
+    const { written, waitedMs } = await whileResumeReadsWait(async () => {
+      const started = performance.now();
+      const written = await api.post("/me/skills", { ...MINIMAL.skills, name: "SQL" });
+      return { written, waitedMs: performance.now() - started };
+    });
 
-    await sql.query("BEGIN");
-    await sql.query("LOCK TABLE resume.goals IN ACCESS EXCLUSIVE MODE");
-    const started = performance.now();
-    const written = await api.put("/me/profile", { name: "Ada", headline: "Second" });
-    const waitedMs = performance.now() - started;
-    await sql.query("ROLLBACK");
-
-    expect(written.status, written.text).toBe(200);
-    expect(written.body).toMatchObject({ headline: "Second" });
+    expect(written.status, written.text).toBe(201);
     // At least the bound, and less than the lock timeout (2.5 s) after which the build would fail by itself.
     expect(waitedMs).toBeGreaterThanOrEqual(990);
     expect(waitedMs).toBeLessThan(2_400);
-    const read = await api.get("/me/resume");
+    const read = await api.get<{ skills: { name: string }[] }>("/me/resume");
     expect(read.status).toBe(200);
-    expect(read.body.profile).toMatchObject({ headline: "Second" });
+    expect(read.body.skills.map((s) => s.name)).toEqual(["TypeScript", "SQL"]);
+  });
+});
+
+describe("PUT /me/profile after a read", () => {
+  it("keeps the read's answer with the new profile in it, without reading the resume again", async () => {
+    const { api } = await personWithKeptResume();
+    const links = { site: "https://ada.example", github: "https://github.com/ada" };
+    const [written, read] = await whileResumeReadsWait(async () => {
+      const written = await api.put("/me/profile", { name: "Ada", headline: "Second", links });
+      // A build would wait for the lock until its statement timed out: this one is answered from memory.
+      return [written, await api.get<{ profile: { headline: string } }>("/me/resume")] as const;
+    });
+    expect(written.status, written.text).toBe(200);
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.profile).toEqual(written.body);
+
+    // The same bytes a build gives (another key of the cache: format=json is built from the database).
+    const built = await api.get("/me/resume?format=json");
+    expect(built.status).toBe(200);
+    expect(read.text).toBe(built.text);
+    expect(read.headers.get("content-type")).toBe(built.headers.get("content-type"));
+  });
+
+  it("builds the answer again when another change came between the read and the write", async () => {
+    const { api, userId } = await personWithKeptResume();
+    // Another client's change, committed after the answer was kept and before the write moved the
+    // version: the write's trigger waits for this session's lock on the person's version row.
+    await sql.query("BEGIN");
+    let written: ReturnType<typeof api.put> | undefined;
+    try {
+      await sql.query(`UPDATE resume.skills SET name = 'Rust' WHERE user_id = $1`, [userId]);
+      written = api.put("/me/profile", { name: "Ada", headline: "Third" });
+      await untilBlockedBy(sql);
+      await sql.query("COMMIT");
+    } finally {
+      await sql.query("ROLLBACK").catch(() => {});
+    }
+    expect((await written).status).toBe(200);
+
+    const read = await api.get<{ profile: { headline: string }; skills: { name: string }[] }>("/me/resume");
+    expect(read.status).toBe(200);
+    expect(read.body.profile.headline).toBe("Third");
+    expect(read.body.skills.map((s) => s.name)).toEqual(["Rust"]);
   });
 });

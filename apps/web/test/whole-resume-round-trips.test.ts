@@ -9,8 +9,11 @@ import type { WebServer } from "../../../test/web-server.ts";
  * The statements GET /me/resume sends to PostgreSQL (src/api/resume-api.ts):
  * one version read for an answer kept in memory, one statement that reads the
  * resume with its version when nothing is kept, and both when the kept answer
- * turns out stale; and the one a write sends to build a kept answer again. Recorded on their way out of this process's node-postgres
- * clients; the API runs in this process.
+ * turns out stale; and those a write sends to keep a kept answer again: the
+ * version read after PUT /me/profile, which puts the new profile into the
+ * kept answer, or the resume read that builds it again after other writes.
+ * Recorded on their way out of this process's node-postgres clients; the API
+ * runs in this process.
  */
 const sent: string[] = [];
 const originalQuery = pg.Client.prototype.query;
@@ -72,21 +75,31 @@ describe("GET /me/resume's round trips", () => {
     expect(await readResume(api)).toEqual({ headline: "First", versionReads: 1, resumeReads: 0 });
   });
 
-  it("a write builds again the JSON answers given back since they were kept: the next read finds the write's", async () => {
+  it("a write keeps again the JSON answers given back since they were kept: the next read finds the write's", async () => {
     const { userId, authorization } = await newUser();
     const api = httpClient(web.url, { authorization });
     await putProfile(api, "First");
     await readResume(api);
     await readResume(api);
+    const headersOf = (answer: Awaited<ReturnType<HttpClient["get"]>>) =>
+      [...answer.headers].filter(([name]) => !["date", "x-request-id"].includes(name));
 
-    expect(await putProfile(api, "Second")).toEqual({ versionReads: 0, resumeReads: 1 });
+    // The kept answer with the new profile in it: the version read alone, not the resume.
+    expect(await putProfile(api, "Second")).toEqual({ versionReads: 1, resumeReads: 0 });
+    const changed = await api.get("/me/resume");
+    expect(await readResume(api)).toEqual({ headline: "Second", versionReads: 1, resumeReads: 0 });
+    // Byte for byte what a read builds (another key: nothing kept under it).
+    const builtThen = await api.get("/me/resume?format=json");
+    expect(changed.text).toBe(builtThen.text);
+    expect(headersOf(changed)).toEqual(headersOf(builtThen));
+
+    // A write that declares no change to the kept answer: built again, without the request's headers.
+    const skill = await statementsOf(() => api.post("/me/skills", { name: "SQL", category: "language" }));
+    expect(skill).toEqual({ versionReads: 0, resumeReads: 1 });
     const kept = await api.get("/me/resume");
     expect(await readResume(api)).toEqual({ headline: "Second", versionReads: 1, resumeReads: 0 });
-    // Built again without the request's headers, byte for byte what a read builds (another key: nothing kept under it).
     const built = await api.get("/me/resume?format=json");
     expect(built.text).toBe(kept.text);
-    const headersOf = (answer: typeof kept) =>
-      [...answer.headers].filter(([name]) => !["date", "x-request-id"].includes(name));
     expect(headersOf(kept)).toEqual(headersOf(built));
 
     // A change this server did not see: the version read finds it, and the resume is read anew.
@@ -101,8 +114,8 @@ describe("GET /me/resume's round trips", () => {
     await putProfile(api, "First");
     await readResume(api);
     await readResume(api);
-    // Given back once: the first write builds it again; not read since, the second does not.
-    expect(await putProfile(api, "Second")).toEqual({ versionReads: 0, resumeReads: 1 });
+    // Given back once: the first write keeps it again; not read since, the second does not.
+    expect(await putProfile(api, "Second")).toEqual({ versionReads: 1, resumeReads: 0 });
     expect(await putProfile(api, "Third")).toEqual({ versionReads: 0, resumeReads: 0 });
     expect(await readResume(api)).toEqual({ headline: "Third", versionReads: 0, resumeReads: 1 });
 
@@ -123,13 +136,13 @@ describe("GET /me/resume's round trips", () => {
     });
   });
 
-  it("builds each path's JSON answers once, whatever their theme or paper, and at most four paths", async () => {
+  it("keeps each path's JSON answers again once, whatever their theme or paper, and at most four paths", async () => {
     const { authorization } = await newUser();
     const api = httpClient(web.url, { authorization });
     await putProfile(api, "First");
     const queries = ["", "?format=json", "?theme=even", "?paper=letter&n=1"];
     for (const query of [...queries, ...queries]) await readResume(api, query);
-    expect(await putProfile(api, "Second")).toEqual({ versionReads: 0, resumeReads: 1 });
+    expect(await putProfile(api, "Second")).toEqual({ versionReads: 1, resumeReads: 0 });
     for (const query of queries)
       expect(await readResume(api, query)).toEqual({ headline: "Second", versionReads: 1, resumeReads: 0 });
 
@@ -141,10 +154,11 @@ describe("GET /me/resume's round trips", () => {
       expect(answer.status, answer.text).toBe(200);
     }
     await readResume(api);
+    // The versions' answers are built again, not changed: a version's resume is not GET /me/resume's.
     expect(await putProfile(api, "Third")).toEqual({ versionReads: 0, resumeReads: 4 });
   });
 
-  it("builds again after a write over tRPC too (the editor's transport)", async () => {
+  it("keeps again after a write over tRPC too (the editor's transport)", async () => {
     const { authorization } = await newUser();
     const api = httpClient(web.url, { authorization });
     await putProfile(api, "First");
@@ -159,7 +173,7 @@ describe("GET /me/resume's round trips", () => {
       });
       expect(answer.status, await answer.text()).toBe(200);
     });
-    expect(written).toEqual({ versionReads: 0, resumeReads: 1 });
+    expect(written).toEqual({ versionReads: 1, resumeReads: 0 });
     expect(await readResume(api)).toEqual({ headline: "Over tRPC", versionReads: 1, resumeReads: 0 });
   });
 });

@@ -14,8 +14,8 @@ export {
   USER_REQUESTS,
   type RequestCounter,
 } from "./store/rate-limits.ts";
-export { readResumeVersions } from "./store/resume-versions.ts";
-export type { ResumeContext, ResumeIdentity } from "./trpc.ts";
+export { readResumeVersions, type ResumeVersion } from "./store/resume-versions.ts";
+export type { ResumeContext, ResumeIdentity, WholeResumeChange, WriteOutcome } from "./trpc.ts";
 export { ACCESS_TOKEN_PREFIX, findAccessTokens, type AccessTokenGrant } from "./store/access-tokens.ts";
 export { answerInFormat } from "./routers/resume-formats.ts";
 export { TAILORED_RESUME_PATH } from "./routers/tailored-version-router.ts";

@@ -16,6 +16,7 @@ import {
 import { insufficientScope, unauthenticated } from "./auth-errors.ts";
 import type { RenderResumeDocument } from "./documents/render-resume-document.ts";
 import type { TokenScope } from "./schemas/access-token.ts";
+import type { WholeResume } from "./schemas/whole-resume.ts";
 
 // ---------------------------------------------------------------- context
 
@@ -40,15 +41,35 @@ export interface ResumeContext {
   /** The origin (PUBLIC_URL) of share links' public pages, without a trailing slash. */
   publicUrl: string;
   /**
-   * Told of every mutation of the caller (`identity`), whatever its outcome, before its answer goes out
-   * (the server forgets the answers it keeps of them, and may build some again when it `succeeded`).
+   * Told of every mutation of the caller (`identity`) before it runs; what it gives back is told its
+   * outcome, whatever it is, before the answer goes out (the server forgets the answers it keeps of
+   * them, and may build some again, or apply the mutation's change to them, when it succeeded).
    */
-  onWrite?(succeeded: boolean): void | Promise<void>;
+  beforeWrite?(): (outcome: WriteOutcome) => void | Promise<void>;
 }
+
+/** A mutation's change to the caller's whole resume (GET /me/resume as JSON). */
+export type WholeResumeChange = (resume: WholeResume) => WholeResume;
+
+/** What a mutation of the caller came to, with its change when its route declares one (ResumeMeta). */
+export type WriteOutcome = { succeeded: false } | { succeeded: true; change?: WholeResumeChange };
+
+export type ResumeMeta = ServiceMeta & {
+  /**
+   * The change its answer makes to the caller's whole resume, for a mutation
+   * that, when it succeeds, moves the caller's resume version exactly once and
+   * whose answer says all it changed (PUT /me/profile): a server then applies
+   * it to the answer it kept instead of reading the resume again, when its
+   * move is the only one since that answer (docs/resume-api.md, "The whole
+   * resume from memory"). A mutation that may move the version twice, or not
+   * at all, must not declare one.
+   */
+  wholeResumeChange?: (answer: never) => WholeResumeChange;
+};
 
 // ---------------------------------------------------------------- instance
 
-const t = initTRPC.context<ResumeContext>().meta<ServiceMeta>().create({ errorFormatter: formatTrpcError });
+const t = initTRPC.context<ResumeContext>().meta<ResumeMeta>().create({ errorFormatter: formatTrpcError });
 
 export const router = t.router;
 
@@ -59,18 +80,25 @@ export const router = t.router;
  * per-user rate limit (429 with Retry-After); a personal access token writes
  * only with `resume:write` (403). A DomainError keeps its status on both
  * transports, and a database that does not answer is a 503, not a 500; a
- * mutation is announced (`onWrite`) before its answer goes out. One
- * middleware for all: each one tRPC runs copies the call's options twice.
+ * mutation is announced (`beforeWrite`) before it runs, and its outcome
+ * before its answer goes out. One middleware for all: each one tRPC runs
+ * copies the call's options twice.
  */
-export const userProcedure = t.procedure.use(async ({ ctx, type, next }) => {
+export const userProcedure = t.procedure.use(async ({ ctx, type, meta, next }) => {
   let caller: { userId: string; personalToken: boolean };
   try {
     caller = await admittedCaller(ctx, type);
   } catch (error) {
     throw trpcErrorFor(error, isDatabaseUnavailable) ?? error;
   }
+  const written = type === "mutation" ? ctx.beforeWrite?.() : undefined;
   const result = await next({ ctx: caller });
-  if (type === "mutation") await ctx.onWrite?.(result.ok);
+  // The answer as its output schema made it: the change puts it into the whole resume as a read would.
+  await written?.(
+    result.ok
+      ? { succeeded: true, change: meta?.wholeResumeChange?.(result.data as never) }
+      : { succeeded: false },
+  );
   return domainErrorsForTrpc(result, isDatabaseUnavailable);
 });
 

@@ -17,6 +17,7 @@ import { createEntry, deleteEntry, replaceEntry } from "../src/store/collection-
 import { profileFields } from "../src/schemas/profile.ts";
 import { putProfile } from "../src/store/profile-store.ts";
 import { MINIMAL } from "../../../test/resume-fixtures.ts";
+import { untilBlockedBy } from "../../../test/lock-waits.ts";
 import { createScratchDatabase } from "../../../test/scratch-database.ts";
 
 let db: Database;
@@ -53,12 +54,14 @@ describe("resume version", () => {
     await putProfile(db, bystander, profile);
     const bystanderVersion = await versionOf(bystander);
 
-    const seen = [await versionOf(userId)];
+    const seen = [(await versionOf(userId))?.version ?? null];
     const expectMoved = async (what: string) => {
-      const version = await versionOf(userId);
-      expect(version, what).not.toBeNull();
-      expect(seen, what).not.toContain(version);
-      seen.push(version);
+      const now = await versionOf(userId);
+      expect(now, what).not.toBeNull();
+      expect(seen, what).not.toContain(now!.version);
+      // Each move keeps the version it replaced: the one read before it (none before the first).
+      expect(now!.previous, what).toBe(seen.at(-1));
+      seen.push(now!.version);
     };
     await putProfile(db, userId, profile);
     await expectMoved("profile created");
@@ -77,7 +80,34 @@ describe("resume version", () => {
     await client.query(`UPDATE resume.profiles SET headline = 'by hand' WHERE user_id = $1`, [userId]);
     await expectMoved("profile changed by SQL");
 
-    expect(await versionOf(bystander)).toBe(bystanderVersion);
+    expect(await versionOf(bystander)).toEqual(bystanderVersion);
+  });
+
+  it("keeps as the version replaced the one a concurrent writer committed while this write waited for it", async () => {
+    const userId = `concurrent-${randomUUID()}`;
+    await putProfile(db, userId, profile);
+    const first = await versionOf(userId);
+    await client.query("BEGIN");
+    let waiting: Promise<unknown> | undefined;
+    try {
+      await client.query(`UPDATE resume.profiles SET headline = 'first writer' WHERE user_id = $1`, [userId]);
+      const { rows } = await client.query<{ version: string }>(
+        "SELECT version::text AS version FROM resume.versions WHERE user_id = $1",
+        [userId],
+      );
+      const firstWriters = rows[0]!.version;
+      // The second write's trigger waits for the first writer's lock on the version row.
+      waiting = putProfile(db, userId, { ...profile, headline: "second writer" });
+      await untilBlockedBy(client);
+      await client.query("COMMIT");
+      await waiting;
+      const now = await versionOf(userId);
+      expect(now!.previous).toBe(firstWriters);
+      expect(now!.previous).not.toBe(first!.version);
+    } finally {
+      await client.query("ROLLBACK").catch(() => {});
+      await waiting?.catch(() => {});
+    }
   });
 
   it("moves for everyone when a resume table is truncated", async () => {
@@ -91,7 +121,12 @@ describe("resume version", () => {
         "SELECT version::text AS version FROM resume.versions WHERE user_id = $1",
         [userId],
       );
-      expect(rows[0]!.version).not.toBe(before);
+      expect(rows[0]!.version).not.toBe(before!.version);
+      const { rows: previous } = await client.query<{ previous: string }>(
+        "SELECT previous_version::text AS previous FROM resume.versions WHERE user_id = $1",
+        [userId],
+      );
+      expect(previous[0]!.previous).toBe(before!.version);
     } finally {
       await client.query("ROLLBACK");
     }

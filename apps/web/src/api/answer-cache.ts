@@ -11,6 +11,14 @@ interface Kept {
   source?: string;
 }
 
+/** An answer kept with its source (givenBackSinceKept). */
+export interface KeptAnswer {
+  key: string;
+  source: string;
+  version: string;
+  answer: Answer & { body: Buffer };
+}
+
 interface Group {
   answers: Map<string, Kept>;
   bytes: number;
@@ -97,10 +105,10 @@ export function createAnswerCache({ maxBytes }: { maxBytes: number }) {
     },
 
     /** The answers of `group` kept with a source and given back since: worth building again after a change. */
-    givenBackSinceKept(group: string): { key: string; source: string }[] {
-      const wanted: { key: string; source: string }[] = [];
-      for (const [key, { forgotten, givenBack, source }] of groups.get(group)?.answers ?? [])
-        if (!forgotten && givenBack && source !== undefined) wanted.push({ key, source });
+    givenBackSinceKept(group: string): KeptAnswer[] {
+      const wanted: KeptAnswer[] = [];
+      for (const [key, { forgotten, givenBack, source, version, answer }] of groups.get(group)?.answers ?? [])
+        if (!forgotten && givenBack && source !== undefined) wanted.push({ key, source, version, answer });
       return wanted;
     },
 

@@ -37,9 +37,12 @@ import {
   WHOLE_RESUME_PATH,
   type ResumeContext,
   type ResumeIdentity,
+  type WholeResume,
+  type WholeResumeChange,
+  type WriteOutcome,
 } from "@app/resume";
 import { createFailureReporter, type Logger, type RequestRecord, type ServiceMetrics } from "@app/service";
-import type { createAnswerCache } from "./answer-cache.ts";
+import type { createAnswerCache, KeptAnswer } from "./answer-cache.ts";
 import type { DocumentWorkers } from "./document-workers.ts";
 import type { Identify, Identity } from "./identify.ts";
 import type { SharedRateLimit } from "./shared-rate-limit.ts";
@@ -143,42 +146,79 @@ export function createResumeApi({
     renderDocument:
       identity instanceof AuthenticationError ? undefined : documentWorkers?.renderFor(identity.userId),
     publicUrl,
-    onWrite:
+    beforeWrite:
       identity instanceof AuthenticationError
         ? undefined
-        : (succeeded) => refreshAfterWrite(identity, succeeded),
+        : () => {
+            // Taken before the write is sent: none of these answers can hold its change.
+            const keptBefore = answerCache.givenBackSinceKept(answerGroupOf(identity.userId));
+            return (outcome) => refreshAfterWrite(identity, outcome, keptBefore);
+          },
   });
 
   /**
    * After a write through this server the person's kept answers are never
    * given back again. Those in JSON that were given back since they were built
-   * (someone who reads between writes) are built again before a write that
-   * succeeded answers, so that the next read finds them kept: it waits for the
-   * version read alone, not for a build. One build per path (every JSON answer
-   * of a path is the same, whatever its theme or paper), for at most
-   * MAX_PATHS_BUILT_AGAIN paths; any other answer is built by the next read
-   * that asks for it (serveWholeResume).
+   * (someone who reads between writes; `keptBefore`, taken before the write)
+   * are kept again before a write that succeeded answers, so that the next
+   * read finds them kept: it waits for the version read alone, not for a
+   * build. Once per path (every JSON answer of a path is the same, whatever
+   * its theme or paper), for at most MAX_PATHS_BUILT_AGAIN paths; any other
+   * answer is built by the next read that asks for it (serveWholeResume).
    */
-  async function refreshAfterWrite(identity: ResumeIdentity, succeeded: boolean) {
+  async function refreshAfterWrite(
+    identity: ResumeIdentity,
+    outcome: WriteOutcome,
+    keptBefore: KeptAnswer[],
+  ) {
     const group = answerGroupOf(identity.userId);
-    const keysByPath = new Map<string, string[]>();
-    for (const { key, source: path } of succeeded ? answerCache.givenBackSinceKept(group) : [])
-      keysByPath.set(path, [...(keysByPath.get(path) ?? []), key]);
     answerCache.forget(group);
+    if (!outcome.succeeded) return;
+    const keptByPath = new Map<string, KeptAnswer[]>();
+    for (const kept of keptBefore)
+      keptByPath.set(kept.source, [...(keptByPath.get(kept.source) ?? []), kept]);
     await Promise.all(
-      [...keysByPath].slice(0, MAX_PATHS_BUILT_AGAIN).map(([path, keys]) =>
-        withTimeout(
-          buildAndKeep(
-            { method: "GET", target: parseRequestTarget(path), headers: NO_HEADERS, body: "" },
-            identity,
-            { group, keys },
-            () => 0,
+      [...keptByPath]
+        .slice(0, MAX_PATHS_BUILT_AGAIN)
+        .map(([path, kept]) =>
+          withTimeout(keepAgain(identity, group, path, kept, outcome.change), REFRESH_TIMEOUT_MS).catch(
+            (error: unknown) =>
+              logger.warn({ err: error, path }, "a kept answer was not built again after a write"),
           ),
-          REFRESH_TIMEOUT_MS,
-        ).catch((error: unknown) =>
-          logger.warn({ err: error, path }, "a kept answer was not built again after a write"),
         ),
-      ),
+    );
+  }
+
+  /**
+   * The answers of `path` kept again after a write: GET /me/resume's with the
+   * write's `change` applied, when the write's move of the version is the only
+   * one since one of them was built (the version read after the write says
+   * which version that move replaced, and a version is never reused), so that
+   * no statement reads the resume again; otherwise built again.
+   */
+  async function keepAgain(
+    identity: ResumeIdentity,
+    group: string,
+    path: string,
+    kept: KeptAnswer[],
+    change: WholeResumeChange | undefined,
+  ) {
+    const keys = kept.map(({ key }) => key);
+    if (change && path === WHOLE_RESUME_PATH) {
+      const now = await versionOf(identity.userId);
+      const before = kept.find(({ version }) => version === now?.previous);
+      if (now && before) {
+        const resume = change(JSON.parse(before.answer.body.toString("utf8")) as WholeResume);
+        const answer = { ...before.answer, body: JSON.stringify(resume) };
+        for (const key of keys) answerCache.set(group, key, now.version, answer, path);
+        return;
+      }
+    }
+    await buildAndKeep(
+      { method: "GET", target: parseRequestTarget(path), headers: NO_HEADERS, body: "" },
+      identity,
+      { group, keys },
+      () => 0,
     );
   }
 
@@ -246,7 +286,7 @@ export function createResumeApi({
       rateLimit.take(identity.userId),
       versionOf(identity.userId),
     ]);
-    const kept = version === null ? undefined : answerCache.get(group, key, version);
+    const kept = version === null ? undefined : answerCache.get(group, key, version.version);
     if (retryAfter === 0) cacheLookups?.inc({ result: kept ? "hit" : "miss" });
     if (kept && retryAfter === 0) return kept;
     // Counted once: the procedure reads the decision taken here (and answers the 429).

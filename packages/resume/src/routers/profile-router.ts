@@ -1,5 +1,5 @@
 import { DomainError } from "@app/rest";
-import { profileInput, profileOutput } from "../schemas/profile.ts";
+import { profileInput, profileOutput, type Profile } from "../schemas/profile.ts";
 import { getProfile, putProfile } from "../store/profile-store.ts";
 import { router, userProcedure } from "../trpc.ts";
 
@@ -33,6 +33,8 @@ export const profileRouter = router({
         summary: "Create or replace the caller's profile",
         description: "An upsert: never 404. Optional fields left out are cleared.",
       },
+      // One row written, so one move of the version; the answer is the whole profile.
+      wholeResumeChange: (profile: Profile) => (resume) => ({ ...resume, profile }),
     })
     .input(profileInput)
     .output(profileOutput)
