@@ -55,15 +55,15 @@ import type { SharedRateLimit } from "./shared-rate-limit.ts";
 const VERSION_TIMEOUT_MS = 3_000;
 
 /**
- * How long a write waits for the answers it builds again (refreshAfterWrite)
+ * How long a write waits for the answers it keeps again (refreshAfterWrite)
  * before it answers anyway: its own change is already committed. A build
  * still under way keeps its answer when it ends; a read that comes first
  * builds its own.
  */
 const REFRESH_TIMEOUT_MS = 1_000;
 
-/** How many of a person's resumes (theirs, their tailored versions') a write builds again at most. */
-const MAX_PATHS_BUILT_AGAIN = 4;
+/** How many of a person's resumes (theirs, their tailored versions') a write keeps again at most. */
+const MAX_PATHS_KEPT_AGAIN = 4;
 
 export interface ResumeApiDeps {
   db: Database;
@@ -163,7 +163,7 @@ export function createResumeApi({
    * are kept again before a write that succeeded answers, so that the next
    * read finds them kept: it waits for the version read alone, not for a
    * build. Once per path (every JSON answer of a path is the same, whatever
-   * its theme or paper), for at most MAX_PATHS_BUILT_AGAIN paths; any other
+   * its theme or paper), for at most MAX_PATHS_KEPT_AGAIN paths; any other
    * answer is built by the next read that asks for it (serveWholeResume).
    */
   async function refreshAfterWrite(
@@ -179,11 +179,14 @@ export function createResumeApi({
       keptByPath.set(kept.source, [...(keptByPath.get(kept.source) ?? []), kept]);
     await Promise.all(
       [...keptByPath]
-        .slice(0, MAX_PATHS_BUILT_AGAIN)
+        .slice(0, MAX_PATHS_KEPT_AGAIN)
         .map(([path, kept]) =>
           withTimeout(keepAgain(identity, group, path, kept, outcome.change), REFRESH_TIMEOUT_MS).catch(
             (error: unknown) =>
-              logger.warn({ err: error, path }, "a kept answer was not built again after a write"),
+              logger.warn(
+                { err: error, path },
+                "an answer was not kept again after a write (the next read builds it)",
+              ),
           ),
         ),
     );
