@@ -203,6 +203,9 @@ describe("logs, request ids and metrics", () => {
     await resume.put("/me/profile", { name: "Metrics" });
     await resume.get("/me/resume");
     await resume.get("/me/resume");
+    await resume.put("/me/profile", { name: "Metrics", headline: "Changed in memory" });
+    await resume.get("/me/resume");
+    await resume.post("/me/skills", { name: "Prometheus", category: "tool" });
     const ledger = ledgerClient(ledgerUrl);
     const [a, b] = [await ledger.account(), await ledger.account()];
     await ledger.post("/transactions", {
@@ -225,6 +228,8 @@ describe("logs, request ids and metrics", () => {
     expect(web).toMatch(/^# TYPE db_errors_total counter/m);
     expect(web).toMatch(/^resume_answer_cache_lookups_total\{result="hit",service="web"\} [1-9]\d*/m);
     expect(web).toMatch(/^resume_answer_cache_lookups_total\{result="miss",service="web"\} [1-9]\d*/m);
+    expect(web).toMatch(/^resume_answers_kept_after_write_total\{how="changed",service="web"\} [1-9]\d*/m);
+    expect(web).toMatch(/^resume_answers_kept_after_write_total\{how="built",service="web"\} [1-9]\d*/m);
     expect(web).toMatch(/^resume_rate_limit_windows\{service="web"\} [1-9]\d*/m);
 
     const led = await (await fetch(ledgerMetrics)).text();

@@ -116,6 +116,12 @@ export function createResumeApi({
     ["result"],
   );
 
+  const keptAfterWrite = metrics?.counter(
+    "resume_answers_kept_after_write_total",
+    "Kept JSON answers kept again after a write: changed (the write's change applied) or built (read again).",
+    ["how"],
+  );
+
   const failures = createFailureReporter(logger, metrics, databaseErrorClass);
   const rest = createRestHandler({
     router: resumeAppRouter,
@@ -214,9 +220,11 @@ export function createResumeApi({
         const resume = change(JSON.parse(before.answer.body.toString("utf8")) as WholeResume);
         const answer = { ...before.answer, body: JSON.stringify(resume) };
         for (const key of keys) answerCache.set(group, key, now.version, answer, path);
+        keptAfterWrite?.inc({ how: "changed" });
         return;
       }
     }
+    keptAfterWrite?.inc({ how: "built" });
     await buildAndKeep(
       { method: "GET", target: parseRequestTarget(path), headers: NO_HEADERS, body: "" },
       identity,
