@@ -80,7 +80,13 @@ describe("a write whose answer cannot be built again", () => {
 describe("PUT /me/profile after a read", () => {
   it("keeps the read's answer with the new profile in it, without reading the resume again", async () => {
     const { api } = await personWithKeptResume();
-    const links = { site: "https://ada.example", github: "https://github.com/ada" };
+    // Keys jsonb orders otherwise than JavaScript: the change must put them as a build reads them.
+    const links = {
+      zz: "https://z.example",
+      é: "https://e.example",
+      "10": "https://ten.example",
+      a: "https://a.example",
+    };
     const [written, read] = await whileResumeReadsWait(async () => {
       const written = await api.put("/me/profile", { name: "Ada", headline: "Second", links });
       // A build would wait for the lock until its statement timed out: this one is answered from memory.

@@ -12,7 +12,8 @@ import {
   readMigrations,
   type Database,
 } from "@app/db";
-import { COLLECTIONS, readResumeVersions } from "../src/index.ts";
+import { COLLECTIONS, readResumeVersions, resumeAppRouter } from "../src/index.ts";
+import type { ResumeMeta } from "../src/trpc.ts";
 import { createEntry, deleteEntry, replaceEntry } from "../src/store/collection-store.ts";
 import { profileFields } from "../src/schemas/profile.ts";
 import { putProfile } from "../src/store/profile-store.ts";
@@ -90,7 +91,11 @@ describe("resume version", () => {
     await client.query("BEGIN");
     let waiting: Promise<unknown> | undefined;
     try {
-      await client.query(`UPDATE resume.profiles SET headline = 'first writer' WHERE user_id = $1`, [userId]);
+      // Another table than the second write's: the two meet only at the person's version row.
+      await client.query(
+        `INSERT INTO resume.hobbies (id, user_id, name) VALUES (gen_random_uuid(), $1, 'H')`,
+        [userId],
+      );
       const { rows } = await client.query<{ version: string }>(
         "SELECT version::text AS version FROM resume.versions WHERE user_id = $1",
         [userId],
@@ -108,6 +113,15 @@ describe("resume version", () => {
       await client.query("ROLLBACK").catch(() => {});
       await waiting?.catch(() => {});
     }
+  });
+
+  it("is moved exactly once by each route that declares its change to the kept answer (profile.put, above)", () => {
+    // A server puts such a route's change into the kept answer when the move it reads is the only
+    // one since (trpc.ts, ResumeMeta.wholeResumeChange): a new one needs its own test of that here.
+    const declaring = Object.entries(resumeAppRouter._def.procedures)
+      .filter(([, procedure]) => (procedure._def.meta as ResumeMeta | undefined)?.wholeResumeChange)
+      .map(([path]) => path);
+    expect(declaring).toEqual(["profile.put"]);
   });
 
   it("moves for everyone when a resume table is truncated", async () => {

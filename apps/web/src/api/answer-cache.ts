@@ -7,7 +7,7 @@ interface Kept {
   forgotten: boolean;
   /** Given back at least once since it was kept. */
   givenBack: boolean;
-  /** What its keeper builds it again from (`givenBackSinceKept`), when it may: a few bytes, not counted. */
+  /** What its keeper keeps it again from after a write (`givenBackSinceKept`): a few bytes, not counted. */
   source?: string;
 }
 
@@ -104,7 +104,7 @@ export function createAnswerCache({ maxBytes }: { maxBytes: number }) {
       evictFor(group, key);
     },
 
-    /** The answers of `group` kept with a source and given back since: worth building again after a change. */
+    /** The answers of `group` kept with a source and given back since: worth keeping again after a change. */
     givenBackSinceKept(group: string): KeptAnswer[] {
       const wanted: KeptAnswer[] = [];
       for (const [key, { forgotten, givenBack, source, version, answer }] of groups.get(group)?.answers ?? [])

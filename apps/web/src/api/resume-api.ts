@@ -118,7 +118,7 @@ export function createResumeApi({
 
   const keptAfterWrite = metrics?.counter(
     "resume_answers_kept_after_write_total",
-    "Kept JSON answers kept again after a write: changed (the write's change applied) or built (read again).",
+    "A writer's kept JSON resumes (one per path) kept again after a write: changed (the write's change applied) or built (read again).",
     ["how"],
   );
 
@@ -224,13 +224,13 @@ export function createResumeApi({
         return;
       }
     }
-    keptAfterWrite?.inc({ how: "built" });
     await buildAndKeep(
       { method: "GET", target: parseRequestTarget(path), headers: NO_HEADERS, body: "" },
       identity,
       { group, keys },
       () => 0,
     );
+    keptAfterWrite?.inc({ how: "built" });
   }
 
   async function serveRest(
@@ -272,7 +272,7 @@ export function createResumeApi({
    * request arrived) is the one the kept answer was built from: a write
    * acknowledged by any server is never missed (a change to a tailored version
    * moves that version too). With nothing kept for the request (a first read,
-   * or one after the person wrote through this server that did not build it
+   * or one after the person wrote through this server that did not keep it
    * again) the answer is built at once, without reading the version first: one
    * round trip, not two.
    * Answers depend on the path, the format, theme and paper lists and nothing
@@ -307,7 +307,7 @@ export function createResumeApi({
   /**
    * The procedure's answer, kept under the resume version it read with the
    * resume (ResponseControl.dataVersion), in the answer cache's `group` under
-   * each of `keys`; a JSON answer with its path, to be built again after a
+   * each of `keys`; a JSON answer with its path, to be kept again after a
    * write (refreshAfterWrite). `takeRateLimit`: the rate limit's decision when
    * already taken; else the procedure counts the request.
    */
