@@ -14,7 +14,7 @@ export {
   USER_REQUESTS,
   type RequestCounter,
 } from "./store/rate-limits.ts";
-export { readResumeVersions, type ResumeVersion } from "./store/resume-versions.ts";
+export { readResumeVersions } from "./store/resume-versions.ts";
 export type { ResumeContext, ResumeIdentity, WholeResumeChange, WriteOutcome } from "./trpc.ts";
 export { ACCESS_TOKEN_PREFIX, findAccessTokens, type AccessTokenGrant } from "./store/access-tokens.ts";
 export { answerInFormat } from "./routers/resume-formats.ts";
