@@ -11,13 +11,8 @@ interface Kept {
   source?: string;
 }
 
-/** An answer kept with its source (givenBackSinceKept). */
-export interface KeptAnswer {
-  key: string;
-  source: string;
-  version: string;
-  answer: Answer & { body: Buffer };
-}
+/** An answer kept with its source, under its key (givenBackSinceKept). */
+export type KeptAnswer = Pick<Kept, "version" | "answer"> & { key: string; source: string };
 
 interface Group {
   answers: Map<string, Kept>;
