@@ -63,6 +63,11 @@ describe("readBody", () => {
     await expect(outcomeOf("whole").promise).resolves.toBe('body {"a":1}');
   });
 
+  it("reads an empty body", async () => {
+    await send(head("empty", "Content-Length: 0\r\n"));
+    await expect(outcomeOf("empty").promise).resolves.toBe("body ");
+  });
+
   it("reads a chunked body", async () => {
     await send(head("chunked", "Transfer-Encoding: chunked\r\n") + '3\r\n{"a\r\n4\r\n":1}\r\n0\r\n\r\n');
     await expect(outcomeOf("chunked").promise).resolves.toBe('body {"a":1}');
