@@ -1,17 +1,24 @@
 import type pg from "pg";
 
+/** How many statements of other sessions wait for a lock that `session`'s open transaction holds. */
+export async function statementsBlockedBy(session: pg.Client): Promise<number> {
+  // In a transaction, the sessions' activity is otherwise read once and kept until it ends.
+  await session.query("SELECT pg_stat_clear_snapshot()");
+  const { rows } = await session.query<{ blocked: number }>(
+    "SELECT count(*)::int AS blocked FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))",
+  );
+  return rows[0]!.blocked;
+}
+
 /**
- * Until a statement of another session waits for a lock that `session`'s open
- * transaction holds (at most 5 s): a test can then commit and know the other
- * statement went on after its change.
+ * Until at least `count` statements of other sessions wait for a lock that
+ * `session`'s open transaction holds (at most 5 s): a test can then commit and
+ * know the other statements went on after its change.
  */
-export async function untilBlockedBy(session: pg.Client): Promise<void> {
+export async function untilBlockedBy(session: pg.Client, count = 1): Promise<void> {
   for (let tries = 0; tries < 100; tries++) {
-    const { rows } = await session.query(
-      "SELECT 1 FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))",
-    );
-    if (rows.length > 0) return;
+    if ((await statementsBlockedBy(session)) >= count) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error("no statement waited for the session's lock");
+  throw new Error(`fewer than ${count} statements waited for the session's lock`);
 }

@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../../scripts/database.ts";
 import { httpClient } from "../../../test/http-client.ts";
-import { untilBlockedBy } from "../../../test/lock-waits.ts";
+import { statementsBlockedBy, untilBlockedBy } from "../../../test/lock-waits.ts";
 import { MINIMAL } from "../../../test/resume-fixtures.ts";
 import { startResumeApi } from "../../../test/resume-api.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../../../test/scratch-database.ts";
@@ -74,6 +74,34 @@ describe("a write whose answer cannot be built again", () => {
     const read = await api.get<{ skills: { name: string }[] }>("/me/resume");
     expect(read.status).toBe(200);
     expect(read.body.skills.map((s) => s.name)).toEqual(["TypeScript", "SQL"]);
+  });
+});
+
+describe("reads while a write keeps its answer again", () => {
+  it("wait for that answer rather than build it beside the write, for at most a second", async () => {
+    const { api } = await personWithKeptResume();
+    const { blockedAtFirst, reads } = await whileResumeReadsWait(async () => {
+      const written = api.post("/me/skills", { ...MINIMAL.skills, name: "SQL" });
+      // The write is committed and its answer's build waits for the lock.
+      await untilBlockedBy(sql);
+      const reads = [1, 2, 3].map(() => api.get<{ skills: { name: string }[] }>("/me/resume"));
+      // A read that built its own answer would be a statement waiting beside the write's at once.
+      const blockedAtFirst: number[] = [];
+      for (let sample = 0; sample < 5; sample++) {
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        blockedAtFirst.push(await statementsBlockedBy(sql));
+      }
+      // Once the write stops waiting (a second), so do the reads: each builds its own answer.
+      expect((await written).status).toBe(201);
+      await untilBlockedBy(sql, 4);
+      return { blockedAtFirst, reads };
+    });
+
+    expect(blockedAtFirst).toEqual([1, 1, 1, 1, 1]);
+    for (const read of await Promise.all(reads)) {
+      expect(read.status, read.text).toBe(200);
+      expect(read.body.skills.map((s) => s.name)).toEqual(["TypeScript", "SQL"]);
+    }
   });
 });
 

@@ -43,6 +43,7 @@ import {
 } from "@app/resume";
 import { createFailureReporter, type Logger, type RequestRecord, type ServiceMetrics } from "@app/service";
 import type { createAnswerCache, KeptAnswer } from "./answer-cache.ts";
+import { createAnswersBeingKept } from "./answers-being-kept.ts";
 import type { DocumentWorkers } from "./document-workers.ts";
 import type { Identify, Identity } from "./identify.ts";
 import type { SharedRateLimit } from "./shared-rate-limit.ts";
@@ -122,6 +123,9 @@ export function createResumeApi({
     ["how"],
   );
 
+  // A read waits for a write's answers no longer than the write waits for them.
+  const answersBeingKept = createAnswersBeingKept({ maxWaitMs: REFRESH_TIMEOUT_MS });
+
   const failures = createFailureReporter(logger, metrics, databaseErrorClass);
   const rest = createRestHandler({
     router: resumeAppRouter,
@@ -156,9 +160,15 @@ export function createResumeApi({
       identity instanceof AuthenticationError
         ? undefined
         : () => {
+            const group = answerGroupOf(identity.userId);
             // Taken before the write is sent: none of these answers can hold its change.
-            const keptBefore = answerCache.givenBackSinceKept(answerGroupOf(identity.userId));
-            return (outcome) => refreshAfterWrite(identity, outcome, keptBefore);
+            const keptByPath = byPath(answerCache.givenBackSinceKept(group)).slice(0, MAX_PATHS_KEPT_AGAIN);
+            // From now on: a read that sees the write's version before its answers are kept waits for them.
+            const kept = answersBeingKept.begin(
+              group,
+              keptByPath.flatMap(([, answers]) => answers.map(({ key }) => key)),
+            );
+            return (outcome) => refreshAfterWrite(identity, outcome, keptByPath).finally(kept);
           },
   });
 
@@ -175,26 +185,21 @@ export function createResumeApi({
   async function refreshAfterWrite(
     identity: ResumeIdentity,
     outcome: WriteOutcome,
-    keptBefore: KeptAnswer[],
+    keptByPath: [path: string, kept: KeptAnswer[]][],
   ) {
     const group = answerGroupOf(identity.userId);
     answerCache.forget(group);
     if (!outcome.succeeded) return;
-    const keptByPath = new Map<string, KeptAnswer[]>();
-    for (const kept of keptBefore)
-      keptByPath.set(kept.source, [...(keptByPath.get(kept.source) ?? []), kept]);
     await Promise.all(
-      [...keptByPath]
-        .slice(0, MAX_PATHS_KEPT_AGAIN)
-        .map(([path, kept]) =>
-          withTimeout(keepAgain(identity, group, path, kept, outcome.change), REFRESH_TIMEOUT_MS).catch(
-            (error: unknown) =>
-              logger.warn(
-                { err: error, path },
-                "an answer was not kept again after a write (the next read builds it)",
-              ),
-          ),
+      keptByPath.map(([path, kept]) =>
+        withTimeout(keepAgain(identity, group, path, kept, outcome.change), REFRESH_TIMEOUT_MS).catch(
+          (error: unknown) =>
+            logger.warn(
+              { err: error, path },
+              "an answer was not kept again after a write (the next read builds it)",
+            ),
         ),
+      ),
     );
   }
 
@@ -277,8 +282,11 @@ export function createResumeApi({
    * round trip, not two.
    * Answers depend on the path, the format, theme and paper lists and nothing
    * else in the query, so cache busters neither miss nor fill the cache.
+   * While a write of the person through this server keeps the answer again, a
+   * read that finds it gone or of another version waits for that once, then
+   * looks again (answersBeingKept).
    */
-  async function serveWholeResume(request: RestRequest, identity: Identity): Promise<Answer> {
+  async function serveWholeResume(request: RestRequest, identity: Identity, waited = false): Promise<Answer> {
     if (identity instanceof AuthenticationError)
       return rest.handle(request, { context: async () => contextOf(identity, request.headers) });
     const group = answerGroupOf(identity.userId);
@@ -289,6 +297,8 @@ export function createResumeApi({
       ...["format", "theme", "paper"].map((name) => query.getAll(name)),
     ]);
     if (!answerCache.holds(group, key)) {
+      const beingKept = waited ? undefined : answersBeingKept.ended(group, key);
+      if (beingKept) return beingKept.then(() => serveWholeResume(request, identity, true));
       const answer = await buildAndKeep(request, identity, { group, keys: [key] });
       if (answer.status !== 429) cacheLookups?.inc({ result: "miss" });
       return answer;
@@ -297,7 +307,15 @@ export function createResumeApi({
       rateLimit.take(identity.userId),
       versionOf(identity.userId),
     ]);
-    const kept = version === null ? undefined : answerCache.get(group, key, version.version);
+    let kept = version === null ? undefined : answerCache.get(group, key, version.version);
+    if (!kept && !waited && retryAfter === 0 && version !== null) {
+      // Of another version: a write of the person through this server may be keeping it at this one.
+      const beingKept = answersBeingKept.ended(group, key);
+      if (beingKept) {
+        await beingKept;
+        kept = answerCache.get(group, key, version.version);
+      }
+    }
     if (retryAfter === 0) cacheLookups?.inc({ result: kept ? "hit" : "miss" });
     if (kept && retryAfter === 0) return kept;
     // Counted once: the procedure reads the decision taken here (and answers the 429).
@@ -357,6 +375,13 @@ export function createResumeApi({
   }
 
   return { serveRest, serveTrpc };
+}
+
+/** Answers by the path they are kept again from (KeptAnswer.source), in the order first met. */
+function byPath(answers: KeptAnswer[]): [path: string, kept: KeptAnswer[]][] {
+  const paths = new Map<string, KeptAnswer[]>();
+  for (const answer of answers) paths.set(answer.source, [...(paths.get(answer.source) ?? []), answer]);
+  return [...paths];
 }
 
 /** The answer cache's group of a person's answers (share links' pages are kept as `link:…`). */
