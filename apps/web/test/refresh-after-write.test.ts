@@ -103,6 +103,39 @@ describe("reads while a write keeps its answer again", () => {
       expect(read.body.skills.map((s) => s.name)).toEqual(["TypeScript", "SQL"]);
     }
   });
+
+  it("at a version newer than the kept answer, wait for the write under way, then answer that version", async () => {
+    const { api, userId } = await personWithKeptResume();
+    const other = new pg.Client({ connectionString: database.url });
+    await other.connect();
+    await sql.query("BEGIN");
+    try {
+      // The write waits for the profile row, before it moves the version.
+      await sql.query("SELECT 1 FROM resume.profiles WHERE user_id = $1 FOR UPDATE", [userId]);
+      const written = api.put("/me/profile", { name: "Ada", headline: "Fourth" });
+      await untilBlockedBy(sql);
+      // Another client's change, committed meanwhile: the kept answer is of the version before it.
+      await other.query("UPDATE resume.skills SET name = 'Go' WHERE user_id = $1", [userId]);
+      let answeredAt: number | undefined;
+      const read = api.get<{ skills: { name: string }[] }>("/me/resume").then((result) => {
+        answeredAt = performance.now();
+        return result;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // A build would have answered by now; the read waits for the write (at most a second).
+      expect(answeredAt).toBeUndefined();
+      const releasedAt = performance.now();
+      await sql.query("COMMIT");
+      expect((await written).status).toBe(200);
+      const answer = await read;
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.body.skills.map((s) => s.name)).toEqual(["Go"]);
+      expect(answeredAt).toBeGreaterThanOrEqual(releasedAt);
+    } finally {
+      await sql.query("ROLLBACK").catch(() => {});
+      await other.end();
+    }
+  });
 });
 
 describe("PUT /me/profile after a read", () => {

@@ -7,6 +7,8 @@ export class ClientAbortedError extends Error {
   override name = "ClientAbortedError";
 }
 
+const CLIENT_GONE = "the client closed the connection before its body ended";
+
 /**
  * The body, or null past `limit` bytes. The rest of a body too large is read
  * and dropped, not left unread: stopping mid-body would reset the connection
@@ -19,6 +21,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
     req.resume();
     return Promise.resolve(null);
   }
+  // Read already, or the client gone before it was: no event would come.
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  if (req.destroyed) return Promise.reject(new ClientAbortedError(CLIENT_GONE));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -33,7 +38,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
     // Before its end: an error, or the connection closed (node:http emits no error when nobody listens).
     const onGone = () => {
       stop();
-      reject(new ClientAbortedError("the client closed the connection before its body ended"));
+      reject(new ClientAbortedError(CLIENT_GONE));
     };
     const stop = () => {
       req.off("data", onData).off("end", onEnd).off("error", onGone).off("close", onGone);

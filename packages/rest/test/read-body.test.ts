@@ -27,7 +27,13 @@ let port: number;
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     const outcome = outcomeOf(String(req.headers["x-case"]));
-    readBody(req, LIMIT).then(
+    // A read that starts late, as after a wait for something else.
+    const read = req.headers["x-read-after-ms"]
+      ? new Promise<Buffer | null>((resolve) =>
+          setTimeout(() => resolve(readBody(req, LIMIT)), Number(req.headers["x-read-after-ms"])),
+        )
+      : readBody(req, LIMIT);
+    read.then(
       (body) => {
         outcome.resolve(body === null ? "too large" : `body ${body.toString("utf8")}`);
         res.end("read");
@@ -89,6 +95,18 @@ describe("readBody", () => {
   it("ends with ClientAbortedError when the client goes away mid-body", async () => {
     await send(head("gone", "Content-Length: 50\r\n") + '{"a":', { goAway: true });
     await expect(outcomeOf("gone").promise).resolves.toBe("aborted");
+  });
+
+  it("reads a body sent whole before the read began", async () => {
+    await send(head("late", "Content-Length: 7\r\nX-Read-After-Ms: 100\r\n") + '{"a":1}');
+    await expect(outcomeOf("late").promise).resolves.toBe('body {"a":1}');
+  });
+
+  it("ends with ClientAbortedError when the client went away before the read began", async () => {
+    await send(head("gone early", "Content-Length: 50\r\nX-Read-After-Ms: 300\r\n") + '{"a":', {
+      goAway: true,
+    });
+    await expect(outcomeOf("gone early").promise).resolves.toBe("aborted");
   });
 
   it("ends with ClientAbortedError when the client closes its side mid-body", async () => {

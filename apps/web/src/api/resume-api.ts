@@ -175,12 +175,13 @@ export function createResumeApi({
   /**
    * After a write through this server the person's kept answers are never
    * given back again. Those in JSON that were given back since they were built
-   * (someone who reads between writes; `keptBefore`, taken before the write)
-   * are kept again before a write that succeeded answers, so that the next
-   * read finds them kept: it waits for the version read alone, not for a
-   * build. Once per path (every JSON answer of a path is the same, whatever
-   * its theme or paper), for at most MAX_PATHS_KEPT_AGAIN paths; any other
-   * answer is built by the next read that asks for it (serveWholeResume).
+   * (someone who reads between writes; `keptByPath`, taken before the write
+   * and grouped by path) are kept again before a write that succeeded
+   * answers, so that the next read finds them kept: it waits for the version
+   * read alone, not for a build. Once per path (every JSON answer of a path is
+   * the same, whatever its theme or paper), for at most MAX_PATHS_KEPT_AGAIN
+   * paths; any other answer is built by the next read that asks for it
+   * (serveWholeResume).
    */
   async function refreshAfterWrite(
     identity: ResumeIdentity,
@@ -283,10 +284,14 @@ export function createResumeApi({
    * Answers depend on the path, the format, theme and paper lists and nothing
    * else in the query, so cache busters neither miss nor fill the cache.
    * While a write of the person through this server keeps the answer again, a
-   * read that finds it gone or of another version waits for that once, then
-   * looks again (answersBeingKept).
+   * read that finds it gone or of another version waits for that once (counted
+   * against the rate limit first), then looks again (answersBeingKept).
    */
-  async function serveWholeResume(request: RestRequest, identity: Identity, waited = false): Promise<Answer> {
+  async function serveWholeResume(
+    request: RestRequest,
+    identity: Identity,
+    countedBeforeWait?: number,
+  ): Promise<Answer> {
     if (identity instanceof AuthenticationError)
       return rest.handle(request, { context: async () => contextOf(identity, request.headers) });
     const group = answerGroupOf(identity.userId);
@@ -296,15 +301,28 @@ export function createResumeApi({
       request.target.path,
       ...["format", "theme", "paper"].map((name) => query.getAll(name)),
     ]);
+    const keep = { group, keys: [key] };
+    const waited = countedBeforeWait !== undefined;
     if (!answerCache.holds(group, key)) {
       const beingKept = waited ? undefined : answersBeingKept.ended(group, key);
-      if (beingKept) return beingKept.then(() => serveWholeResume(request, identity, true));
-      const answer = await buildAndKeep(request, identity, { group, keys: [key] });
+      if (beingKept) {
+        // Counted before the wait: a request over the limit is answered at once.
+        const retryAfter = await rateLimit.take(identity.userId);
+        if (retryAfter === 0) await beingKept;
+        return serveWholeResume(request, identity, retryAfter);
+      }
+      // Counted once: the procedure reads a decision taken here (and answers the 429), or takes it.
+      const answer = await buildAndKeep(
+        request,
+        identity,
+        keep,
+        waited ? () => countedBeforeWait : undefined,
+      );
       if (answer.status !== 429) cacheLookups?.inc({ result: "miss" });
       return answer;
     }
     const [retryAfter, version] = await Promise.all([
-      rateLimit.take(identity.userId),
+      countedBeforeWait ?? rateLimit.take(identity.userId),
       versionOf(identity.userId),
     ]);
     let kept = version === null ? undefined : answerCache.get(group, key, version.version);
@@ -318,8 +336,7 @@ export function createResumeApi({
     }
     if (retryAfter === 0) cacheLookups?.inc({ result: kept ? "hit" : "miss" });
     if (kept && retryAfter === 0) return kept;
-    // Counted once: the procedure reads the decision taken here (and answers the 429).
-    return buildAndKeep(request, identity, { group, keys: [key] }, () => retryAfter);
+    return buildAndKeep(request, identity, keep, () => retryAfter);
   }
 
   /**
