@@ -1,3 +1,5 @@
+import { withTimeout } from "@app/db";
+
 interface Keeping {
   keys: ReadonlySet<string>;
   ended: Promise<void>;
@@ -39,9 +41,11 @@ export function createAnswersBeingKept({ maxWaitMs }: { maxWaitMs: number }) {
         .filter(({ keys }) => keys.has(key))
         .map(({ ended }) => ended);
       if (waits.length === 0) return undefined;
-      let timer: NodeJS.Timeout | undefined;
-      const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, maxWaitMs)));
-      return Promise.race([Promise.all(waits).then(() => {}), waited]).finally(() => clearTimeout(timer));
+      // Past the bound the read goes on as if they had ended: it looks again, and builds if it must.
+      return withTimeout(Promise.all(waits), maxWaitMs).then(
+        () => undefined,
+        () => undefined,
+      );
     },
   };
 }

@@ -287,11 +287,7 @@ export function createResumeApi({
    * read that finds it gone or of another version waits for that once (counted
    * against the rate limit first), then looks again (answersBeingKept).
    */
-  async function serveWholeResume(
-    request: RestRequest,
-    identity: Identity,
-    countedBeforeWait?: number,
-  ): Promise<Answer> {
+  async function serveWholeResume(request: RestRequest, identity: Identity): Promise<Answer> {
     if (identity instanceof AuthenticationError)
       return rest.handle(request, { context: async () => contextOf(identity, request.headers) });
     const group = answerGroupOf(identity.userId);
@@ -302,31 +298,26 @@ export function createResumeApi({
       ...["format", "theme", "paper"].map((name) => query.getAll(name)),
     ]);
     const keep = { group, keys: [key] };
-    const waited = countedBeforeWait !== undefined;
+    // The rate limit's decision when taken before a wait for a write's answers.
+    let countedBeforeWait: number | undefined;
     if (!answerCache.holds(group, key)) {
-      const beingKept = waited ? undefined : answersBeingKept.ended(group, key);
-      if (beingKept) {
-        // Counted before the wait: a request over the limit is answered at once.
-        const retryAfter = await rateLimit.take(identity.userId);
-        if (retryAfter === 0) await beingKept;
-        return serveWholeResume(request, identity, retryAfter);
+      const beingKept = answersBeingKept.ended(group, key);
+      if (!beingKept) {
+        const answer = await buildAndKeep(request, identity, keep);
+        if (answer.status !== 429) cacheLookups?.inc({ result: "miss" });
+        return answer;
       }
-      // Counted once: the procedure reads a decision taken here (and answers the 429), or takes it.
-      const answer = await buildAndKeep(
-        request,
-        identity,
-        keep,
-        waited ? () => countedBeforeWait : undefined,
-      );
-      if (answer.status !== 429) cacheLookups?.inc({ result: "miss" });
-      return answer;
+      // Counted before the wait: a request over the limit is answered at once.
+      const retryAfter = (countedBeforeWait = await rateLimit.take(identity.userId));
+      if (retryAfter > 0) return buildAndKeep(request, identity, keep, () => retryAfter);
+      await beingKept;
     }
     const [retryAfter, version] = await Promise.all([
       countedBeforeWait ?? rateLimit.take(identity.userId),
       versionOf(identity.userId),
     ]);
     let kept = version === null ? undefined : answerCache.get(group, key, version.version);
-    if (!kept && !waited && retryAfter === 0 && version !== null) {
+    if (!kept && countedBeforeWait === undefined && retryAfter === 0 && version !== null) {
       // Of another version: a write of the person through this server may be keeping it at this one.
       const beingKept = answersBeingKept.ended(group, key);
       if (beingKept) {
@@ -336,6 +327,7 @@ export function createResumeApi({
     }
     if (retryAfter === 0) cacheLookups?.inc({ result: kept ? "hit" : "miss" });
     if (kept && retryAfter === 0) return kept;
+    // Counted once: the procedure reads the decision taken here (and answers the 429).
     return buildAndKeep(request, identity, keep, () => retryAfter);
   }
 
@@ -397,7 +389,11 @@ export function createResumeApi({
 /** Answers by the path they are kept again from (KeptAnswer.source), in the order first met. */
 function byPath(answers: KeptAnswer[]): [path: string, kept: KeptAnswer[]][] {
   const paths = new Map<string, KeptAnswer[]>();
-  for (const answer of answers) paths.set(answer.source, [...(paths.get(answer.source) ?? []), answer]);
+  for (const answer of answers) {
+    const kept = paths.get(answer.source);
+    if (kept) kept.push(answer);
+    else paths.set(answer.source, [answer]);
+  }
   return [...paths];
 }
 
