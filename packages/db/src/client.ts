@@ -142,6 +142,11 @@ export async function queryRows<T>(db: Queryable, sql: string, ...values: unknow
   throw new Error("queryRows needs a database made by createDatabase, or an inTransaction's transaction");
 }
 
+/** True for a database (its pool), false for a transaction on one of its connections. */
+export function isDatabase(db: Queryable): db is Database {
+  return pools.has(db as Database);
+}
+
 /**
  * Statements on the database's one pipelined connection (pipelined-connection.ts):
  * each is sent at once, even while the ones before it run, and runs as they

@@ -10,6 +10,7 @@ export {
 export {
   createDatabase,
   inTransaction,
+  isDatabase,
   isDatabaseReachable,
   pipelinedQueries,
   PLAN_EACH_CALL,

@@ -1,6 +1,14 @@
-import { isoTimestampSql, queryRows, type Database, type Queryable } from "@app/db";
+import {
+  batchCallsPerClient,
+  isDatabase,
+  isoTimestampSql,
+  isRefusedValue,
+  queryRows,
+  type Database,
+  type Queryable,
+} from "@app/db";
 import type { Profile, ProfileInput } from "../schemas/profile.ts";
-import { castParameters, columnValues, PROFILE_COLUMNS, profileJson } from "./sql.ts";
+import { columnValues, PROFILE_COLUMNS, profileJson } from "./sql.ts";
 
 /** The caller's profile; null before the first PUT. */
 export async function getProfile(db: Database, userId: string): Promise<Profile | null> {
@@ -18,27 +26,120 @@ export async function getProfile(db: Database, userId: string): Promise<Profile 
  * written (stored as they are: `text` refuses what PostgreSQL would change)
  * and the row's two times: JSON built in PostgreSQL cost every write about
  * 0.1 ms (docs/benchmarks.md, "Resume reads and writes").
+ * On the database (not in a caller's transaction) it commits together with
+ * the other profile writes that arrive meanwhile (upsertTogether).
  */
 export async function putProfile(db: Queryable, userId: string, fields: ProfileInput): Promise<Profile> {
-  const columns = Object.keys(PROFILE_COLUMNS);
-  const [row] = await queryRows<{ created_at: string; updated_at: string }>(
-    db,
-    `INSERT INTO resume.profiles AS t (user_id, ${columns.join(", ")})
-     VALUES ($1, ${castParameters(PROFILE_COLUMNS, 2).join(", ")})
-     ON CONFLICT (user_id) DO UPDATE SET ${columns.map((c) => `${c} = EXCLUDED.${c}`).join(", ")}, updated_at = now()
-     RETURNING ${isoTimestampSql("t.created_at")} AS created_at, ${isoTimestampSql("t.updated_at")} AS updated_at`,
-    userId,
-    ...columnValues(PROFILE_COLUMNS, fields),
-  );
+  const write: ProfileWrite = { userId, values: columnValues(PROFILE_COLUMNS, fields) };
+  const written = isDatabase(db) ? await upsertTogether(db, write) : await upsertAlone(db, write);
+  if ("failed" in written) throw written.failed;
   return {
     entity_type: "profile",
     pk: `USER#${userId}`,
     sk: "PROFILE",
     ...fields,
     links: inJsonbKeyOrder(fields.links),
-    created_at: row!.created_at,
-    updated_at: row!.updated_at,
+    created_at: written.created_at,
+    updated_at: written.updated_at,
   };
+}
+
+/** One person's profile as written: the values in PROFILE_COLUMNS's order. */
+interface ProfileWrite {
+  userId: string;
+  values: unknown[];
+}
+interface WrittenTimes {
+  created_at: string;
+  updated_at: string;
+}
+type Written = WrittenTimes | { failed: unknown };
+
+const PROFILE_COLUMN_NAMES = Object.keys(PROFILE_COLUMNS);
+/**
+ * Any number of people's profiles in one statement: one array per column, the
+ * rows in the arrays' order (one text for every size, so one prepared statement).
+ */
+const UPSERT_PROFILES_SQL = `INSERT INTO resume.profiles AS t (user_id, ${PROFILE_COLUMN_NAMES.join(", ")})
+  SELECT * FROM unnest($1::text[], ${Object.values(PROFILE_COLUMNS)
+    .map((type, i) => `$${i + 2}::${type}[]`)
+    .join(", ")})
+  ON CONFLICT (user_id) DO UPDATE SET ${PROFILE_COLUMN_NAMES.map((c) => `${c} = EXCLUDED.${c}`).join(", ")}, updated_at = now()
+  RETURNING t.user_id, ${isoTimestampSql("t.created_at")} AS created_at, ${isoTimestampSql("t.updated_at")} AS updated_at`;
+
+/** Each person's times, by user id; `writes` hold each person at most once. */
+async function upsertProfiles(db: Queryable, writes: ProfileWrite[]): Promise<Map<string, WrittenTimes>> {
+  const columns = PROFILE_COLUMN_NAMES.map((_, i) => writes.map(({ values }) => values[i]));
+  const rows = await queryRows<WrittenTimes & { user_id: string }>(
+    db,
+    UPSERT_PROFILES_SQL,
+    writes.map(({ userId }) => userId),
+    ...columns,
+  );
+  return new Map(rows.map(({ user_id, ...times }) => [user_id, times]));
+}
+
+async function upsertAlone(db: Queryable, write: ProfileWrite): Promise<Written> {
+  return (await upsertProfiles(db, [write])).get(write.userId)!;
+}
+
+/**
+ * Profile writes that arrive while the last statement runs go in the next
+ * one: one commit, and one WAL flush, for all of them (in the resume mix of
+ * `npm run bench`, a profile write's flush was about two thirds of its time
+ * in the database; docs/benchmarks.md, "Profile writes commit together").
+ * What it keeps:
+ * - Each write is answered only after the commit that holds it.
+ * - A person's writes keep their order: a person's second write waiting goes
+ *   in a statement after the one with their first (one statement cannot
+ *   write a row twice).
+ * - Rows go in user-id order, so two servers' statements cannot deadlock on
+ *   each other's rows (any other transaction touches one person only).
+ * - A value the database refuses fails its own write only: the statement
+ *   that held it is tried again one write at a time.
+ * - Any other failure (an outage, a timeout) fails the writes of its
+ *   statement and of those after it, as it would have failed each of them
+ *   alone; the writes of the statements before it are answered.
+ */
+const upsertTogether = batchCallsPerClient(
+  async (db: Database, writes: ProfileWrite[]): Promise<Map<ProfileWrite, Written>> => {
+    const written = new Map<ProfileWrite, Written>();
+    const rounds = inRoundsOfOnePerPerson(writes);
+    for (const [i, round] of rounds.entries()) {
+      try {
+        const times = await upsertProfiles(db, round);
+        for (const write of round) written.set(write, times.get(write.userId)!);
+      } catch (error) {
+        if (isRefusedValue(error)) {
+          for (const write of round)
+            written.set(
+              write,
+              round.length === 1
+                ? { failed: error }
+                : await upsertAlone(db, write).catch((failed: unknown) => ({ failed })),
+            );
+          continue;
+        }
+        // The statements before are committed and answered; this one's writes and the later ones fail with it.
+        for (const write of rounds.slice(i).flat()) written.set(write, { failed: error });
+        break;
+      }
+    }
+    return written;
+  },
+);
+
+/** The writes as statements to run one after another: each person once in each, in arrival order, sorted by user id. */
+function inRoundsOfOnePerPerson(writes: ProfileWrite[]): ProfileWrite[][] {
+  const rounds: ProfileWrite[][] = [];
+  const roundsOf = new Map<string, number>();
+  for (const write of writes) {
+    const round = roundsOf.get(write.userId) ?? 0;
+    roundsOf.set(write.userId, round + 1);
+    (rounds[round] ??= []).push(write);
+  }
+  // No two writes of one round have the same user id.
+  return rounds.map((round) => round.sort((a, b) => (a.userId < b.userId ? -1 : 1)));
 }
 
 /**
