@@ -87,6 +87,37 @@ describe("profile writes on the database", () => {
     expect((await getProfile(db, people[3]!))?.name).toBe("also good");
   });
 
+  it("wait with a write whose row is locked only until the lock timeout, then are written one by one", async () => {
+    const [first, a, b] = ["first", "a", "b"].map((name) => `locked-${name}-${randomUUID()}`) as [
+      string,
+      string,
+      string,
+    ];
+    await putProfile(db, b, fields("B before"));
+    const session = new pg.Client({ connectionString: inject("databaseUrl") });
+    await session.connect();
+    let bSettled = false;
+    try {
+      await session.query("BEGIN");
+      // As an import of B's resume holds it.
+      await session.query("SELECT 1 FROM resume.profiles WHERE user_id = $1 FOR UPDATE", [b]);
+      const firstWrite = putProfile(db, first, fields("first"));
+      const aWrite = putProfile(db, a, fields("A"));
+      const bWrite = putProfile(db, b, fields("B")).finally(() => (bSettled = true));
+      expect((await firstWrite).name).toBe("first");
+      // Their statement waits for B's row, fails at the lock timeout, and A is written alone at once.
+      expect((await aWrite).name).toBe("A");
+      expect(bSettled).toBe(false);
+      await session.query("ROLLBACK");
+      expect((await bWrite).name).toBe("B");
+    } finally {
+      await session.query("ROLLBACK");
+      await session.end();
+    }
+    expect((await getProfile(db, a))?.name).toBe("A");
+    expect((await getProfile(db, b))?.name).toBe("B");
+  });
+
   it("fail together when their statement fails for the database, and write nothing", async () => {
     const [first, a, b] = ["first", "a", "b"].map((name) => `outage-${name}-${randomUUID()}`) as [
       string,

@@ -1,5 +1,6 @@
 import {
   batchCallsPerClient,
+  databaseErrorCode,
   isDatabase,
   isoTimestampSql,
   isRefusedValue,
@@ -30,8 +31,8 @@ export async function getProfile(db: Database, userId: string): Promise<Profile 
  * the other profile writes that arrive meanwhile (upsertTogether).
  */
 export async function putProfile(db: Queryable, userId: string, fields: ProfileInput): Promise<Profile> {
-  const write: ProfileWrite = { userId, values: columnValues(PROFILE_COLUMNS, fields) };
-  const written = isDatabase(db) ? await upsertTogether(db, write) : await upsertAlone(db, write);
+  const write = { userId, values: columnValues(PROFILE_COLUMNS, fields) };
+  const written = isDatabase(db) ? await writtenTogether(db, write) : await upsertAlone(db, write);
   if ("failed" in written) throw written.failed;
   return {
     entity_type: "profile",
@@ -45,7 +46,7 @@ export async function putProfile(db: Queryable, userId: string, fields: ProfileI
 }
 
 /** One person's profile as written: the values in PROFILE_COLUMNS's order. */
-interface ProfileWrite {
+interface ProfileValues {
   userId: string;
   values: unknown[];
 }
@@ -54,6 +55,10 @@ interface WrittenTimes {
   updated_at: string;
 }
 type Written = WrittenTimes | { failed: unknown };
+/** A write waiting for its statement, answered (`settle`) as soon as that statement ends. */
+interface ProfileWrite extends ProfileValues {
+  settle(written: Written): void;
+}
 
 const PROFILE_COLUMN_NAMES = Object.keys(PROFILE_COLUMNS);
 /**
@@ -68,7 +73,7 @@ const UPSERT_PROFILES_SQL = `INSERT INTO resume.profiles AS t (user_id, ${PROFIL
   RETURNING t.user_id, ${isoTimestampSql("t.created_at")} AS created_at, ${isoTimestampSql("t.updated_at")} AS updated_at`;
 
 /** Each person's times, by user id; `writes` hold each person at most once. */
-async function upsertProfiles(db: Queryable, writes: ProfileWrite[]): Promise<Map<string, WrittenTimes>> {
+async function upsertProfiles(db: Queryable, writes: ProfileValues[]): Promise<Map<string, WrittenTimes>> {
   const columns = PROFILE_COLUMN_NAMES.map((_, i) => writes.map(({ values }) => values[i]));
   const rows = await queryRows<WrittenTimes & { user_id: string }>(
     db,
@@ -79,8 +84,23 @@ async function upsertProfiles(db: Queryable, writes: ProfileWrite[]): Promise<Ma
   return new Map(rows.map(({ user_id, ...times }) => [user_id, times]));
 }
 
-async function upsertAlone(db: Queryable, write: ProfileWrite): Promise<Written> {
+async function upsertAlone(db: Queryable, write: ProfileValues): Promise<Written> {
   return (await upsertProfiles(db, [write])).get(write.userId)!;
+}
+
+/**
+ * Failures that may belong to one write of a statement rather than to all of
+ * them: a value the database refuses (22, 23), a lock it waited for too long
+ * (55P03: that person's import under way), a deadlock or serialization failure.
+ */
+const mayBeOneWritesFailure = (error: unknown) =>
+  isRefusedValue(error) || /^(55P03|40P01|40001)$/.test(databaseErrorCode(error) ?? "");
+
+function writtenTogether(db: Database, write: ProfileValues): Promise<Written> {
+  return new Promise((settle) => {
+    // upsertTogether settles every write it is given; should it throw, the write fails with that.
+    upsertTogether(db, { ...write, settle }).catch((failed: unknown) => settle({ failed }));
+  });
 }
 
 /**
@@ -89,43 +109,43 @@ async function upsertAlone(db: Queryable, write: ProfileWrite): Promise<Written>
  * `npm run bench`, a profile write's flush was about two thirds of its time
  * in the database; docs/benchmarks.md, "Profile writes commit together").
  * What it keeps:
- * - Each write is answered only after the commit that holds it.
+ * - Each write is answered as soon as the commit that holds it ends, never
+ *   before.
  * - A person's writes keep their order: a person's second write waiting goes
  *   in a statement after the one with their first (one statement cannot
  *   write a row twice).
  * - Rows go in user-id order, so two servers' statements cannot deadlock on
  *   each other's rows (any other transaction touches one person only).
- * - A value the database refuses fails its own write only: the statement
- *   that held it is tried again one write at a time.
- * - Any other failure (an outage, a timeout) fails the writes of its
- *   statement and of those after it, as it would have failed each of them
- *   alone; the writes of the statements before it are answered.
+ * - A failure that may be one write's (mayBeOneWritesFailure) fails that
+ *   write only: the statement's writes are tried again one by one, at once.
+ *   Until then the others of its statement wait with it: a row locked by its
+ *   person's import holds them up to the lock timeout.
+ * - Any other failure (an outage, a statement timeout) fails the writes of
+ *   its statement and of those after it, as it would have failed each of
+ *   them alone.
  */
 const upsertTogether = batchCallsPerClient(
-  async (db: Database, writes: ProfileWrite[]): Promise<Map<ProfileWrite, Written>> => {
-    const written = new Map<ProfileWrite, Written>();
+  async (db: Database, writes: ProfileWrite[]): Promise<Map<ProfileWrite, void>> => {
     const rounds = inRoundsOfOnePerPerson(writes);
     for (const [i, round] of rounds.entries()) {
       try {
         const times = await upsertProfiles(db, round);
-        for (const write of round) written.set(write, times.get(write.userId)!);
+        for (const write of round) write.settle(times.get(write.userId)!);
       } catch (error) {
-        if (isRefusedValue(error)) {
-          for (const write of round)
-            written.set(
-              write,
-              round.length === 1
-                ? { failed: error }
-                : await upsertAlone(db, write).catch((failed: unknown) => ({ failed })),
-            );
-          continue;
+        if (!mayBeOneWritesFailure(error)) {
+          for (const write of rounds.slice(i).flat()) write.settle({ failed: error });
+          break;
         }
-        // The statements before are committed and answered; this one's writes and the later ones fail with it.
-        for (const write of rounds.slice(i).flat()) written.set(write, { failed: error });
-        break;
+        if (round.length === 1) round[0]!.settle({ failed: error });
+        else
+          await Promise.all(
+            round.map((write) =>
+              upsertAlone(db, write).then(write.settle, (failed: unknown) => write.settle({ failed })),
+            ),
+          );
       }
     }
-    return written;
+    return new Map(writes.map((write) => [write, undefined]));
   },
 );
 
