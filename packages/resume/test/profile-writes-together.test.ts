@@ -32,6 +32,33 @@ async function writerOf(userIds: string[]): Promise<Map<string, string>> {
   return new Map(rows.map(({ user_id, xmin }) => [user_id, xmin]));
 }
 
+/**
+ * Three people's ids; the third has a profile, whose row another session
+ * holds (FOR UPDATE, as an import of that person's resume does) while `during` runs.
+ */
+async function withThirdRowLocked(
+  label: string,
+  during: (people: [string, string, string], session: pg.Client) => Promise<void>,
+): Promise<[string, string, string]> {
+  const people = ["first", "a", "b"].map((name) => `${label}-${name}-${randomUUID()}`) as [
+    string,
+    string,
+    string,
+  ];
+  await putProfile(db, people[2], fields("B before"));
+  const session = new pg.Client({ connectionString: inject("databaseUrl") });
+  await session.connect();
+  try {
+    await session.query("BEGIN");
+    await session.query("SELECT 1 FROM resume.profiles WHERE user_id = $1 FOR UPDATE", [people[2]]);
+    await during(people, session);
+  } finally {
+    await session.query("ROLLBACK");
+    await session.end();
+  }
+  return people;
+}
+
 describe("profile writes on the database", () => {
   it("that arrive while one runs commit together in the next statement, each answered with its own", async () => {
     const people = Array.from({ length: 5 }, () => `together-${randomUUID()}`);
@@ -88,19 +115,8 @@ describe("profile writes on the database", () => {
   });
 
   it("wait with a write whose row is locked only until the lock timeout, then are written one by one", async () => {
-    const [first, a, b] = ["first", "a", "b"].map((name) => `locked-${name}-${randomUUID()}`) as [
-      string,
-      string,
-      string,
-    ];
-    await putProfile(db, b, fields("B before"));
-    const session = new pg.Client({ connectionString: inject("databaseUrl") });
-    await session.connect();
-    let bSettled = false;
-    try {
-      await session.query("BEGIN");
-      // As an import of B's resume holds it.
-      await session.query("SELECT 1 FROM resume.profiles WHERE user_id = $1 FOR UPDATE", [b]);
+    const [, a, b] = await withThirdRowLocked("locked", async ([first, a, b], session) => {
+      let bSettled = false;
       const firstWrite = putProfile(db, first, fields("first"));
       const aWrite = putProfile(db, a, fields("A"));
       const bWrite = putProfile(db, b, fields("B")).finally(() => (bSettled = true));
@@ -110,26 +126,13 @@ describe("profile writes on the database", () => {
       expect(bSettled).toBe(false);
       await session.query("ROLLBACK");
       expect((await bWrite).name).toBe("B");
-    } finally {
-      await session.query("ROLLBACK");
-      await session.end();
-    }
+    });
     expect((await getProfile(db, a))?.name).toBe("A");
     expect((await getProfile(db, b))?.name).toBe("B");
   });
 
   it("fail together when their statement fails for the database, and write nothing", async () => {
-    const [first, a, b] = ["first", "a", "b"].map((name) => `outage-${name}-${randomUUID()}`) as [
-      string,
-      string,
-      string,
-    ];
-    await putProfile(db, b, fields("B before"));
-    const session = new pg.Client({ connectionString: inject("databaseUrl") });
-    await session.connect();
-    try {
-      await session.query("BEGIN");
-      await session.query("SELECT 1 FROM resume.profiles WHERE user_id = $1 FOR UPDATE", [b]);
+    const [, a, b] = await withThirdRowLocked("outage", async ([first, a, b], session) => {
       const firstWrite = putProfile(db, first, fields("first"));
       // A's and B's writes wait for the first one's statement, then go together and wait for B's row.
       const together = [putProfile(db, a, fields("A")), putProfile(db, b, fields("B"))].map((write) =>
@@ -146,10 +149,7 @@ describe("profile writes on the database", () => {
       );
       const outcomes = await Promise.all(together);
       expect(outcomes.map((outcome) => isDatabaseUnavailable(outcome))).toEqual([true, true]);
-    } finally {
-      await session.query("ROLLBACK");
-      await session.end();
-    }
+    });
     expect(await getProfile(db, a)).toBeNull();
     expect((await getProfile(db, b))?.name).toBe("B before");
   });
