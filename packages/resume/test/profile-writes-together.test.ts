@@ -115,20 +115,26 @@ describe("profile writes on the database", () => {
   });
 
   it("wait with a write whose row is locked only until the lock timeout, then are written one by one", async () => {
-    const [, a, b] = await withThirdRowLocked("locked", async ([first, a, b], session) => {
-      let bSettled = false;
-      const firstWrite = putProfile(db, first, fields("first"));
-      const aWrite = putProfile(db, a, fields("A"));
-      const bWrite = putProfile(db, b, fields("B")).finally(() => (bSettled = true));
-      expect((await firstWrite).name).toBe("first");
-      // Their statement waits for B's row, fails at the lock timeout, and A is written alone at once.
-      expect((await aWrite).name).toBe("A");
-      expect(bSettled).toBe(false);
-      await session.query("ROLLBACK");
-      expect((await bWrite).name).toBe("B");
-    });
-    expect((await getProfile(db, a))?.name).toBe("A");
-    expect((await getProfile(db, b))?.name).toBe("B");
+    // A lock timeout of 0.5 s: the open transaction below holds back every snapshot's xmin (the ledger's event feed in other tests) for about a second, not five.
+    const quick = createDatabase({ connectionString: inject("databaseUrl"), statementTimeoutMs: 1_000 });
+    try {
+      const [, a, b] = await withThirdRowLocked("locked", async ([first, a, b]) => {
+        let bSettled = false;
+        const firstWrite = putProfile(quick, first, fields("first"));
+        const aWrite = putProfile(quick, a, fields("A"));
+        const bWrite = putProfile(quick, b, fields("B")).finally(() => (bSettled = true));
+        expect((await firstWrite).name).toBe("first");
+        // Their statement waits for B's row and fails at the lock timeout; A is then written alone at once.
+        expect((await aWrite).name).toBe("A");
+        expect(bSettled).toBe(false);
+        // B alone waits for its row again, and fails alone at the lock timeout.
+        await expect(bWrite).rejects.toSatisfy(isDatabaseUnavailable);
+      });
+      expect((await getProfile(db, a))?.name).toBe("A");
+      expect((await getProfile(db, b))?.name).toBe("B before");
+    } finally {
+      await quick.$disconnect();
+    }
   });
 
   it("fail together when their statement fails for the database, and write nothing", async () => {
