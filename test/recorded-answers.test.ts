@@ -82,7 +82,6 @@ function placeholders() {
   return replace;
 }
 
-/** The session: each step sends one request and records its answer. */
 /** Until the ledger's feed shows at least `count` events (at most 10 s). */
 async function eventsVisible(client: LedgerClient, count: number): Promise<void> {
   for (let tries = 0; tries < 200; tries++) {
@@ -93,6 +92,7 @@ async function eventsVisible(client: LedgerClient, count: number): Promise<void>
   throw new Error(`the feed showed fewer than ${count} events for 10 s`);
 }
 
+/** The session: each step sends one request and records its answer. */
 async function session(): Promise<RecordedAnswer[]> {
   const recorded: RecordedAnswer[] = [];
   const normalize = placeholders();

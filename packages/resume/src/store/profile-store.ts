@@ -121,8 +121,8 @@ function writtenTogether(db: Database, write: ProfileValues): Promise<Written> {
  *   Until then the others of its statement wait with it: a row locked by its
  *   person's import holds them up to the lock timeout.
  * - Any other failure (an outage, a statement timeout) fails the writes of
- *   its statement and of those after it, as it would have failed each of
- *   them alone.
+ *   its statement and of the rounds after it (the same people's later
+ *   writes), as it would have failed each of them alone.
  */
 const upsertTogether = batchCallsPerClient(
   async (db: Database, writes: ProfileWrite[]): Promise<Map<ProfileWrite, void>> => {
