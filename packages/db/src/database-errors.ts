@@ -148,6 +148,16 @@ export function isRefusedValue(error: unknown): boolean {
   return /^2[23]/.test(databaseErrorCode(error) ?? "");
 }
 
+/**
+ * True when a statement that writes for several callers may have failed for
+ * one of them rather than for all: a refused value (isRefusedValue), a
+ * serialization failure or a deadlock (40001, 40P01). Its writes are then
+ * tried apart, so that one caller's failure stays its own.
+ */
+export function mayBeOneWritersFailure(error: unknown): boolean {
+  return isRefusedValue(error) || /^(40001|40P01)$/.test(databaseErrorCode(error) ?? "");
+}
+
 /** True when `error` says the database refused a write for breaking the named constraint. */
 export function isConstraintViolation(error: unknown, constraint: string): boolean {
   for (const candidate of errorChain(error)) {

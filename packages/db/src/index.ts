@@ -5,6 +5,7 @@ export {
   databaseErrorClass,
   isDatabaseUnavailable,
   isRefusedValue,
+  mayBeOneWritersFailure,
   withTimeout,
 } from "./database-errors.ts";
 export {

@@ -31,6 +31,7 @@
 import {
   batchCallsPerClient,
   databaseErrorCode,
+  mayBeOneWritersFailure,
   pipelinedQueries,
   withTimeout,
   type Database,
@@ -55,13 +56,6 @@ const OVERLAP_FROM = 8;
  * statement failed with.
  */
 export type GroupCommitOutcome = PostOutcome | null | { failed: unknown };
-
-/**
- * Failures that may belong to one post of a group rather than to the group:
- * bad data (22), constraints (23), a serialization failure or deadlock (40001,
- * 40P01). A group that fails so is refused, and its posts are checked apart.
- */
-const POST_FAILURE = /^(22|23|40001$|40P01$)/;
 
 let observer: ((posts: number) => void) | undefined;
 
@@ -117,10 +111,14 @@ async function writeChunk(
   }
 }
 
-/** Whether the database refused a statement of `txs` for what one of them is. */
+/**
+ * Whether the database refused a statement of `txs` for what one of them is:
+ * a group that fails so is refused, and its posts are checked apart.
+ */
 function refusedOnAPostsMerits(error: unknown, txs: NewTransaction[]): boolean {
-  const code = databaseErrorCode(error) ?? "";
-  return REFUSED_POST.has(code) || (txs.length > 1 && POST_FAILURE.test(code));
+  return (
+    REFUSED_POST.has(databaseErrorCode(error) ?? "") || (txs.length > 1 && mayBeOneWritersFailure(error))
+  );
 }
 
 /** A post checked and written by itself; a failure is its own. */

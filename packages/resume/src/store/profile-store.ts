@@ -3,7 +3,7 @@ import {
   databaseErrorCode,
   isDatabase,
   isoTimestampSql,
-  isRefusedValue,
+  mayBeOneWritersFailure,
   queryRows,
   type Database,
   type Queryable,
@@ -31,8 +31,10 @@ export async function getProfile(db: Database, userId: string): Promise<Profile 
  * the other profile writes that arrive meanwhile (upsertTogether).
  */
 export async function putProfile(db: Queryable, userId: string, fields: ProfileInput): Promise<Profile> {
-  const write = { userId, values: columnValues(PROFILE_COLUMNS, fields) };
-  const written = isDatabase(db) ? await writtenTogether(db, write) : await upsertAlone(db, write);
+  const values = columnValues(PROFILE_COLUMNS, fields);
+  const written = isDatabase(db)
+    ? await writtenTogether(db, userId, values)
+    : await upsertAlone(db, { userId, values });
   if ("failed" in written) throw written.failed;
   return {
     entity_type: "profile",
@@ -89,17 +91,17 @@ async function upsertAlone(db: Queryable, write: ProfileValues): Promise<Written
 }
 
 /**
- * Failures that may belong to one write of a statement rather than to all of
- * them: a value the database refuses (22, 23), a lock it waited for too long
- * (55P03: that person's import under way), a deadlock or serialization failure.
+ * What may be one write's failure (mayBeOneWritersFailure), and here also a
+ * lock waited for past the lock timeout (55P03): one person's rows are held
+ * by their import for its whole transaction, which no other write waits for.
  */
-const mayBeOneWritesFailure = (error: unknown) =>
-  isRefusedValue(error) || /^(55P03|40P01|40001)$/.test(databaseErrorCode(error) ?? "");
+const mayBeOneProfilesFailure = (error: unknown) =>
+  mayBeOneWritersFailure(error) || databaseErrorCode(error) === "55P03";
 
-function writtenTogether(db: Database, write: ProfileValues): Promise<Written> {
+function writtenTogether(db: Database, userId: string, values: unknown[]): Promise<Written> {
   return new Promise((settle) => {
     // upsertTogether settles every write it is given; should it throw, the write fails with that.
-    upsertTogether(db, { ...write, settle }).catch((failed: unknown) => settle({ failed }));
+    upsertTogether(db, { userId, values, settle }).catch((failed: unknown) => settle({ failed }));
   });
 }
 
@@ -116,7 +118,7 @@ function writtenTogether(db: Database, write: ProfileValues): Promise<Written> {
  *   write a row twice).
  * - Rows go in user-id order, so two servers' statements cannot deadlock on
  *   each other's rows (any other transaction touches one person only).
- * - A failure that may be one write's (mayBeOneWritesFailure) fails that
+ * - A failure that may be one write's (mayBeOneProfilesFailure) fails that
  *   write only: the statement's writes are tried again one by one, at once.
  *   Until then the others of its statement wait with it: a row locked by its
  *   person's import holds them up to the lock timeout.
@@ -132,7 +134,7 @@ const upsertTogether = batchCallsPerClient(
         const times = await upsertProfiles(db, round);
         for (const write of round) write.settle(times.get(write.userId)!);
       } catch (error) {
-        if (!mayBeOneWritesFailure(error)) {
+        if (!mayBeOneProfilesFailure(error)) {
           for (const write of rounds.slice(i).flat()) write.settle({ failed: error });
           break;
         }
