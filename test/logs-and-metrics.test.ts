@@ -15,6 +15,7 @@ import { startLedger, startWeb, stopProcess, waitForHealthy, type ServiceEnv } f
 import { freePort } from "./free-port.ts";
 import { httpClient } from "./http-client.ts";
 import { ledgerClient } from "./ledger-client.ts";
+import { sendRaw } from "./raw-http.ts";
 import { FULL_KEY, startLedgerServer } from "./ledger-server.ts";
 import { newUser } from "./tokens.ts";
 
@@ -185,6 +186,48 @@ describe("logs, request ids and metrics", () => {
         .toMatchObject({ msg: "request failed" });
     } finally {
       await stopProcess(webDown);
+    }
+  });
+
+  it("echo the X-Request-Id once on every kind of ledger answer (its answers carry it themselves)", async () => {
+    const ledger = ledgerClient(ledgerUrl);
+    const account = await ledger.account();
+    const other = await ledger.account();
+    const signed = (method: string, path: string, body?: unknown) => async (id: string) =>
+      (await ledger.send(method, path, body, "application/json", { "x-request-id": id })).headers.get(
+        "x-request-id",
+      );
+    const raw =
+      (requestLine: string, headers: [string, string][] = [], body?: string) =>
+      async (id: string) =>
+        (
+          await sendRaw(ledgerUrl, {
+            requestLine,
+            headers: [["X-Request-Id", id], ...headers],
+            ...(body ? { body } : {}),
+          })
+        ).headers.get("x-request-id");
+    const answers = {
+      created: signed("POST", "/transactions", {
+        idempotency_key: randomUUID(),
+        entries: [
+          { account_id: account, amount: 5 },
+          { account_id: other, amount: -5 },
+        ],
+      }),
+      read: signed("GET", `/accounts/${account}`),
+      "not found": signed("GET", "/nowhere"),
+      "method not allowed": signed("DELETE", "/accounts"),
+      "not JSON": signed("POST", "/transactions", "{"),
+      unsigned: raw("GET /accounts HTTP/1.1"),
+      "too large": raw("POST /transactions HTTP/1.1", [["Content-Length", String(10 * 1024 * 1024)]]),
+      "not a path": raw("GET http://evil.example/x HTTP/1.1"),
+      health: raw("GET /livez HTTP/1.1"),
+      "OpenAPI document": raw("GET /openapi.json HTTP/1.1"),
+    };
+    for (const [kind, answer] of Object.entries(answers)) {
+      const id = `every-${kind.replaceAll(" ", "-")}`;
+      expect(await answer(id), kind).toBe(id);
     }
   });
 

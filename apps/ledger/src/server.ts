@@ -139,14 +139,16 @@ export function createLedgerServer({
     logger,
     ...(metrics ? { metrics } : {}),
     refusedRequest: (status, message) => errorAnswer(status, message, LEDGER_HEADERS),
+    answersCarryRequestId: true,
     async handle(req, res, record) {
+      const headers = { "x-request-id": record.id, ...LEDGER_HEADERS };
       try {
-        sendAnswer(res, await answer(req, record), LEDGER_HEADERS);
+        sendAnswer(res, await answer(req, record), headers);
       } catch (error) {
         // A client gone before its body ended has nobody to answer (its log line says 499).
         if (error instanceof ClientAbortedError) return void res.destroy();
         failures.report(record.route, error, record.id);
-        if (!res.headersSent) sendAnswer(res, failureAnswer(error, isDatabaseUnavailable), LEDGER_HEADERS);
+        if (!res.headersSent) sendAnswer(res, failureAnswer(error, isDatabaseUnavailable), headers);
         else res.destroy();
       }
     },

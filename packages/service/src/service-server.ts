@@ -28,6 +28,15 @@ export interface ServiceServerOptions {
    * answer is a bare status line).
    */
   refusedRequest(status: number, message: string): RefusedRequestAnswer;
+  /**
+   * True when `handle` puts `x-request-id: record.id` in the headers of every
+   * answer it sends. Otherwise the server sets it on the response before
+   * `handle` runs. The first is cheaper: node:http writes the headers of a
+   * response that has none set yet in one step, and those of one that has
+   * any set one by one (about 2 % of the ledger's posts a second,
+   * docs/benchmarks.md, "Posting").
+   */
+  answersCarryRequestId?: boolean;
 }
 
 /** An answer written on the connection by hand: lower-case header names. */
@@ -88,6 +97,7 @@ export function createServiceServer({
   metrics,
   handle,
   refusedRequest,
+  answersCarryRequestId = false,
 }: ServiceServerOptions): ServiceServer {
   let draining = false;
   const sockets = new Map<net.Socket, TrackedSocket>();
@@ -108,7 +118,7 @@ export function createServiceServer({
       };
       const socket = sockets.get(req.socket);
       socket?.answering.push(res);
-      res.setHeader("x-request-id", record.id);
+      if (!answersCarryRequestId) res.setHeader("x-request-id", record.id);
       if (draining) res.setHeader("connection", "close");
       res.once("close", () => {
         if (socket) {

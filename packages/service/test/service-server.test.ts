@@ -68,3 +68,46 @@ describe("service server, drained shutdown", () => {
     await drained;
   });
 });
+
+describe("service server, X-Request-Id", () => {
+  let service: ServiceServer | undefined;
+  afterEach(() => void service?.server.close());
+
+  /** A server whose handler answers with `headers` given to writeHead; each request's X-Request-Id lines as received. */
+  async function idLinesOf(options: {
+    answersCarryRequestId?: boolean;
+    headers: (id: string) => http.OutgoingHttpHeaders;
+  }) {
+    service = createServiceServer({
+      logger: createLogger("test", { destination: silent }),
+      refusedRequest: (_status, message) => ({ headers: {}, body: message }),
+      ...options,
+      async handle(_req, res, record) {
+        res.writeHead(200, options.headers(record.id)).end("answered");
+      },
+    });
+    service.server.listen(0, "127.0.0.1");
+    await once(service.server, "listening");
+    const { port } = service.server.address() as AddressInfo;
+    const response = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http
+        .get({ host: "127.0.0.1", port, agent: false, headers: { "x-request-id": "sent-id" } }, resolve)
+        .on("error", reject),
+    );
+    response.resume();
+    const { rawHeaders } = response;
+    return rawHeaders.filter((_, i) => i % 2 === 1 && rawHeaders[i - 1]!.toLowerCase() === "x-request-id");
+  }
+
+  it("sets it on the response before the handler runs, by default", async () => {
+    expect(await idLinesOf({ headers: () => ({ "content-type": "text/plain" }) })).toEqual(["sent-id"]);
+  });
+
+  it("leaves it to a handler whose answers carry it (answersCarryRequestId): once, and not at all when one does not", async () => {
+    expect(
+      await idLinesOf({ answersCarryRequestId: true, headers: (id) => ({ "x-request-id": id }) }),
+    ).toEqual(["sent-id"]);
+    service?.server.close();
+    expect(await idLinesOf({ answersCarryRequestId: true, headers: () => ({}) })).toEqual([]);
+  });
+});
