@@ -193,41 +193,40 @@ describe("logs, request ids and metrics", () => {
     const ledger = ledgerClient(ledgerUrl);
     const account = await ledger.account();
     const other = await ledger.account();
-    const signed = (method: string, path: string, body?: unknown) => async (id: string) =>
-      (await ledger.send(method, path, body, "application/json", { "x-request-id": id })).headers.get(
-        "x-request-id",
-      );
-    const raw =
-      (requestLine: string, headers: [string, string][] = [], body?: string) =>
-      async (id: string) =>
-        (
-          await sendRaw(ledgerUrl, {
-            requestLine,
-            headers: [["X-Request-Id", id], ...headers],
-            ...(body ? { body } : {}),
-          })
-        ).headers.get("x-request-id");
-    const answers = {
-      created: signed("POST", "/transactions", {
-        idempotency_key: randomUUID(),
-        entries: [
-          { account_id: account, amount: 5 },
-          { account_id: other, amount: -5 },
-        ],
-      }),
-      read: signed("GET", `/accounts/${account}`),
-      "not found": signed("GET", "/nowhere"),
-      "method not allowed": signed("DELETE", "/accounts"),
-      "not JSON": signed("POST", "/transactions", "{"),
-      unsigned: raw("GET /accounts HTTP/1.1"),
-      "too large": raw("POST /transactions HTTP/1.1", [["Content-Length", String(10 * 1024 * 1024)]]),
-      "not a path": raw("GET http://evil.example/x HTTP/1.1"),
-      health: raw("GET /livez HTTP/1.1"),
-      "OpenAPI document": raw("GET /openapi.json HTTP/1.1"),
+    const signed = (method: string, path: string, body?: unknown) => async (id: string) => {
+      const answer = await ledger.send(method, path, body, "application/json", { "x-request-id": id });
+      return [answer.status, answer.headers.get("x-request-id")] as const;
     };
-    for (const [kind, answer] of Object.entries(answers)) {
+    const raw =
+      (requestLine: string, headers: [string, string][] = []) =>
+      async (id: string) => {
+        const answer = await sendRaw(ledgerUrl, { requestLine, headers: [["X-Request-Id", id], ...headers] });
+        return [answer.status, answer.headers.get("x-request-id")] as const;
+      };
+    const answers: Record<string, [number, (id: string) => Promise<readonly [number, unknown]>]> = {
+      created: [
+        201,
+        signed("POST", "/transactions", {
+          idempotency_key: randomUUID(),
+          entries: [
+            { account_id: account, amount: 5 },
+            { account_id: other, amount: -5 },
+          ],
+        }),
+      ],
+      read: [200, signed("GET", `/accounts/${account}`)],
+      "not found": [404, signed("GET", "/nowhere")],
+      "method not allowed": [405, signed("DELETE", "/accounts")],
+      "not JSON": [400, signed("POST", "/transactions", "{")],
+      unsigned: [403, raw("GET /accounts HTTP/1.1")],
+      "too large": [413, raw("POST /transactions HTTP/1.1", [["Content-Length", String(10 * 1024 * 1024)]])],
+      "not a path": [400, raw("GET http://evil.example/x HTTP/1.1")],
+      health: [200, raw("GET /livez HTTP/1.1")],
+      "OpenAPI document": [200, raw("GET /openapi.json HTTP/1.1")],
+    };
+    for (const [kind, [status, answer]] of Object.entries(answers)) {
       const id = `every-${kind.replaceAll(" ", "-")}`;
-      expect(await answer(id), kind).toBe(id);
+      expect(await answer(id), kind).toEqual([status, id]);
     }
   });
 
