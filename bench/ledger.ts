@@ -12,7 +12,7 @@ import {
 } from "./bare-posting-ceiling.ts";
 import { createMinimalSchema, emptyMinimalSchema } from "./minimal-schema.ts";
 import { call, CLIENTS, createAccount, ledger, row, type Ledger } from "./ledger-calls.ts";
-import { cpuByLoad, CPU_COLUMNS } from "./process-cpu.ts";
+import { cpuByLoad, CPU_COLUMNS, rateRatioParts } from "./process-cpu.ts";
 import { fmt, percentile, printTable, runLoad, runLoadsInTurns, type LoadResult } from "./stats.ts";
 
 /**
@@ -94,17 +94,19 @@ export async function benchPosting(
   // A ceiling's rate counts only the requests it answered: with failures, a ratio to it means nothing.
   const failed = (ceiling: LoadResult) =>
     ceiling.errors > 0 ? `  (the ceiling failed ${ceiling.errors} requests: not a measure)` : "";
+  const parts = rateRatioParts(cpu.use(0, served), cpu.use(1, bare));
   console.log(
     [
       `single served / bare HTTP ceiling = ${fmt(rate(served) / rate(bare), 2)}  (target >= 0.85)${failed(bare)}`,
       `  of which the HTTP edge: single served / bare HTTP on the ledger's store = ${fmt(rate(served) / rate(bareStore), 2)}${failed(bareStore)}`,
       `  and the storage: bare HTTP on the ledger's store / bare HTTP ceiling = ${fmt(rate(bareStore) / rate(bare), 2)}${failed(bare) || failed(bareStore)}`,
+      `  or, all processes together: CPU per post, the ceiling's / served = ${fmt(parts.cpu, 2)}, times the machine's cores kept busy, served / the ceiling's = ${fmt(parts.use, 2)}`,
     ].join("\n"),
   );
   printTable("Single posts: CPU per post (µs), by process, during the same turns", CPU_COLUMNS, [
-    cpu.row("served: the ledger", 0, served.requests),
-    cpu.row("bare HTTP ceiling", 1, bare.requests),
-    cpu.row("bare HTTP on the ledger's store", 2, bareStore.requests),
+    cpu.row("served: the ledger", 0, served),
+    cpu.row("bare HTTP ceiling", 1, bare),
+    cpu.row("bare HTTP on the ledger's store", 2, bareStore),
   ]);
   if (!pgbench) return;
   const batch100 = batches.find((b) => b.size === 100)!.load;

@@ -4,7 +4,8 @@
  * when a ratio alone does not say. Elsewhere every reading is NaN, printed "-".
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { fmt } from "./stats.ts";
+import { availableParallelism } from "node:os";
+import { fmt, type LoadResult } from "./stats.ts";
 
 /** Linux's clock ticks per second in /proc/<pid>/stat (USER_HZ: 100 on every common architecture). */
 const TICKS_PER_SECOND = 100;
@@ -83,7 +84,43 @@ export const ownCpuSeconds = () => {
 };
 
 /** The columns of cpuByLoad's rows. */
-export const CPU_COLUMNS = ["run", "server", "PostgreSQL", "load generator", "all", "server preempted"];
+export const CPU_COLUMNS = [
+  "run",
+  "server",
+  "PostgreSQL",
+  "load generator",
+  "all",
+  "server preempted",
+  "machine used",
+];
+
+/** What a load cost the machine: CPU seconds per request, and the share of the machine's cores it kept busy. */
+export interface MachineUse {
+  cpuPerRequest: number;
+  /** 0-1: CPU seconds over the load's seconds times the cores. */
+  share: number;
+}
+
+/** A load's MachineUse, given the CPU seconds its processes used. */
+export function machineUseOf(
+  load: Pick<LoadResult, "requests" | "seconds">,
+  cpuSeconds: number,
+  cores = availableParallelism(),
+): MachineUse {
+  return { cpuPerRequest: cpuSeconds / load.requests, share: cpuSeconds / (load.seconds * cores) };
+}
+
+/**
+ * A load's rate over a ceiling's, as the product of two parts: the ceiling's
+ * CPU per request over the load's (what the load's work costs), and the
+ * load's share of the machine over the ceiling's (how fully it kept the cores
+ * busy: a server whose one thread holds every request up leaves them idle).
+ * A rate is requests / seconds = share × cores / CPU per request, so the
+ * product is the ratio of the rates, exactly.
+ */
+export function rateRatioParts(load: MachineUse, ceiling: MachineUse) {
+  return { cpu: ceiling.cpuPerRequest / load.cpuPerRequest, use: load.share / ceiling.share };
+}
 
 /**
  * CPU seconds each load of runLoadsInTurns costs, summed over its turns
@@ -101,6 +138,9 @@ export function cpuByLoad(serverPids: (number | undefined)[]) {
     client: ownCpuSeconds(),
     preempted: preemptionsOf(serverPids[load]),
   });
+  const allSeconds = (load: number) => parts.reduce((sum, part) => sum + totals[load]![part], 0);
+  const use = (load: number, result: Pick<LoadResult, "requests" | "seconds">) =>
+    machineUseOf(result, allSeconds(load));
   return {
     around(load: number) {
       const before = read(load);
@@ -109,15 +149,21 @@ export function cpuByLoad(serverPids: (number | undefined)[]) {
         for (const part of counted) totals[load]![part] += after[part] - before[part];
       };
     },
-    /** A table row: µs of CPU per request (of `requests` in all), by process and in all; the server's preemptions per request. */
-    row(name: string, load: number, requests: number) {
-      const perRequest = (seconds: number) => fmt((seconds * 1e6) / requests, 0);
+    /** What load `load`, whose result is `result`, cost the machine (all its processes together). */
+    use,
+    /**
+     * A table row: µs of CPU per request by process and in all, the server's
+     * preemptions per request, and the share of the machine's cores in use.
+     */
+    row(name: string, load: number, result: Pick<LoadResult, "requests" | "seconds">) {
+      const perRequest = (seconds: number) => fmt((seconds * 1e6) / result.requests, 0);
       const total = totals[load]!;
       return [
         name,
         ...parts.map((part) => perRequest(total[part])),
-        perRequest(parts.reduce((sum, part) => sum + total[part], 0)),
-        fmt(total.preempted / requests, 2),
+        perRequest(allSeconds(load)),
+        fmt(total.preempted / result.requests, 2),
+        `${fmt(use(load, result).share * 100, 0)} %`,
       ];
     },
   };

@@ -194,10 +194,10 @@ export async function benchResumeMixed(
       ],
     );
     printTable("CPU per request (µs), by process, during the same turns", CPU_COLUMNS, [
-      wholeCpu.row("GET /me/resume: the web app", 0, whole.requests),
-      wholeCpu.row("GET /me/resume: the bare server", 1, ceiling.requests),
-      mixCpu.row(`${PEOPLE} people, reads alone: the web app`, 0, reads.requests),
-      mixCpu.row(`${PEOPLE} people, 10 % writes: the web app`, 1, mixed.requests),
+      wholeCpu.row("GET /me/resume: the web app", 0, whole),
+      wholeCpu.row("GET /me/resume: the bare server", 1, ceiling),
+      mixCpu.row(`${PEOPLE} people, reads alone: the web app`, 0, reads),
+      mixCpu.row(`${PEOPLE} people, 10 % writes: the web app`, 1, mixed),
     ]);
     const failed = [whole, ceiling, reads, profileReads, mixed, oneConnection].reduce(
       (n, r) => n + r.errors,

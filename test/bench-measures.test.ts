@@ -9,7 +9,14 @@ import { once } from "node:events";
 import { availableParallelism } from "node:os";
 import pg from "pg";
 import { describe, expect, inject, it } from "vitest";
-import { cpuSecondsOf, ownCpuSeconds, postgresCpuSeconds, preemptionsOf } from "../bench/process-cpu.ts";
+import {
+  cpuSecondsOf,
+  machineUseOf,
+  ownCpuSeconds,
+  postgresCpuSeconds,
+  preemptionsOf,
+  rateRatioParts,
+} from "../bench/process-cpu.ts";
 import { runLoadsInTurns } from "../bench/stats.ts";
 
 /**
@@ -54,6 +61,31 @@ describe("runLoadsInTurns", () => {
     expect(first.requests).toBe(events.filter((e) => e === "a").length);
     expect(second.requests).toBe(events.filter((e) => e === "b").length);
     expect(third.requests).toBe(events.filter((e) => e === "c").length);
+  });
+});
+
+describe("a rate over a ceiling's, in two parts", () => {
+  it("is the CPU per request and the share of the machine's cores kept busy", () => {
+    // Two cores; the ceiling kept one busy, the load half of one, at the same CPU per request.
+    const ceiling = machineUseOf({ requests: 1000, seconds: 2 }, 2, 2);
+    const halfBusy = machineUseOf({ requests: 500, seconds: 2 }, 1, 2);
+    expect(ceiling).toEqual({ cpuPerRequest: 0.002, share: 0.5 });
+    expect(halfBusy).toEqual({ cpuPerRequest: 0.002, share: 0.25 });
+    expect(rateRatioParts(halfBusy, ceiling)).toEqual({ cpu: 1, use: 0.5 });
+    // As busy as the ceiling, at twice its CPU per request.
+    const dearer = machineUseOf({ requests: 500, seconds: 2 }, 2, 2);
+    expect(rateRatioParts(dearer, ceiling)).toEqual({ cpu: 0.5, use: 1 });
+  });
+
+  it("multiplies to the ratio of the rates", () => {
+    // A bench run's figures (2026-11-29): the ledger and the bare ceiling, all their processes' CPU.
+    const served = { requests: 29_614, seconds: 10.02 };
+    const bare = { requests: 40_523, seconds: 10.01 };
+    const parts = rateRatioParts(machineUseOf(served, 14.69, 2), machineUseOf(bare, 16.57, 2));
+    const ratio = served.requests / served.seconds / (bare.requests / bare.seconds);
+    expect(parts.cpu * parts.use).toBeCloseTo(ratio, 12);
+    expect(parts.cpu).toBeCloseTo(0.824, 3);
+    expect(parts.use).toBeCloseTo(0.886, 3);
   });
 });
 
