@@ -426,6 +426,36 @@ describe("holds", () => {
     expect(await pendingOf(wallet)).toEqual({ pending_debits: 0, pending_credits: 0 });
   });
 
+  it("answers a void's copies sent at once with one key as one void and its replays, through two instances", async () => {
+    // Unbounded accounts: a bounded one's lock would queue the copies behind each other.
+    const [cash, shop] = [await client.account(), await client.account("USD", "income")];
+    const COPIES = 20;
+    for (let round = 0; round < 10; round += 1) {
+      const held = await placeHold([
+        [cash, 10],
+        [shop, -10],
+      ]);
+      const voidKey = key();
+      const copies = await Promise.all(
+        Array.from({ length: COPIES }, (_, i) =>
+          ledgerClient([first.url, second.url][i % 2]!).post(`/transactions/${held}/void`, {
+            idempotency_key: voidKey,
+          }),
+        ),
+      );
+      const answers = copies.map((c) => [c.status, c.headers.get("idempotent-replayed"), c.body.status]);
+      expect(
+        answers.filter(([, replayed]) => replayed !== "true"),
+        `round ${round}`,
+      ).toEqual([[200, null, "voided"]]);
+      expect(
+        answers.filter(([, replayed]) => replayed === "true"),
+        `round ${round}`,
+      ).toEqual(Array(COPIES - 1).fill([200, "true", "voided"]));
+    }
+    expect(await pendingOf(cash)).toEqual({ pending_debits: 0, pending_credits: 0 });
+  });
+
   // Last: after every hold, post, void and expiry above, on wallets with partial sums.
   it("leaves partial sums that ledger:verify finds equal to the entries and open holds", async () => {
     expect(await verifyLedger(db)).toEqual([]);

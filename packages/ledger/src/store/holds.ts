@@ -7,7 +7,7 @@ import {
 } from "@app/db";
 import { DomainError } from "@app/rest/errors";
 import { z } from "zod";
-import { listCursor } from "../list-cursor.ts";
+import { cursorPart, listCursor } from "../list-cursor.ts";
 import type { PostHoldInput, Transaction } from "../schemas.ts";
 import { todayUtc } from "../today-utc.ts";
 import { accountNotFound } from "./accounts.ts";
@@ -200,7 +200,12 @@ export async function voidHold(
 
   const hold = await getTransaction(db, input.id.toLowerCase());
   const refusal = holdConflict(hold);
-  if (refusal) throw refusal;
+  if (refusal) {
+    // A copy of this void under the same key may have committed since knownVoid read: a replay, not a 409.
+    const replayed = await knownVoid(db, principal, input.idempotency_key, hash);
+    if (replayed) return replayed;
+    throw refusal;
+  }
   try {
     // The hold's bounded accounts are locked first, in id order, as a post of it locks them: a void
     // and a post racing on one hold then queue on the accounts, never deadlock on them and its key.
@@ -242,7 +247,7 @@ async function knownVoid(
   return row && { transaction: row.hold, replayed: true, mismatch: row.request_hash !== requestHash };
 }
 
-const holdsCursor = listCursor("holds", z.iso.datetime(), z.uuid());
+const holdsCursor = listCursor("holds", cursorPart.datetime(), z.uuid());
 
 /** A page of the account's open holds, newest first (created_at, then id, descending). */
 export async function listOpenHolds(db: Database, accountId: string, limit: number, cursor?: string) {
