@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { listCursor } from "../../../packages/ledger/src/list-cursor.ts";
 import { ledgerClient, type LedgerClient } from "../../../test/ledger-client.ts";
 import { startLedgerServer, type LedgerServer } from "../../../test/ledger-server.ts";
 
@@ -278,6 +280,12 @@ describe("GET /transactions", () => {
       "metadata[a]=1&metadata[a]=2",
       "metadata[__proto__]=x",
       ["a", "b", "c", "d", "e", "f"].map((k) => `metadata[${k}]=1`).join("&"),
+      // Not metadata[KEY]: filters a client meant, never dropped to answer every transaction.
+      "metadata[a][b]=1",
+      "metadata[a]b=1",
+      "metadata[a=1",
+      "metadata%5Ba%5D%5Bb%5D=1",
+      "metadata.a=1",
       "cursor=not-a-cursor",
     ];
     for (const query of bad) {
@@ -382,6 +390,46 @@ describe("cursor pages", () => {
     expect(tampered).not.toBe(cursor);
     await refused(`/accounts/${cash}/entries?cursor=${tampered}`);
     await refused(`/accounts/${cash}/entries?cursor=${cursor!.slice(0, -2)}`);
+  });
+
+  type Position = [string, ...string[]];
+  it("answers a made-up cursor past its position's range 400, and one at the range's edge a page", async () => {
+    const account = await client.account();
+    // Made as the server makes them (their check included): only the position is out of place.
+    const made = (list: string, position: Position) =>
+      // A tuple of any length: zod's types know only fixed ones.
+      listCursor(list, z.string(), ...position.slice(1).map(() => z.string())).encode(
+        null,
+        position as never,
+      );
+    const cases: [path: string, list: string, refused: Position, accepted: Position][] = [
+      ["/accounts?cursor=", "accounts", ["9223372036854775808"], ["9223372036854775807"]],
+      ["/events?after=", "events", ["0", "9223372036854775808"], ["0", "9223372036854775807"]],
+      ["/events?after=", "events", ["18446744073709551616", "0"], ["18446744073709551615", "0"]],
+      [
+        `/accounts/${account}/entries?cursor=`,
+        `entries/${account}`,
+        ["0000-01-01", "2020-01-01T00:00:00Z", account],
+        ["0001-01-01", "0001-01-01T00:00:00Z", account],
+      ],
+      [
+        `/accounts/${account}/holds?cursor=`,
+        `holds/${account}`,
+        ["0000-12-31T00:00:00Z", account],
+        ["0001-01-01T00:00:00Z", account],
+      ],
+      [
+        "/transactions?cursor=",
+        "transactions",
+        ["0000-06-01T00:00:00Z", account],
+        ["0001-01-01T00:00:00Z", account],
+      ],
+    ];
+    for (const [path, list, refused, accepted] of cases) {
+      const answer = await client.get(path + made(list, refused));
+      expect([answer.status, answer.body.error], `${path} ${refused}`).toEqual([400, "BAD_REQUEST"]);
+      expect((await client.get(path + made(list, accepted))).status, `${path} ${accepted}`).toBe(200);
+    }
   });
 });
 

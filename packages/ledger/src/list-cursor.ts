@@ -35,6 +35,30 @@ export function listCursor<const P extends readonly [z.ZodType, ...z.ZodType[]]>
   };
 }
 
+/**
+ * Parts of a position, each in the range of the PostgreSQL type its list
+ * compares it as: an edited cursor past one (a 20-digit seq, the year 0) is
+ * a 400 like any other edit, never a statement the database refuses (a 500).
+ */
+export const cursorPart = {
+  /** A `bigint` (a sequence number). */
+  bigint: () => unsignedBelow(2n ** 63n),
+  /** An `xid8` (a transaction id). */
+  xid8: () => unsignedBelow(2n ** 64n),
+  /** A `date`, from year 1. */
+  date: () => z.iso.date().refine(fromYearOne),
+  /** A `timestamptz` as the lists write it (UTC, `Z`), from year 1. */
+  datetime: () => z.iso.datetime().refine(fromYearOne),
+};
+
+const unsignedBelow = (limit: bigint) =>
+  z
+    .string()
+    .regex(/^[0-9]{1,20}$/)
+    .refine((digits) => BigInt(digits) < limit);
+
+const fromYearOne = (iso: string) => !iso.startsWith("0000");
+
 const listName = (list: string, scope: string | null) => (scope === null ? list : `${list}/${scope}`);
 
 const check = (body: string) => createHash("sha256").update(body).digest("base64url").slice(0, 12);

@@ -140,12 +140,23 @@ function queryInput(route: Route, query: URLSearchParams): Record<string, unknow
   for (const key of new Set(query.keys())) {
     const values = query.getAll(key);
     const value = values.length === 1 ? values[0] : values;
-    const [, field, property] = /^([^[\]]+)\[([^[\]]*)\]$/.exec(key) ?? [];
-    if (field !== undefined && route.objectQueryFields.has(field)) {
-      objects.set(field, [...(objects.get(field) ?? []), [property!, value]]);
-    } else {
+    const field = [...route.objectQueryFields].find(
+      (f) => key.startsWith(`${f}[`) || key.startsWith(`${f}.`),
+    );
+    if (field === undefined) {
       input[key] = route.numericQueryFields.has(key) ? Number(value) : value;
+      continue;
     }
+    const property =
+      key.startsWith(`${field}[`) && key.endsWith("]") ? key.slice(field.length + 1, -1) : null;
+    // Dropped as an unknown parameter, a filter the client meant would answer everything unfiltered.
+    if (property === null || /[[\]]/.test(property)) {
+      const message = `is not a filter: write ${field}[KEY]=VALUE`;
+      throw new DomainError(400, `invalid request: ${key}: ${message}`, {
+        details: { issues: [{ path: key, message }] },
+      });
+    }
+    objects.set(field, [...(objects.get(field) ?? []), [property, value]]);
   }
   // fromEntries makes every key its own property, "__proto__" too (which the schema then refuses).
   for (const [field, entries] of objects) input[field] = Object.fromEntries(entries);

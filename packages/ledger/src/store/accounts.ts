@@ -1,8 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { isConstraintViolation, queryRows, type Database } from "@app/db";
 import { DomainError } from "@app/rest/errors";
-import { z } from "zod";
-import { listCursor } from "../list-cursor.ts";
+import { cursorPart, listCursor } from "../list-cursor.ts";
 import type { Account, AccountFilters, AccountType } from "../schemas.ts";
 import { ACCOUNT_JSON, statementValues } from "./sql.ts";
 
@@ -85,7 +84,7 @@ export async function createAccountOnce(
   return { account: original!.answer, replayed: true };
 }
 
-const accountsCursor = listCursor("accounts", z.string().regex(/^[0-9]+$/));
+const accountsCursor = listCursor("accounts", cursorPart.bigint());
 
 /** A page of accounts in creation order, those matching every filter given. */
 export async function listAccounts(

@@ -1,6 +1,6 @@
 import { inTransaction, PLAN_EACH_CALL, queryRows, type Database } from "@app/db";
 import { z } from "zod";
-import { listCursor } from "../list-cursor.ts";
+import { cursorPart, listCursor } from "../list-cursor.ts";
 import type { Entry } from "../schemas.ts";
 import { accountNotFound } from "./accounts.ts";
 import { ENTRY_JSON } from "./sql.ts";
@@ -89,7 +89,7 @@ export async function getAllBalances(db: Database, asOf: string) {
   };
 }
 
-const entriesCursor = listCursor("entries", z.iso.date(), z.iso.datetime(), z.uuid());
+const entriesCursor = listCursor("entries", cursorPart.date(), cursorPart.datetime(), z.uuid());
 
 /**
  * A page of the account's entries, most recent first (effective_date, then

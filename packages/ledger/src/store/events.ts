@@ -1,12 +1,10 @@
 import { isoTimestampSql, queryRows, type Database } from "@app/db";
-import { z } from "zod";
-import { listCursor } from "../list-cursor.ts";
+import { cursorPart, listCursor } from "../list-cursor.ts";
 import type { LedgerEvent } from "../schemas.ts";
 import { ACCOUNT_JSON, TRANSACTION_JSON } from "./sql.ts";
 
-const digits = z.string().regex(/^[0-9]{1,20}$/);
 /** A place in the feed: after the event (xact, seq); see the migration ledger_metadata_pages_and_events. */
-const eventsCursor = listCursor("events", digits, digits);
+const eventsCursor = listCursor("events", cursorPart.xid8(), cursorPart.bigint());
 
 export interface EventPage {
   items: LedgerEvent[];

@@ -1,10 +1,10 @@
 import { PLAN_EACH_CALL, queryRows, type Database } from "@app/db";
 import { z } from "zod";
-import { listCursor } from "../list-cursor.ts";
+import { cursorPart, listCursor } from "../list-cursor.ts";
 import type { Transaction, TransactionFilters, TransactionStatus } from "../schemas.ts";
 import { statementValues, TRANSACTION_JSON } from "./sql.ts";
 
-const transactionsCursor = listCursor("transactions", z.iso.datetime(), z.uuid());
+const transactionsCursor = listCursor("transactions", cursorPart.datetime(), z.uuid());
 
 const RESOLVED = (posted: boolean) =>
   `EXISTS (SELECT 1 FROM ledger.hold_resolutions r WHERE r.hold_id = t.id AND r.transaction_id IS ${posted ? "NOT " : ""}NULL)`;
