@@ -106,6 +106,17 @@ describe("requests signed by real clients", () => {
     expect((await client.get(`/accounts/${cash}/balance?as_of=2026-01-10`)).status).toBe(200);
   });
 
+  it("aws4fetch reads with a '+' in the query, which it signs as the space the server reads", async () => {
+    const client = ledgerClient(ledger.url);
+    const tag = `a b ${crypto.randomUUID()}`;
+    const body = { ...transaction(`aws4fetch-${crypto.randomUUID()}`), metadata: { tag } };
+    const posted = await client.post("/transactions", body);
+    expect(posted.status).toBe(201);
+    const found = await client.get(`/transactions?metadata[tag]=${tag.replaceAll(" ", "+")}`);
+    expect(found.status, found.text).toBe(200);
+    expect(found.body.items).toEqual([posted.body]);
+  });
+
   it("@smithy/signature-v4 posts and reads", async () => {
     const posted = await smithy("POST", "/transactions", transaction(`smithy-${crypto.randomUUID()}`));
     expect(posted.status).toBe(201);

@@ -22,8 +22,8 @@ export function canonicalRequestOf(parts: CanonicalRequestParts): string {
  * clients sign, `sent` holding them as sent: the path as sent or normalised
  * (no `.`/`..` segments or repeated slashes, as AWS's signers do for every
  * service but S3, e.g. `@smithy/signature-v4`), encoded once more or not, and
- * the query sorted and encoded or as sent (Debian's curl 7.88 signs it
- * verbatim). Each binds every byte of the request target; a server routes
+ * the query sorted and encoded, as sent (Debian's curl 7.88 signs it
+ * verbatim) or sorted with `+` read as a space (aws4fetch). Each binds every byte of the request target; a server routes
  * by the normalised path (`normalizeSigV4Path`), so a path signed either way
  * means one resource. Made one at a time, the path as sent and the query
  * sorted first (what nearly every client signs), the others only when it did
@@ -45,7 +45,7 @@ export function canonicalPathsOf(sentPath: string): string[] {
 }
 
 export function canonicalQueriesOf(sentQuery: string): string[] {
-  return unique([sortedQuery(sentQuery), sentQuery]);
+  return unique([sortedQuery(sentQuery, safeDecode), sentQuery, sortedQuery(sentQuery, formDecode)]);
 }
 
 /**
@@ -89,7 +89,16 @@ function safeDecode(value: string): string {
   }
 }
 
-function sortedQuery(sentQuery: string): string {
+/**
+ * A query value as HTML forms and URLSearchParams read it, `+` a space: what
+ * the services act on, and what a signer that parses the URL first signs
+ * (aws4fetch: `+` as `%20`).
+ */
+function formDecode(value: string): string {
+  return safeDecode(value.replaceAll("+", " "));
+}
+
+function sortedQuery(sentQuery: string, decode: (value: string) => string): string {
   if (sentQuery === "") return "";
   return sentQuery
     .split("&")
@@ -98,7 +107,7 @@ function sortedQuery(sentQuery: string): string {
       const equals = pair.indexOf("=");
       const key = equals < 0 ? pair : pair.slice(0, equals);
       const value = equals < 0 ? "" : pair.slice(equals + 1);
-      return [encodeRfc3986(safeDecode(key)), encodeRfc3986(safeDecode(value))] as const;
+      return [encodeRfc3986(decode(key)), encodeRfc3986(decode(value))] as const;
     })
     .sort(([ak, av], [bk, bv]) => (ak < bk ? -1 : ak > bk ? 1 : av < bv ? -1 : av > bv ? 1 : 0))
     .map(([key, value]) => `${key}=${value}`)

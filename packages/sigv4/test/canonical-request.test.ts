@@ -119,6 +119,15 @@ describe("canonicalQueriesOf", () => {
   it("decodes and encodes again each key and value, then sorts ('+' is a plus, a bad escape is text)", () => {
     expect(canonicalQueriesOf("q=a+b&p=%7e%41&r=%zz&ሴ=!")[0]).toBe("%E1%88%B4=%21&p=~A&q=a%2Bb&r=%25zz");
   });
+
+  it("tries last a '+' read as the space URLSearchParams and the services read (aws4fetch signs it so)", () => {
+    expect(canonicalQueriesOf("q=a+b&+x=%2B")).toEqual([
+      "%2Bx=%2B&q=a%2Bb",
+      "q=a+b&+x=%2B",
+      "%20x=%2B&q=a%20b",
+    ]);
+    expect(canonicalQueriesOf("q=a%20b")).toEqual(["q=a%20b"]);
+  });
 });
 
 describe("canonicalHeadersOf", () => {
