@@ -422,25 +422,28 @@ describe("hostile methods, paths and request targets beyond the OpenAPI document
       ["web", web.url, SECURITY_HEADERS],
       ["ledger", ledger.url, LEDGER_SECURITY_HEADERS],
     ] as const) {
-      for (const [what, request, status] of [
-        ["an unknown method", { requestLine: "FOO / HTTP/1.1" }, 400],
-        ["a malformed request line", { requestLine: "GET /  HTTP/1.1 extra" }, 400],
-        ["an HTTP version it does not speak", { requestLine: "GET / HTTP/9.9" }, 400],
+      for (const [what, request, status, error] of [
+        ["an unknown method", { requestLine: "FOO / HTTP/1.1" }, 400, "BAD_REQUEST"],
+        ["a malformed request line", { requestLine: "GET /  HTTP/1.1 extra" }, 400, "BAD_REQUEST"],
+        ["an HTTP version it does not speak", { requestLine: "GET / HTTP/9.9" }, 400, "BAD_REQUEST"],
         [
           "a header name with a space",
           { requestLine: "GET /livez HTTP/1.1", headers: [["Bad Name", "x"]] },
           400,
+          "BAD_REQUEST",
         ],
         [
           "headers past 16 KiB",
           { requestLine: "GET /livez HTTP/1.1", headers: [["X-Big", "a".repeat(20_000)]] },
           431,
+          "REQUEST_HEADER_FIELDS_TOO_LARGE",
         ],
       ] as const) {
         const where = `${service}: ${what}`;
         const answer = await sendRaw(url, request as RawRequest);
         expect(answer.status, `${where}: ${answer.body.slice(0, 200)}`).toBe(status);
         expectErrorBody(where, status, answer.body);
+        expect((JSON.parse(answer.body) as { error: string }).error, where).toBe(error);
         expectHeaders(where, answer.headers, headers);
         expect(answer.headers.get("connection"), where).toBe("close");
       }

@@ -61,6 +61,7 @@ describe("slow clients", () => {
       expect(cut.received === "" || cut.received.startsWith("HTTP/1.1 408"), `${what}: ${cut.received}`).toBe(
         true,
       );
+      if (cut.received !== "") expect(cut.received, what).toContain('"error":"REQUEST_TIMEOUT"');
     }
   }, 45_000);
 });
