@@ -130,8 +130,12 @@ function inputOf(route: Route, parameters: Record<string, string>, request: Rest
     throw new DomainError(400, "the body is not valid JSON");
   }
   const { bodyInput } = route.procedure.rest;
-  const fields = bodyInput ? { ...Object.fromEntries(request.target.query), [bodyInput]: body } : body;
-  return { ...(fields as object), ...parameters };
+  if (bodyInput) return { ...Object.fromEntries(request.target.query), [bodyInput]: body, ...parameters };
+  // Spread into the path's parameters, null, a number or a list would read as no fields at all.
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new DomainError(400, "the body must be a JSON object");
+  }
+  return { ...body, ...parameters };
 }
 
 function queryInput(route: Route, query: URLSearchParams): Record<string, unknown> {

@@ -47,8 +47,10 @@ export async function createShareLink(
   const [row] = await inTransaction(db, async (tx) => {
     // The lock makes the count and the insert one step, so concurrent creates cannot pass the cap.
     await tx.query(...advisoryXactLock(`share_links:${versionId}`));
+    // FOR KEY SHARE: a version being deleted is waited for, then not found (a 404), where the
+    // link's foreign key would have failed the insert (a 500).
     return tx.query<{ found: boolean; link: StoredLink | null }>(
-      `WITH version AS (SELECT id FROM resume.tailored_versions WHERE id = $2::uuid AND user_id = $3),
+      `WITH version AS (SELECT id FROM resume.tailored_versions WHERE id = $2::uuid AND user_id = $3 FOR KEY SHARE),
        inserted AS (
          INSERT INTO resume.share_links AS l (id, version_id, user_id, slug, slug_hash, expires_at)
          SELECT $1::uuid, version.id, $3, $4, decode($5, 'hex'),
