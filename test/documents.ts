@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { inflateSync } from "node:zlib";
 import JSZip from "jszip";
 
 const run = promisify(execFile);
@@ -41,6 +42,30 @@ export const pdfText = (pdf: Uint8Array, ...options: string[]) =>
 
 export const pdfInfo = (pdf: Uint8Array, ...options: string[]) =>
   readDocument(pdf, "resume.pdf", (file) => ["pdfinfo", [...options, file]]);
+
+/**
+ * How many times the PDF's text draws glyph 0, a font's `.notdef` (the empty
+ * box of a character it has no glyph for), read from its deflated content
+ * streams: pdfkit writes text as `[<glyph ids in hex>] TJ`.
+ */
+export function notdefGlyphsDrawn(pdf: Uint8Array): number {
+  const bytes = Buffer.from(pdf);
+  const text = bytes.toString("latin1");
+  let drawn = 0;
+  for (const start of text.matchAll(/stream\r?\n/g)) {
+    const from = start.index + start[0].length;
+    let content: string;
+    try {
+      content = inflateSync(bytes.subarray(from, text.indexOf("endstream", from))).toString("latin1");
+    } catch {
+      continue; // not deflated: a font or an image, no text
+    }
+    for (const [, array] of content.matchAll(/\[([^\]]*)\]\s*TJ/g))
+      for (const [, glyphs] of array!.matchAll(/<([0-9a-fA-F]+)>/g))
+        drawn += glyphs!.match(/.{4}/g)!.filter((glyph) => glyph === "0000").length;
+  }
+  return drawn;
+}
 
 /** One part of a Word document (a zip), such as `word/document.xml`. */
 export async function docxPart(docx: Uint8Array, part: string): Promise<string> {

@@ -6,6 +6,7 @@ import {
   docxPart,
   hasLibreOffice,
   hasPoppler,
+  notdefGlyphsDrawn,
   pdfInfo,
   pdfText,
 } from "../../../test/documents.ts";
@@ -372,6 +373,30 @@ describe("text no document format expects", () => {
     expect(text).toContain("</w:t><w:p>&amp;");
     expect(text).not.toMatch(/(?!\n)\p{Cc}/u);
   }, 120_000);
+});
+
+describe("tabs and carriage returns", () => {
+  it("print as spaces and line breaks (a textarea's CRLF too), never as the PDF font's empty box", async () => {
+    const { authorization: token } = await newUser();
+    const client = httpClient(web.url, { authorization: token });
+    const profile = { name: "Judy Tab", headline: "Dev\tOps", summary: "Line one\r\nLine two\rLine three" };
+    expect((await client.put("/me/profile", profile)).status).toBe(200);
+    const job = {
+      organization: "Acme",
+      title: "Engineer",
+      start_date: "2020-01-15",
+      responsibilities: ["Did\ta thing"],
+    };
+    expect((await client.post("/me/experience", job)).status).toBe(201);
+    const get = (format: string) =>
+      fetch(`${web.url}/me/resume?format=${format}`, { headers: { authorization: token } });
+    const pdf = new Uint8Array(await (await get("pdf")).arrayBuffer());
+    expect(notdefGlyphsDrawn(pdf)).toBe(0);
+    if (hasPoppler) expect(await pdfText(pdf)).toContain("Line one\nLine two\nLine three");
+    const text = await (await get("text")).text();
+    expect(text).toContain("Line one\nLine two\nLine three");
+    expect(text).not.toContain("\r");
+  });
 });
 
 describe("a resume at the limits", () => {

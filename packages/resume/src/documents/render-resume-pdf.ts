@@ -1,6 +1,12 @@
 import PDFDocument from "pdfkit";
 import { pdfFonts } from "./document-fonts.ts";
-import type { OutlineEntry, OutlineSection, OutlineText, ResumeOutline } from "./resume-outline.ts";
+import {
+  mapOutlineTexts,
+  type OutlineEntry,
+  type OutlineSection,
+  type OutlineText,
+  type ResumeOutline,
+} from "./resume-outline.ts";
 
 export const PAPER_SIZES = ["a4", "letter"] as const;
 export type PaperSize = (typeof PAPER_SIZES)[number];
@@ -12,6 +18,8 @@ const LINK = "#1a4f8b";
 const RULE = "#b8b8b8";
 const SIZE = { name: 20, headline: 11, contact: 9, section: 10.5, heading: 10, body: 9.5, small: 9 };
 const BULLET_INDENT = 12;
+/** A tab, which the fonts have no glyph for (pdfkit would draw an empty box): this many spaces. */
+const TAB = "    ";
 
 type Doc = PDFKit.PDFDocument;
 
@@ -23,7 +31,8 @@ type Doc = PDFKit.PDFDocument;
  * a section's heading and its first entry; only an entry longer than a page
  * is split.
  */
-export async function renderResumePdf(outline: ResumeOutline, paper: PaperSize): Promise<Buffer> {
+export async function renderResumePdf(resume: ResumeOutline, paper: PaperSize): Promise<Buffer> {
+  const outline = mapOutlineTexts(resume, (text) => text.replaceAll("\t", TAB));
   const { regular, bold } = pdfFonts();
   // pdfkit's types name only files; its font factory takes a parsed fontkit font as well.
   const doc = new PDFDocument({

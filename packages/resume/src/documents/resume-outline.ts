@@ -103,15 +103,20 @@ export function resumeOutline(resume: WholeResume): ResumeOutline {
 /**
  * Control characters other than line breaks and tabs (which the API takes as
  * text) print nothing and are not allowed in a Word document's XML: they are left out
- * of every document, as are the noncharacters U+FFFE and U+FFFF.
+ * of every document, as are the noncharacters U+FFFE and U+FFFF. A carriage
+ * return, alone or before a line feed (a form's textarea sends CRLF), is a line break.
  */
-const UNPRINTABLE = /(?![\t\n\r])[\p{Cc}\uFFFE\uFFFF]/gu;
+const UNPRINTABLE = /(?![\t\n])[\p{Cc}\uFFFE\uFFFF]/gu;
 
-function printableOutline<T>(value: T): T {
-  if (typeof value === "string") return value.replace(UNPRINTABLE, "") as T;
-  if (Array.isArray(value)) return value.map(printableOutline) as T;
+const printableOutline = <T>(outline: T): T =>
+  mapOutlineTexts(outline, (text) => text.replace(/\r\n?/g, "\n").replace(UNPRINTABLE, ""));
+
+/** The outline (or any part of it) with `map` applied to each of its texts. */
+export function mapOutlineTexts<T>(value: T, map: (text: string) => string): T {
+  if (typeof value === "string") return map(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => mapOutlineTexts(item, map)) as T;
   if (value && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, printableOutline(v)])) as T;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapOutlineTexts(v, map)])) as T;
   return value;
 }
 
