@@ -321,6 +321,24 @@ describe("posting", () => {
     const notJson = await client.send("POST", "/transactions", '{"idempotency_key":"x"}', "text/plain");
     expect(notJson.status).toBe(415);
     expect(notJson.body).toMatchObject({ statusCode: 415, error: "UNSUPPORTED_MEDIA_TYPE" });
+    const post = {
+      idempotency_key: key(),
+      entries: [
+        { account_id: cash, amount: 1 },
+        { account_id: revenue, amount: -1 },
+      ],
+    };
+    // A plain body under a coding's name: taken as it is, it would be read as what it does not say.
+    for (const encoding of ["gzip", "br, identity"]) {
+      const encoded = await client.send("POST", "/transactions", JSON.stringify(post), "application/json", {
+        "content-encoding": encoding,
+      });
+      expect([encoded.status, encoded.body.error, encoded.headers.get("accept-encoding")], encoding).toEqual([
+        415,
+        "UNSUPPORTED_MEDIA_TYPE",
+        "identity",
+      ]);
+    }
     const large = await client.post("/transactions", {
       idempotency_key: key(),
       description: "x".repeat(70_000),
@@ -336,6 +354,10 @@ describe("posting", () => {
     expect(wrongMethod.headers.get("allow")).toBe("POST, GET, HEAD");
     expect(wrongMethod.body).toMatchObject({ statusCode: 405, error: "METHOD_NOT_ALLOWED" });
     expect(await transactionCount(cash)).toBe(before);
+    const identity = await client.send("POST", "/transactions", JSON.stringify(post), "application/json", {
+      "content-encoding": "identity",
+    });
+    expect(identity.status).toBe(201);
   });
 
   it("answers malformed JSON, a non-JSON body and an unknown transaction id with the documented errors", async () => {

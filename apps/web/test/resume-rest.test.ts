@@ -447,6 +447,11 @@ describe("HTTP edges", () => {
       415,
       "UNSUPPORTED_MEDIA_TYPE",
     );
+    expectError(
+      await api.post("/me/hobbies", { name: "x" }, { "content-encoding": "gzip" }),
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    );
     expectError(await api.post("/me/hobbies", '{"name": "x",'), 400, "BAD_REQUEST");
     expectError(await api.post("/me/hobbies", ""), 400, "BAD_REQUEST");
     expectError(

@@ -52,7 +52,7 @@ const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
  * The HTTP side of every route of a service: the route table is built once at
  * start-up (routes from the OpenAPI document, joined to their procedures);
  * per request, 404 / 405 (with Allow) from the table, 415 for a body that is
- * not JSON, 413 past the route's body limit, then the procedure is called
+ * not JSON or is encoded (gzip), 413 past the route's body limit, then the procedure is called
  * directly with its input (path parameters, query or JSON body), and its
  * result answered with the success status its metadata declares, or its
  * failure with the one error body (apiErrorOf).
@@ -75,6 +75,14 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     if (BODY_METHODS.has(method)) {
       if (!JSON_CONTENT_TYPE.test(headers.get("content-type") ?? "")) {
         return errorAnswer(415, "the body must be JSON (Content-Type: application/json)");
+      }
+      // Not decoded here: a compressed body would read as malformed JSON, and a plain one sent
+      // under a coding's name would be taken for what it does not say (RFC 9110, 15.5.16).
+      const encoding = headers.get("content-encoding");
+      if (encoding !== null && !/^\s*identity\s*$/i.test(encoding)) {
+        return errorAnswer(415, `the body must not be encoded (Content-Encoding: ${encoding})`, {
+          "accept-encoding": "identity",
+        });
       }
       if (call.readBody) {
         const limit = bodyLimitOf(route);
