@@ -69,7 +69,7 @@ const ERROR_SCHEMA: NonNullable<NonNullable<OpenAPIObject["components"]>["schema
 const BODY_ERRORS: Record<number, string> = {
   400: "The body is not valid JSON or fails validation (see `issues`).",
   413: "The body is too large.",
-  415: "The body is not JSON.",
+  415: "The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`).",
 };
 
 /**

@@ -909,7 +909,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1094,7 +1094,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1301,7 +1301,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1567,7 +1567,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1770,7 +1770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2037,7 +2037,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2241,7 +2241,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2509,7 +2509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2714,7 +2714,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2972,7 +2972,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3167,7 +3167,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3432,7 +3432,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3643,7 +3643,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3913,7 +3913,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4093,7 +4093,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4474,7 +4474,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4703,7 +4703,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5085,7 +5085,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
             415: {
                 headers: {
                     [name: string]: unknown;
