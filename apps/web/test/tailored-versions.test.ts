@@ -122,6 +122,20 @@ describe("POST /me/versions", () => {
     expect((await api.get<{ items: unknown[] }>("/me/versions")).body.items).toEqual([]);
   });
 
+  it("takes an entry's id in capitals, as its own URL does, and answers it as the entry's id", async () => {
+    const { api, jobs } = await personWithJobs();
+    expect((await api.get(`/me/experience/${jobs[1]!.toUpperCase()}`)).status).toBe(200);
+    const created = await api.post<Version>("/me/versions", {
+      name: "capitals",
+      include: { experience: [jobs[1]!.toUpperCase(), jobs[1]] },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.include.experience).toEqual([jobs[1]]);
+    expect((await resumeOf(api, created.body.id)).experience.map((e) => e.organization)).toEqual([
+      "Beta Labs",
+    ]);
+  });
+
   it("allows 20 versions a person; the 21st is a 409", async () => {
     const { api } = await personWithJobs();
     for (let i = 0; i < 20; i += 1)

@@ -58,17 +58,22 @@ function columnValuesOf(input: TailoredVersionInput): unknown[] {
   const include = Object.fromEntries(
     COLLECTIONS.map((c) => {
       const choice = input.include[c.name];
-      return [c.name, choice === "all" ? "all" : [...new Set(choice)]];
+      return [c.name, choice === "all" ? "all" : [...new Set(choice.map(entryIdOf))]];
     }),
   );
   return [input.name, input.headline, input.summary, input.theme, input.hide_email, JSON.stringify(include)];
 }
 
+/** A listed id as the entry's own: a uuid is the same in capitals, as in an entry's URL. */
+const entryIdOf = (id: string) => id.toLowerCase();
+
 /** A 400 at the path of every listed id that is not one of the person's entries of that collection. */
 async function refuseForeignIds(db: Queryable, userId: string, input: TailoredVersionInput): Promise<void> {
   const listed = COLLECTIONS.flatMap((c) => {
     const choice = input.include[c.name];
-    return choice === "all" ? [] : choice.map((id, index) => ({ collection: c.name, index, id }));
+    return choice === "all"
+      ? []
+      : choice.map((id, index) => ({ collection: c.name, index, id: entryIdOf(id) }));
   });
   if (listed.length === 0) return;
   const unknown = await queryRows<{ collection: string; index: number }>(
