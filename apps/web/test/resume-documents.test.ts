@@ -399,6 +399,31 @@ describe("tabs and carriage returns", () => {
   });
 });
 
+describe("line breaks in one-line fields", () => {
+  it("print as spaces in every document: a name, place or title never runs over several lines", async () => {
+    const { authorization: token } = await newUser();
+    const client = httpClient(web.url, { authorization: token });
+    const profile = { name: "Alice\n# Evil\n- item", location: "Kraków\nPoland", summary: "One\nTwo" };
+    expect((await client.put("/me/profile", profile)).status).toBe(200);
+    const job = { organization: "Acme\nCorp", title: "Engi\r\nneer", start_date: "2020-01-15" };
+    expect((await client.post("/me/experience", job)).status).toBe(201);
+    const get = (format: string) =>
+      fetch(`${web.url}/me/resume?format=${format}`, { headers: { authorization: token } });
+    const text = await (await get("text")).text();
+    expect(text.split("\n").slice(0, 2)).toEqual(["Alice # Evil - item", "Kraków Poland"]);
+    expect(text).toContain("Engi neer — Acme Corp");
+    expect(text).toContain("One\nTwo"); // free text keeps its lines
+    const { value } = await mammoth.extractRawText({
+      buffer: Buffer.from(await (await get("docx")).arrayBuffer()),
+    });
+    expect(value).toContain("Alice # Evil - item");
+    if (hasPoppler) {
+      const pdf = await pdfText(new Uint8Array(await (await get("pdf")).arrayBuffer()));
+      expect(pdf.split("\n")[0]).toBe("Alice # Evil - item");
+    }
+  });
+});
+
 describe("a resume at the limits", () => {
   it(
     "of 200 entries in every collection, every line at its longest, makes every document, the PDF to its last entry",

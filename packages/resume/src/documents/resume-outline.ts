@@ -85,7 +85,7 @@ export function resumeOutline(resume: WholeResume): ResumeOutline {
   );
   add("Goals", resume.goals.map(goal), present([profile?.goals_summary]));
 
-  return printableOutline({
+  const outline = printableOutline({
     name: profile?.name ?? "Resume",
     headline: profile?.headline ?? null,
     contact: profile
@@ -98,6 +98,32 @@ export function resumeOutline(resume: WholeResume): ResumeOutline {
       : [],
     sections,
   });
+  return withOneLineFields(outline);
+}
+
+/**
+ * Names, titles, places, dates and details are one line in every document,
+ * whatever was sent: a line break in one prints as a space (only free text,
+ * the summaries, descriptions and bullets, keeps its lines).
+ */
+function withOneLineFields(outline: ResumeOutline): ResumeOutline {
+  const line = (text: string) => text.replace(/\s*\n\s*/g, " ");
+  return {
+    ...outline,
+    name: line(outline.name),
+    headline: outline.headline && line(outline.headline),
+    contact: outline.contact.map((item) => ({ ...item, text: line(item.text) })),
+    sections: outline.sections.map((section) => ({
+      ...section,
+      entries: section.entries.map((entry) => ({
+        ...entry,
+        heading: line(entry.heading),
+        dates: entry.dates && line(entry.dates),
+        details: entry.details.map(line),
+        link: entry.link && { ...entry.link, text: line(entry.link.text) },
+      })),
+    })),
+  };
 }
 
 /**
