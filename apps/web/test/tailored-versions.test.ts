@@ -107,6 +107,20 @@ describe("POST /me/versions", () => {
     }
   });
 
+  it("names each bad item of an include list, and a list too long, with the list's own messages", async () => {
+    const { api } = await personWithJobs();
+    const issuesOf = async (skills: unknown) =>
+      (await api.post<{ issues: Issue[] }>("/me/versions", { name: "v", include: { skills } })).body.issues;
+    expect(await issuesOf(["not-a-uuid", 5])).toEqual([
+      { path: "include.skills.0", message: "must be the id of an entry" },
+      { path: "include.skills.1", message: "must be the id of an entry" },
+    ]);
+    const tooMany = Array.from({ length: 201 }, () => crypto.randomUUID());
+    expect(await issuesOf(tooMany)).toEqual([
+      { path: "include.skills", message: "must have at most 200 ids" },
+    ]);
+  });
+
   it("answers 400 at its path for an id that is another person's entry, or an entry of another collection", async () => {
     const { api, jobs, hobbyId } = await personWithJobs();
     const other = await personWithJobs();

@@ -27,6 +27,26 @@ interface RawIssue {
   path?: PropertyKey[];
   message: string;
   keys?: string[];
+  /** A union's: each branch's issues, their paths below the union's. */
+  errors?: RawIssue[][];
+}
+
+/**
+ * A union's failure as the issues of the one branch whose kind of value was
+ * sent (a list sent for `"all"` or a list of ids: the list's own issues, at
+ * their items), rather than zod's bare "Invalid input"; kept as it is when no
+ * branch, or several, took that kind of value.
+ */
+function withUnionsExplained(issues: readonly RawIssue[]): RawIssue[] {
+  return issues.flatMap((issue) => {
+    if (issue.code !== "invalid_union" || !issue.errors) return [issue];
+    const wrongKind = (i: RawIssue) =>
+      (i.path ?? []).length === 0 && (i.code === "invalid_type" || i.code === "invalid_value");
+    const taken = issue.errors.filter((branch) => branch.length > 0 && !branch.some(wrongKind));
+    if (taken.length !== 1) return [issue];
+    const under = taken[0]!.map((i) => ({ ...i, path: [...(issue.path ?? []), ...(i.path ?? [])] }));
+    return withUnionsExplained(under);
+  });
 }
 
 /**
@@ -58,7 +78,8 @@ export function apiIssuesOf(
   error: { issues: readonly z.core.$ZodIssue[] },
   describe: DescribeIssue = dottedPath,
 ): ApiIssue[] {
-  return withoutIssuesBesideTypeErrors(error.issues as readonly RawIssue[]).flatMap((issue) => {
+  const issues = withUnionsExplained(error.issues as readonly RawIssue[]);
+  return withoutIssuesBesideTypeErrors(issues).flatMap((issue) => {
     const path = issue.path ?? [];
     if (issue.code === "unrecognized_keys" && issue.keys) {
       return issue.keys.map((key) => describe([...path, key], "unknown field", issue.code));
