@@ -52,10 +52,10 @@ const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
  * The HTTP side of every route of a service: the route table is built once at
  * start-up (routes from the OpenAPI document, joined to their procedures);
  * per request, 404 / 405 (with Allow) from the table, 415 for a body that is
- * not JSON or is encoded (gzip), 413 past the route's body limit, then the procedure is called
- * directly with its input (path parameters, query or JSON body), and its
- * result answered with the success status its metadata declares, or its
- * failure with the one error body (apiErrorOf).
+ * not JSON or is encoded (gzip), 413 past the route's body limit, then the
+ * procedure is called directly with its input (path parameters, query or
+ * JSON body), and its result answered with the success status its metadata
+ * declares, or its failure with the one error body (apiErrorOf).
  */
 export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const table = createRouteTable(options.router, options.document);
@@ -152,9 +152,7 @@ function queryInput(route: Route, query: URLSearchParams): Record<string, unknow
   for (const key of new Set(query.keys())) {
     const values = query.getAll(key);
     const value = values.length === 1 ? values[0] : values;
-    const field = [...route.objectQueryFields].find(
-      (f) => key.startsWith(`${f}[`) || key.startsWith(`${f}.`),
-    );
+    const field = objectFieldNamed(route, key);
     if (field === undefined) {
       input[key] = route.numericQueryFields.has(key) ? Number(value) : value;
       continue;
@@ -173,6 +171,14 @@ function queryInput(route: Route, query: URLSearchParams): Record<string, unknow
   // fromEntries makes every key its own property, "__proto__" too (which the schema then refuses).
   for (const [field, entries] of objects) input[field] = Object.fromEntries(entries);
   return input;
+}
+
+/** The object field (`metadata`) a query key is written as one of, well (`metadata[k]`) or not (`metadata.k`). */
+function objectFieldNamed(route: Route, key: string): string | undefined {
+  for (const field of route.objectQueryFields) {
+    if (key.startsWith(`${field}[`) || key.startsWith(`${field}.`)) return field;
+  }
+  return undefined;
 }
 
 /**
