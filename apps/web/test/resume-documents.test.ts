@@ -375,21 +375,26 @@ describe("text no document format expects", () => {
   }, 120_000);
 });
 
+/** A new person with this profile and one job; `get(format)` fetches their resume in a format. */
+async function personWith(profile: object, job: object) {
+  const { authorization } = await newUser();
+  const client = httpClient(web.url, { authorization });
+  expect((await client.put("/me/profile", profile)).status).toBe(200);
+  expect((await client.post("/me/experience", job)).status).toBe(201);
+  return (format: string) => fetch(`${web.url}/me/resume?format=${format}`, { headers: { authorization } });
+}
+
 describe("tabs and carriage returns", () => {
   it("print as spaces and line breaks (a textarea's CRLF too), never as the PDF font's empty box", async () => {
-    const { authorization: token } = await newUser();
-    const client = httpClient(web.url, { authorization: token });
-    const profile = { name: "Judy Tab", headline: "Dev\tOps", summary: "Line one\r\nLine two\rLine three" };
-    expect((await client.put("/me/profile", profile)).status).toBe(200);
-    const job = {
-      organization: "Acme",
-      title: "Engineer",
-      start_date: "2020-01-15",
-      responsibilities: ["Did\ta thing"],
-    };
-    expect((await client.post("/me/experience", job)).status).toBe(201);
-    const get = (format: string) =>
-      fetch(`${web.url}/me/resume?format=${format}`, { headers: { authorization: token } });
+    const get = await personWith(
+      { name: "Judy Tab", headline: "Dev\tOps", summary: "Line one\r\nLine two\rLine three" },
+      {
+        organization: "Acme",
+        title: "Engineer",
+        start_date: "2020-01-15",
+        responsibilities: ["Did\ta thing"],
+      },
+    );
     const pdf = new Uint8Array(await (await get("pdf")).arrayBuffer());
     expect(notdefGlyphsDrawn(pdf)).toBe(0);
     if (hasPoppler) expect(await pdfText(pdf)).toContain("Line one\nLine two\nLine three");
@@ -401,14 +406,10 @@ describe("tabs and carriage returns", () => {
 
 describe("line breaks in one-line fields", () => {
   it("print as spaces in every document: a name, place or title never runs over several lines", async () => {
-    const { authorization: token } = await newUser();
-    const client = httpClient(web.url, { authorization: token });
-    const profile = { name: "Alice\n# Evil\n- item", location: "Kraków\nPoland", summary: "One\nTwo" };
-    expect((await client.put("/me/profile", profile)).status).toBe(200);
-    const job = { organization: "Acme\nCorp", title: "Engi\r\nneer", start_date: "2020-01-15" };
-    expect((await client.post("/me/experience", job)).status).toBe(201);
-    const get = (format: string) =>
-      fetch(`${web.url}/me/resume?format=${format}`, { headers: { authorization: token } });
+    const get = await personWith(
+      { name: "Alice\n# Evil\n- item", location: "Kraków\nPoland", summary: "One\nTwo" },
+      { organization: "Acme\nCorp", title: "Engi\r\nneer", start_date: "2020-01-15" },
+    );
     const text = await (await get("text")).text();
     expect(text.split("\n").slice(0, 2)).toEqual(["Alice # Evil - item", "Kraków Poland"]);
     expect(text).toContain("Engi neer — Acme Corp");
