@@ -101,6 +101,19 @@ describe("POST /me/versions/{id}/links", () => {
     expect((await api.get<{ items: Link[] }>(`/me/versions/${versionId}/links`)).body.items).toEqual([]);
   });
 
+  it("allows 10 links a version; the 11th is a 409; the list is newest first", async () => {
+    const { api, versionId } = await sharedVersion();
+    const made: Link[] = [];
+    for (let i = 0; i < 10; i += 1) made.push(await makeLink(api, versionId));
+    const refused = await api.post<{ message: string }>(`/me/versions/${versionId}/links`, {});
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/at most 10/);
+    const listed = (await api.get<{ items: Link[] }>(`/me/versions/${versionId}/links`)).body.items;
+    expect(listed.map((l) => l.id).sort()).toEqual(made.map((l) => l.id).sort());
+    expect(listed.map((l) => l.created_at)).toEqual([...listed.map((l) => l.created_at)].sort().reverse());
+    expect(new Set(listed.map((l) => l.url)).size).toBe(10);
+  });
+
   it("answers a link made while its version is being deleted 404, never a 500", async () => {
     const { api, versionId } = await sharedVersion();
     // The deletion holds the version's row while the link is made, then commits.
