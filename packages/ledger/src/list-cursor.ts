@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { DomainError } from "@app/rest/errors";
+import { calendarDate } from "@app/rest/fields";
 import { z } from "zod";
 
 /**
@@ -45,10 +46,10 @@ export const cursorPart = {
   bigint: () => unsignedBelow(2n ** 63n),
   /** An `xid8` (a transaction id). */
   xid8: () => unsignedBelow(2n ** 64n),
-  /** A `date`, from year 1. */
-  date: () => z.iso.date().refine(fromYearOne),
-  /** A `timestamptz` as the lists write it (UTC, `Z`), from year 1. */
-  datetime: () => z.iso.datetime().refine(fromYearOne),
+  /** A `date`. */
+  date: calendarDate,
+  /** A `timestamptz` as the lists write it (UTC, `Z`), from year 1 as calendarDate's. */
+  datetime: () => z.iso.datetime().refine((iso) => !iso.startsWith("0000")),
 };
 
 const unsignedBelow = (limit: bigint) =>
@@ -56,8 +57,6 @@ const unsignedBelow = (limit: bigint) =>
     .string()
     .regex(/^[0-9]{1,20}$/)
     .refine((digits) => BigInt(digits) < limit);
-
-const fromYearOne = (iso: string) => !iso.startsWith("0000");
 
 const listName = (list: string, scope: string | null) => (scope === null ? list : `${list}/${scope}`);
 

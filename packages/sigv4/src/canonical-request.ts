@@ -45,7 +45,10 @@ export function canonicalPathsOf(sentPath: string): string[] {
 }
 
 export function canonicalQueriesOf(sentQuery: string): string[] {
-  return unique([sortedQuery(sentQuery, safeDecode), sentQuery, sortedQuery(sentQuery, formDecode)]);
+  const spellings = [sortedQuery(sentQuery, safeDecode), sentQuery];
+  // Only a query with a `+` has a third spelling: made only then, as most requests match the first.
+  if (sentQuery.includes("+")) spellings.push(sortedQuery(sentQuery, formDecode));
+  return unique(spellings);
 }
 
 /**
