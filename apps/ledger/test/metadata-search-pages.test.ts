@@ -294,6 +294,35 @@ describe("GET /transactions", () => {
       expect(answer.body).toMatchObject({ statusCode: 400, error: "BAD_REQUEST" });
     }
   });
+
+  it("answers 400 naming a query parameter the route does not take, on every GET route", async () => {
+    const account = await client.account();
+    const transaction = await post([
+      [account, 1],
+      [await client.account(), -1],
+    ]);
+    // A misspelt filter (acount_id) would otherwise answer the whole ledger.
+    for (const path of [
+      "/accounts?acount_type=asset",
+      `/accounts/${account}?as_of=2026-01-01`,
+      `/accounts/${account}/entries?acount_id=${account}`,
+      `/accounts/${account}/balance?asof=2026-01-01`,
+      "/balances?acount_id=x",
+      `/transactions?acount_id=${account}`,
+      `/transactions/${transaction}?expand=entries`,
+      `/accounts/${account}/holds?status=pending`,
+      "/events?cursor=x",
+    ]) {
+      const parameter = new URL(path, "http://x").searchParams.keys().next().value;
+      const answer = await client.get(path);
+      expect(answer.status, path).toBe(400);
+      expect(answer.body, path).toMatchObject({
+        statusCode: 400,
+        error: "BAD_REQUEST",
+        issues: [{ path: parameter, message: expect.stringMatching(/unknown/i) }],
+      });
+    }
+  });
 });
 
 describe("cursor pages", () => {

@@ -264,9 +264,9 @@ export const postHoldInput = z.strictObject({
 
 export const voidHoldInput = z.strictObject({ id: uuid(), idempotency_key: idempotencyKey });
 
-export const idInput = z.object({ id: uuid() });
+export const idInput = z.strictObject({ id: uuid() });
 
-export const asOfInput = z.object({
+export const asOfInput = z.strictObject({
   as_of: calendarDate().optional().meta({ description: "End of day, inclusive. Defaults to today (UTC)." }),
 });
 
@@ -275,7 +275,7 @@ const pageLimit = (
 ) => z.number().int().min(min).max(max).default(byDefault);
 
 export const entriesPageInput = z
-  .object({
+  .strictObject({
     id: uuid(),
     limit: pageLimit(),
     offset: z
@@ -291,13 +291,13 @@ export const entriesPageInput = z
     message: "send either offset or cursor, not both",
   });
 
-export const holdsPageInput = z.object({ id: uuid(), limit: pageLimit(), cursor: cursorInput() });
+export const holdsPageInput = z.strictObject({ id: uuid(), limit: pageLimit(), cursor: cursorInput() });
 
 const TRANSACTION_STATUSES = ["posted", "pending", "voided", "expired"] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 export const transactionsPageInput = z
-  .object({
+  .strictObject({
     limit: pageLimit(),
     cursor: cursorInput(),
     account_id: uuid()
@@ -321,7 +321,7 @@ export const transactionsPageInput = z
   );
 export type TransactionFilters = Omit<z.output<typeof transactionsPageInput>, "limit" | "cursor">;
 
-export const accountsPageInput = z.object({
+export const accountsPageInput = z.strictObject({
   limit: pageLimit(LIMITS.accountsPageSize),
   cursor: cursorInput(),
   type: z.enum(ACCOUNT_TYPES).optional(),
@@ -333,7 +333,7 @@ export const accountsPageInput = z.object({
 });
 export type AccountFilters = Omit<z.output<typeof accountsPageInput>, "limit" | "cursor">;
 
-export const eventsPageInput = z.object({
+export const eventsPageInput = z.strictObject({
   after: z
     .string()
     .max(500)
