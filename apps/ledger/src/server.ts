@@ -81,6 +81,7 @@ export function createLedgerServer({
     router: ledgerRouter,
     document: ledgerOpenApiDocument,
     maxBodyBytes: LIMITS.bodyBytes,
+    bodyFieldAgainstPath: "refused",
     onError: failures.onProcedureError,
   });
 

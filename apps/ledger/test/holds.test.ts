@@ -244,6 +244,40 @@ describe("holds", () => {
     expect(unknown.status).toBe(404);
   });
 
+  it("refuses a body id other than the path's on a post, void, reversal and account change, changing nothing", async () => {
+    const { wallet, shop } = await fundedWallet(100);
+    const entries: [string, number][] = [
+      [wallet, 10],
+      [shop, -10],
+    ];
+    const [meant, other] = [await placeHold(entries), await placeHold(entries)];
+    const before = (await client.get(`/transactions/${meant}`)).text;
+    for (const [path, body] of [
+      [`/transactions/${meant}/post`, { id: other, idempotency_key: key() }],
+      [`/transactions/${meant}/void`, { id: other, idempotency_key: key() }],
+      [`/transactions/${meant}/reversal`, { id: 7, idempotency_key: key() }],
+    ] as const) {
+      const answer = await client.post(path, body);
+      expect(answer.status, path).toBe(400);
+      expect(answer.body, path).toMatchObject({
+        error: "BAD_REQUEST",
+        issues: [{ path: "id", message: `must be the path's id (${meant}), or left out` }],
+      });
+    }
+    const renamed = await client.send("PATCH", `/accounts/${wallet}`, { id: shop, name: "renamed" });
+    expect([renamed.status, renamed.body.issues]).toEqual([400, [expect.objectContaining({ path: "id" })]]);
+    expect((await client.get(`/accounts/${wallet}`)).body.name).not.toBe("renamed");
+    expect((await client.get(`/transactions/${meant}`)).text).toBe(before);
+    expect((await client.get(`/transactions/${other}`)).body.status).toBe("pending");
+
+    // The path's own id, in any case, is no contradiction.
+    const voided = await client.post(`/transactions/${meant}/void`, {
+      id: meant.toUpperCase(),
+      idempotency_key: key(),
+    });
+    expect([voided.status, voided.body.id]).toEqual([200, meant]);
+  });
+
   it("answers a hold's post the same on the instance that wrote the hold (which keeps it) and on another", async () => {
     const { wallet, shop } = await fundedWallet(100);
     const held: [string, number][] = [

@@ -1,5 +1,5 @@
 import type { OpenAPIObject, OpenApiRouter } from "trpc-to-openapi";
-import { apiErrorOf } from "./api-error.ts";
+import { apiErrorOf, invalidRequestMessage } from "./api-error.ts";
 import { errorAnswer, jsonAnswer, methodNotAllowedAnswer, type Answer, type RestRequest } from "./answer.ts";
 import { DomainError } from "./domain-error.ts";
 import type { ResponseControl } from "./response-control.ts";
@@ -15,6 +15,14 @@ export interface RestHandlerOptions {
   /** The router's OpenAPI document: its paths decide 404 and 405 before any procedure runs. */
   document: OpenAPIObject;
   maxBodyBytes: number;
+  /**
+   * A body field named like a path parameter (`id`) that holds another value:
+   * `"refused"` (400: the ledger, where `/transactions/A/reversal` with
+   * `{"id": B}` was meant for B) or `"ignored"`, the path's value winning (the
+   * resume API, where server fields sent back in a body are ignored). Default
+   * `"ignored"`.
+   */
+  bodyFieldAgainstPath?: "refused" | "ignored";
   /** Every failure the service answered with a 5xx, for the server's log (`requestId`: RestCall's). */
   onError?(error: unknown, path: string | undefined, requestId: string | undefined): void;
 }
@@ -103,7 +111,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     const { procedure } = route;
     let ctx: RestContext | undefined;
     try {
-      const input = inputOf(route, parameters, request);
+      const input = inputOf(route, parameters, request, options.bodyFieldAgainstPath ?? "ignored");
       ctx = await context();
       const data = await procedure.call(ctx, input);
       return successAnswer(route, ctx.response, data);
@@ -129,7 +137,12 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
  * list, numbers converted). With RestMeta.bodyInput, the body is that one
  * field and the query gives the others.
  */
-function inputOf(route: Route, parameters: Record<string, string>, request: RestRequest): unknown {
+function inputOf(
+  route: Route,
+  parameters: Record<string, string>,
+  request: RestRequest,
+  bodyFieldAgainstPath: "refused" | "ignored",
+): unknown {
   if (!BODY_METHODS.has(route.method)) return { ...queryInput(route, request.target.query), ...parameters };
   let body: unknown;
   try {
@@ -143,7 +156,20 @@ function inputOf(route: Route, parameters: Record<string, string>, request: Rest
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new DomainError(400, "the body must be a JSON object");
   }
+  if (bodyFieldAgainstPath === "refused") refuseBodyFieldsAgainstPath(body, parameters);
   return { ...body, ...parameters };
+}
+
+/** A 400 naming each body field that repeats a path parameter with another value (a uuid's case aside). */
+function refuseBodyFieldsAgainstPath(body: object, parameters: Record<string, string>): void {
+  const issues = Object.entries(parameters)
+    .filter(([name, value]) => {
+      if (!Object.hasOwn(body, name)) return false;
+      const sent: unknown = (body as Record<string, unknown>)[name];
+      return typeof sent !== "string" || sent.toLowerCase() !== value.toLowerCase();
+    })
+    .map(([name, value]) => ({ path: name, message: `must be the path's ${name} (${value}), or left out` }));
+  if (issues.length > 0) throw new DomainError(400, invalidRequestMessage(issues), { details: { issues } });
 }
 
 function queryInput(route: Route, query: URLSearchParams): Record<string, unknown> {
