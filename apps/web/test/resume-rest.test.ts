@@ -240,8 +240,18 @@ describe.each(COLLECTIONS.map((c) => [c.name, c.path] as [CollectionName, string
         expect(issuePaths(result.body), `${field}: ${bad}`).toEqual([field]);
       }
     }
+    if (dates) {
+      // Dates are trimmed like every string of a body.
+      const spaced = Object.fromEntries(dates.fields.map((field) => [field, " 2021-02-03\r\n"]));
+      const trimmed = await api.post(path, { ...COMPLETE[name], ...spaced });
+      expect(trimmed.status, trimmed.text).toBe(201);
+      for (const field of dates.fields) expect(trimmed.body[field], field).toBe("2021-02-03");
+    }
     if (dates?.range) {
       const [start, end] = dates.range;
+      // An optional date left blank is null, as an optional string is.
+      const blank = await api.post(path, { ...COMPLETE[name], [end]: "  " });
+      expect([blank.status, blank.body[end]], blank.text).toEqual([201, null]);
       const result = await api.post(path, { ...MINIMAL[name], [start]: "2022-05-02", [end]: "2022-05-01" });
       expectError(result, 400, "BAD_REQUEST");
       expect(issuePaths(result.body)).toEqual([end]);

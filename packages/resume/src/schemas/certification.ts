@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { calendarDate } from "@app/rest/fields";
 import {
   endNotBeforeStart,
   optionalDate,
+  requiredDate,
   optionalHttpUrl,
   optionalString,
   requiredString,
@@ -16,7 +16,7 @@ export const DEFAULT_CERTIFICATION_TYPE = "professional" satisfies (typeof CERTI
 export const certificationShape = {
   name: requiredString(),
   issuing_organization: requiredString(),
-  issue_date: calendarDate(),
+  issue_date: requiredDate(),
   expiration_date: optionalDate(),
   credential_id: optionalString(),
   credential_url: optionalHttpUrl(),

@@ -1,14 +1,13 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
-import { calendarDate } from "@app/rest/fields";
-import { endNotBeforeStart, optionalDate, optionalString, requiredString } from "./fields.ts";
+import { endNotBeforeStart, optionalDate, optionalString, requiredDate, requiredString } from "./fields.ts";
 
 export const educationShape = {
   institution: requiredString(),
   degree: requiredString(),
   field_of_study: optionalString(),
   location: optionalString(),
-  start_date: calendarDate(),
+  start_date: requiredDate(),
   end_date: optionalDate(),
   gpa: optionalString(),
   honors: optionalString(LIMITS.textLength),

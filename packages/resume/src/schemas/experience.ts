@@ -1,6 +1,12 @@
 import { z } from "zod";
-import { calendarDate } from "@app/rest/fields";
-import { endNotBeforeStart, optionalDate, optionalString, requiredString, textList } from "./fields.ts";
+import {
+  endNotBeforeStart,
+  optionalDate,
+  optionalString,
+  requiredDate,
+  requiredString,
+  textList,
+} from "./fields.ts";
 
 export const EMPLOYMENT_TYPES = [
   "full-time",
@@ -18,7 +24,7 @@ export const experienceShape = {
   title: requiredString(),
   location: optionalString(),
   employment_type: z.enum(EMPLOYMENT_TYPES).default(DEFAULT_EMPLOYMENT_TYPE),
-  start_date: calendarDate(),
+  start_date: requiredDate(),
   end_date: optionalDate().meta({ description: "Omitted or null: the current role." }),
   responsibilities: textList(),
   accomplishments: textList(),

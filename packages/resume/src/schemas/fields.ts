@@ -14,9 +14,17 @@ export const optionalString = (max: number = LIMITS.nameLength) =>
     .nullish()
     .transform((v) => (v ? v : null));
 
+/** A calendar date, `YYYY-MM-DD`, trimmed like every string of a body (documented as `format: date`). */
+export const requiredDate = () =>
+  z.preprocess((value) => (typeof value === "string" ? value.trim() : value), calendarDate());
+
+/** An optional date: trimmed; empty, null or omitted all store null, as for an optional string. */
 export const optionalDate = () =>
-  calendarDate()
-    .nullish()
+  z
+    .preprocess(
+      (value) => (typeof value === "string" ? value.trim() || null : value),
+      calendarDate().nullish(),
+    )
     .transform((v) => v ?? null);
 
 /** An absolute http(s) URL (documented as `format: uri`). */
