@@ -280,6 +280,33 @@ describe("posting", () => {
     expect((result.body.issues as { path: string }[]).map((i) => i.path)).toContain(path);
   });
 
+  it("rejects a fraction that JSON parsing would round to a whole amount: 400 at each amount, nothing written", async () => {
+    const before = await transactionCount(cash);
+    const body = (first: string, second: string) =>
+      `{"idempotency_key": "${key()}", "entries": [{"account_id": "${cash}", "amount": ${first}},
+        {"account_id": "${revenue}", "amount": ${second}}]}`;
+    for (const amount of ["1.0000000000000001", "9007199254740990.9"]) {
+      const result = await client.post("/transactions", body(amount, `-${amount}`));
+      expect(result.status, amount).toBe(400);
+      expect(result.body.issues, amount).toEqual([
+        { path: "entries.0.amount", message: expect.stringContaining(amount) },
+        { path: "entries.1.amount", message: expect.stringContaining(`-${amount}`) },
+      ]);
+    }
+    const batch = await client.post(
+      "/transactions/batch",
+      `{"transactions": [${body("5", "-5")}, ${body("2.00000000000000001", "-2")}]}`,
+    );
+    expect([batch.status, batch.body.issues]).toEqual([
+      400,
+      [expect.objectContaining({ path: "transactions.1.entries.0.amount" })],
+    ]);
+    expect(await transactionCount(cash)).toBe(before);
+    // A whole amount written in another exact form is taken.
+    const exact = await client.post("/transactions", body("1.0e0", "-100e-2"));
+    expect([exact.status, exact.body.entries]).toMatchObject([201, [{ amount: 1 }, { amount: -1 }]]);
+  });
+
   it("rejects a bad idempotency key, date, account id or unknown key: 400", async () => {
     const entries = [
       { account_id: cash, amount: 1 },

@@ -93,6 +93,11 @@ export function invalidRequestMessage(issues: ApiIssue[]): string {
   return `invalid request: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ")}`;
 }
 
+/** A 400 naming each issue, the body a failed validation answers. */
+export function invalidRequestError(issues: ApiIssue[]): DomainError {
+  return new DomainError(400, invalidRequestMessage(issues), { details: { issues } });
+}
+
 /** What an error answers: its status, the error body and the headers it carries. */
 export interface ApiError {
   status: number;

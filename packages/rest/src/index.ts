@@ -3,6 +3,7 @@ export {
   apiIssuesOf,
   domainErrorsForTrpc,
   formatTrpcError,
+  invalidRequestError,
   invalidRequestMessage,
   trpcErrorFor,
   trpcErrorOf,

@@ -1,8 +1,9 @@
 import type { OpenAPIObject, OpenApiRouter } from "trpc-to-openapi";
-import { apiErrorOf, invalidRequestMessage } from "./api-error.ts";
+import { apiErrorOf, invalidRequestError } from "./api-error.ts";
 import { errorAnswer, jsonAnswer, methodNotAllowedAnswer, type Answer, type RestRequest } from "./answer.ts";
 import { DomainError } from "./domain-error.ts";
 import type { ResponseControl } from "./response-control.ts";
+import { roundedWholeNumbers } from "./rounded-numbers.ts";
 import { createRouteTable, type Route, type RouteTable } from "./route-table.ts";
 
 /** What every REST context carries: where a procedure puts its headers (and a status its route does not declare). */
@@ -157,7 +158,17 @@ function inputOf(
     throw new DomainError(400, "the body must be a JSON object");
   }
   if (bodyFieldAgainstPath === "refused") refuseBodyFieldsAgainstPath(body, parameters);
+  refuseRoundedNumbers(request.body);
   return { ...body, ...parameters };
+}
+
+/** A 400 naming each number JSON parsing read as a whole number it is not (the JSON Resume import keeps any document). */
+function refuseRoundedNumbers(text: string): void {
+  const issues = roundedWholeNumbers(text).map(({ path, sent, read }) => ({
+    path,
+    message: `${sent} reads as ${read} in JSON: send a number a double holds exactly`,
+  }));
+  if (issues.length > 0) throw invalidRequestError(issues);
 }
 
 /** A 400 naming each body field that repeats a path parameter with another value (a uuid's case aside). */
@@ -169,7 +180,7 @@ function refuseBodyFieldsAgainstPath(body: object, parameters: Record<string, st
       return typeof sent !== "string" || sent.toLowerCase() !== value.toLowerCase();
     })
     .map(([name, value]) => ({ path: name, message: `must be the path's ${name} (${value}), or left out` }));
-  if (issues.length > 0) throw new DomainError(400, invalidRequestMessage(issues), { details: { issues } });
+  if (issues.length > 0) throw invalidRequestError(issues);
 }
 
 function queryInput(route: Route, query: URLSearchParams): Record<string, unknown> {
@@ -187,10 +198,7 @@ function queryInput(route: Route, query: URLSearchParams): Record<string, unknow
       key.startsWith(`${field}[`) && key.endsWith("]") ? key.slice(field.length + 1, -1) : null;
     // Dropped as an unknown parameter, a filter the client meant would answer everything unfiltered.
     if (property === null || /[[\]]/.test(property)) {
-      const message = `is not a filter: write ${field}[KEY]=VALUE`;
-      throw new DomainError(400, `invalid request: ${key}: ${message}`, {
-        details: { issues: [{ path: key, message }] },
-      });
+      throw invalidRequestError([{ path: key, message: `is not a filter: write ${field}[KEY]=VALUE` }]);
     }
     objects.set(field, [...(objects.get(field) ?? []), [property, value]]);
   }

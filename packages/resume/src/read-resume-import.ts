@@ -1,10 +1,4 @@
-import {
-  apiIssuesOf,
-  DomainError,
-  invalidRequestMessage,
-  type ApiIssue,
-  type DescribeIssue,
-} from "@app/rest";
+import { apiIssuesOf, invalidRequestError, type ApiIssue, type DescribeIssue } from "@app/rest";
 import { COLLECTIONS } from "./collections.ts";
 import { fromJsonResume } from "./json-resume/from-json-resume.ts";
 import { formatPath } from "./json-resume/json-resume-mapping.ts";
@@ -60,5 +54,5 @@ export function readResumeImport(format: ImportFormat, document: unknown): Resum
     }
     issues.push(...apiIssuesOf(parsed.error, describe));
   }
-  throw new DomainError(400, invalidRequestMessage(issues), { details: { issues } });
+  throw invalidRequestError(issues);
 }

@@ -1,0 +1,113 @@
+/**
+ * Numbers of a JSON body that parsing rounded to a whole number they are not.
+ *
+ * `JSON.parse` reads `1.0000000000000001` and `9007199254740991.4` as the
+ * doubles 1 and 9007199254740991: a schema then sees a whole number where the
+ * client sent a fraction, and an amount nobody sent would be stored. Only a
+ * literal of at least 16 significant digits rounds so (a double holds about
+ * 15.95), so a body without such a run of digits is not walked.
+ */
+
+/** A number JSON parsing rounded: where it is (`entries.0.amount`), as sent and as read. */
+export interface RoundedNumber {
+  path: string;
+  sent: string;
+  read: number;
+}
+
+const LONG_DIGIT_RUN = /\d[\d.]{15}/;
+
+/** The numbers of `text` (valid JSON) that parsed to a safe whole number other than themselves. */
+export function roundedWholeNumbers(text: string): RoundedNumber[] {
+  if (!LONG_DIGIT_RUN.test(text)) return [];
+  const walk: Walk = { text, at: 0, path: [], found: [] };
+  readValue(walk);
+  return walk.found;
+}
+
+interface Walk {
+  text: string;
+  at: number;
+  path: string[];
+  found: RoundedNumber[];
+}
+
+const WHITESPACE = /[ \t\n\r]*/y;
+const STRING = /"(?:[^"\\]|\\.)*"/y;
+const NUMBER = /-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?/y;
+const LITERAL = /true|false|null/y;
+
+/** Reads `pattern` where the walk is, and moves past it. */
+function take(walk: Walk, pattern: RegExp): RegExpExecArray | null {
+  pattern.lastIndex = walk.at;
+  const match = pattern.exec(walk.text);
+  if (match) walk.at = pattern.lastIndex;
+  return match;
+}
+
+/** The next character past whitespace, not taken. */
+function peek(walk: Walk): string | undefined {
+  take(walk, WHITESPACE);
+  return walk.text[walk.at];
+}
+
+/**
+ * Reads the one value of the text: containers with a stack of their own, not
+ * by recursion (a body may nest as deep as its size allows).
+ */
+function readValue(walk: Walk): void {
+  const open: { close: "}" | "]"; index: number }[] = [];
+  do {
+    const container = open.at(-1);
+    if (container) {
+      // Past the first member, a "," before the next; at the close, the container ends.
+      if (container.index > 0 && peek(walk) === ",") walk.at++;
+      if (peek(walk) === container.close) {
+        walk.at++;
+        open.pop();
+        walk.path.pop();
+        continue;
+      }
+      if (container.close === "}") {
+        peek(walk);
+        walk.path.push(JSON.parse(take(walk, STRING)![0]) as string);
+        peek(walk);
+        walk.at++; // the ":"
+      } else {
+        walk.path.push(String(container.index));
+      }
+      container.index++;
+    }
+    const first = peek(walk);
+    if (first === "{" || first === "[") {
+      walk.at++;
+      open.push({ close: first === "{" ? "}" : "]", index: 0 });
+      continue; // its path part is popped when it closes
+    }
+    readScalar(walk);
+    if (container) walk.path.pop();
+  } while (open.length > 0);
+}
+
+function readScalar(walk: Walk): void {
+  if (walk.text[walk.at] === '"') return void take(walk, STRING);
+  const number = take(walk, NUMBER);
+  if (number === null) return void take(walk, LITERAL);
+  const [sent, whole = "", fraction = "", exponent = "0"] = number;
+  const read = Number(sent);
+  // Past 2^53 a whole number has no exact double; schemas refuse those as unsafe by their value.
+  if (Number.isSafeInteger(read) && !isExactly(whole + fraction, Number(exponent) - fraction.length, read)) {
+    walk.found.push({ path: walk.path.join("."), sent, read });
+  }
+}
+
+/** Whether `digits` × 10^`exponent` is exactly `read`'s magnitude, a whole number. */
+function isExactly(digits: string, exponent: number, read: number): boolean {
+  const significant = digits.replace(/^0+/, "");
+  const kept = significant.replace(/0+$/, "");
+  if (kept === "") return read === 0;
+  const power = exponent + (significant.length - kept.length);
+  // A fraction is left past the trailing zeros: not the whole number it read as.
+  if (power < 0) return false;
+  return BigInt(kept) * 10n ** BigInt(power) === BigInt(Math.abs(read));
+}

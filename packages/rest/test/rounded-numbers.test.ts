@@ -1,0 +1,78 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { roundedWholeNumbers } from "../src/rounded-numbers.ts";
+
+describe("roundedWholeNumbers", () => {
+  it("finds each number parsing rounded to a whole number, by its path", () => {
+    const body = `{"entries": [ {"account_id": "a", "amount": 1.0000000000000001},
+      {"account_id": "b", "amount" :-9007199254740991.4} ], "n": {"x y": [0, 1e-400]}}`;
+    expect(roundedWholeNumbers(body)).toEqual([
+      { path: "entries.0.amount", sent: "1.0000000000000001", read: 1 },
+      { path: "entries.1.amount", sent: "-9007199254740991.4", read: -9007199254740991 },
+      { path: "n.x y.1", sent: "1e-400", read: 0 },
+    ]);
+  });
+
+  it("leaves numbers that are exactly what they read as, fractions and unsafe numbers the schemas refuse", () => {
+    for (const number of [
+      "1.0",
+      "100.000000000000000000",
+      "1e3",
+      "1.5E1",
+      "0.0",
+      "-0",
+      "0e10",
+      "9007199254740991",
+      "-9007199254740992.0000",
+      "1e22",
+      "10.5",
+      "1234567890123456.7",
+      // Past 2^53-1: refused by the schemas as unsafe, whatever the digits.
+      "9007199254740993",
+      "9007199254740991.6",
+      "47830160809979490",
+    ]) {
+      expect(roundedWholeNumbers(`{"long digits 12345678901234567": ${number}}`), number).toEqual([]);
+    }
+  });
+
+  it("does not take digits in strings, escaped quotes included, for numbers", () => {
+    expect(
+      roundedWholeNumbers(`{"k\\"1.0000000000000001": "1.0000000000000001\\\\", "v": [true, null]}`),
+    ).toEqual([]);
+  });
+
+  it("walks a body nested as deep as its size allows without running out of stack", () => {
+    const depth = 100_000;
+    const found = roundedWholeNumbers(`${"[".repeat(depth)}1.0000000000000001${"]".repeat(depth)}`);
+    expect(found).toHaveLength(1);
+    expect(found[0]!.path).toBe(Array(depth).fill("0").join("."));
+  });
+
+  it("finds nothing in any document JSON.stringify writes, however it nests and spaces it", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.constantFrom(0, 2, "\t"), (value, space) => {
+        expect(roundedWholeNumbers(JSON.stringify(value, null, space))).toEqual([]);
+      }),
+    );
+  });
+
+  it("finds a rounded number put anywhere in such a document, at its path", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.string(), fc.nat({ max: 3 })), { maxLength: 6 }), (path) => {
+        // Objects for string keys and lists of 4 for numbers, the rounded number at the end of the path.
+        let document: unknown = "ROUNDED";
+        for (const part of [...path].reverse()) {
+          document =
+            typeof part === "number"
+              ? Array.from({ length: 4 }, (_, i) => (i === part ? document : 2 ** 60))
+              : { before: "1.0000000000000001", [part]: document, after: [0.1] };
+        }
+        const text = JSON.stringify(document).replace('"ROUNDED"', "4.00000000000000001");
+        expect(roundedWholeNumbers(text)).toEqual([
+          { path: path.join("."), sent: "4.00000000000000001", read: 4 },
+        ]);
+      }),
+    );
+  });
+});
