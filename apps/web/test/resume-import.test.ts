@@ -356,6 +356,8 @@ const EVERY_FIELD = {
     profiles: [
       { network: "Twitter", username: "ada", url: "" },
       { network: "GitHub", username: "ada", url: "https://github.com/ada" },
+      // No network: the link is named by its URL's host.
+      { username: "ada", url: "https://notes.ada.example.org/" },
     ],
     "x-pronouns": "she/her",
   },
@@ -442,6 +444,8 @@ describe("JSON Resume import keeps what the data model has no field for", () => 
       const exported = await api.get("/me/resume?format=jsonresume");
       expect(exported.status).toBe(200);
       expect(exported.body).toEqual(document);
+      // Key order too: the document as its author wrote it, not as jsonb sorts an object's keys.
+      expect(exported.text).toBe(JSON.stringify(document));
     }
   });
 
@@ -473,6 +477,9 @@ describe("JSON Resume import keeps what the data model has no field for", () => 
       ],
     });
     expect(exported.work).toEqual([{ ...EVERY_FIELD.work[0], position: "Lead programmer" }]);
+    // In their place: the edited objects' keys in the document's order.
+    expect(Object.keys(exported.work[0]!)).toEqual(Object.keys(EVERY_FIELD.work[0]!));
+    expect(Object.keys(exported.basics)).toEqual(Object.keys(EVERY_FIELD.basics));
     expect(exported.volunteer).toEqual(EVERY_FIELD.volunteer);
     expect(exported.meta).toEqual(EVERY_FIELD.meta);
 

@@ -276,6 +276,34 @@ describe("JSON Resume import", () => {
     ]);
   });
 
+  it("reads a profile without a network as the link named by its URL's host", () => {
+    const links = (profiles: unknown[]) =>
+      readResumeImport("jsonresume", { basics: { name: "A", profiles } }).resume.profile?.links;
+    expect(
+      links([
+        { url: "https://blog.example.org/ada", username: "ada" },
+        { network: null, url: "https://b.example" },
+        { network: " ", url: "https://c.example" },
+        { network: "GitHub", url: "https://github.com/ada" },
+      ]),
+    ).toEqual({
+      "blog.example.org": "https://blog.example.org/ada",
+      "b.example": "https://b.example",
+      "c.example": "https://c.example",
+      GitHub: "https://github.com/ada",
+    });
+    expect(
+      importIssues("jsonresume", {
+        basics: { name: "A", profiles: [{ url: "https://a.example/x" }, { url: "https://a.example/y" }] },
+      }),
+    ).toEqual([{ path: "basics.profiles[1].network", message: '"a.example" appears twice' }]);
+    expect(
+      importIssues("jsonresume", {
+        basics: { name: "A", profiles: [{ network: 7, url: "https://a.example" }] },
+      }),
+    ).toEqual([{ path: "basics.profiles[0].network", message: "must be a string" }]);
+  });
+
   it("refuses a profile whose network is __proto__, as the service's own JSON does", () => {
     for (const url of ["https://a.example", { x: 1 }]) {
       expect(

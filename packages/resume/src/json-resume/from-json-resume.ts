@@ -6,6 +6,7 @@ import {
   formatPath,
   isJsonObject,
   PROFILE_FIELDS,
+  profileLinkName,
   SECTIONS,
   WEBSITE,
   type DocumentPath,
@@ -111,7 +112,7 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
         return;
       }
       ignoreOtherKeys(profile, path, ["network", "url"]);
-      const network = typeof profile.network === "string" ? profile.network.trim() : undefined;
+      const network = profileLinkName(profile);
       if (network === undefined)
         issues.push({ path: formatPath([...path, "network"]), message: "must be a string" });
       else if (linkIndex.has(network))

@@ -14,6 +14,23 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/**
+ * The link name a `basics.profiles` item with a URL is read as: its network,
+ * or, where it has none or a blank one (JSON Resume requires none), its
+ * URL's host (`blog.example.org`). Undefined for a network that is not a
+ * string, or no network and no URL to name it by.
+ */
+export function profileLinkName(profile: Record<string, unknown>): string | undefined {
+  const { network, url } = profile;
+  if (typeof network === "string" && network.trim() !== "") return network.trim();
+  if (typeof network !== "string" && network !== undefined && network !== null) return undefined;
+  try {
+    return new URL(String(url)).hostname || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A path into a document: keys and array indexes. */
 export type DocumentPath = readonly (string | number)[];
 

@@ -19,6 +19,7 @@ import { fromJsonResume } from "./from-json-resume.ts";
 import {
   isJsonObject,
   PROFILE_FIELDS,
+  profileLinkName,
   SECTIONS,
   WEBSITE,
   type DocumentPath,
@@ -147,14 +148,14 @@ function restoreLinks(basics: JsonObject, links: Record<string, string>): void {
   const kept = Array.isArray(basics.profiles) ? basics.profiles : [];
   // The import took `basics.url` as the link "website" only where no profile had that network.
   const websiteFromUrl = !kept.some(
-    (profile) => isJsonObject(profile) && profile.url && String(profile.network).trim() === WEBSITE,
+    (profile) => isJsonObject(profile) && profile.url && profileLinkName(profile) === WEBSITE,
   );
   for (const profile of kept) {
     if (!isJsonObject(profile) || !profile.url) {
       profiles.push(profile);
       continue;
     }
-    const network = typeof profile.network === "string" ? profile.network.trim() : "";
+    const network = profileLinkName(profile) ?? "";
     if (!Object.hasOwn(remaining, network)) continue;
     profiles.push(remaining[network] === profile.url ? profile : { ...profile, url: remaining[network] });
     delete remaining[network];

@@ -47,8 +47,8 @@ export async function replaceWholeResume(
       await tx.query(
         `INSERT INTO ${table.table} (id, user_id, ${columns.join(", ")})
          SELECT gen_random_uuid(), $1, ${columns.map((column) => `r.${column}`).join(", ")}
-           FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(item, n),
-                jsonb_populate_record(null::${table.table}, e.item) AS r
+           FROM json_array_elements($2::json) WITH ORDINALITY AS e(item, n),
+                json_populate_record(null::${table.table}, e.item) AS r
           ORDER BY e.n ${listedNewestFirst(table) ? "DESC" : "ASC"}`,
         userId,
         JSON.stringify(
@@ -61,7 +61,7 @@ export async function replaceWholeResume(
     }
     if (kept) {
       await tx.query(
-        `INSERT INTO resume.json_resume_documents (user_id, document) VALUES ($1, $2::jsonb)
+        `INSERT INTO resume.json_resume_documents (user_id, document) VALUES ($1, $2::json)
          ON CONFLICT (user_id) DO UPDATE SET document = EXCLUDED.document`,
         userId,
         JSON.stringify(kept.document),

@@ -21,7 +21,7 @@ const WHOLE_RESUME_SQL = `SELECT ${WHOLE_RESUME_JSON} AS resume, ${RESUME_VERSIO
 /** The whole resume and what the last JSON Resume import kept, read together so that they agree. */
 const WHOLE_RESUME_AND_KEPT_SQL = `SELECT ${WHOLE_RESUME_JSON} AS resume, ${RESUME_VERSION_SQL} AS resume_version,
   (SELECT document FROM resume.json_resume_documents WHERE user_id = $1) AS document,
-  (SELECT coalesce(jsonb_object_agg(k.id, k.json_resume), '{}') FROM (
+  (SELECT coalesce(json_object_agg(k.id, k.json_resume), '{}') FROM (
     ${COLLECTIONS.map((c) => `SELECT id, json_resume FROM ${tableOf(c).table} WHERE user_id = $1 AND json_resume IS NOT NULL`).join("\n    UNION ALL ")}
   ) AS k) AS items`;
 
