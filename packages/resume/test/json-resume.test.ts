@@ -302,6 +302,9 @@ describe("JSON Resume import", () => {
         basics: { name: "A", profiles: [{ network: 7, url: "https://a.example" }] },
       }),
     ).toEqual([{ path: "basics.profiles[0].network", message: "must be a string" }]);
+    expect(importIssues("jsonresume", { basics: { name: "A", profiles: [{ url: "my blog" }] } })).toEqual([
+      { path: "basics.profiles[0].url", message: "must be an absolute http(s) URL" },
+    ]);
   });
 
   it("refuses a profile whose network is __proto__, as the service's own JSON does", () => {

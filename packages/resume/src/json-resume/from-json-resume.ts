@@ -113,7 +113,11 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
       }
       ignoreOtherKeys(profile, path, ["network", "url"]);
       const network = profileLinkName(profile);
-      if (network === undefined)
+      const networkIsString = typeof profile.network === "string" || profile.network == null;
+      if (network === undefined && networkIsString)
+        // No network to name the link by, nor a URL with a host.
+        issues.push({ path: formatPath([...path, "url"]), message: "must be an absolute http(s) URL" });
+      else if (network === undefined)
         issues.push({ path: formatPath([...path, "network"]), message: "must be a string" });
       else if (linkIndex.has(network))
         issues.push({ path: formatPath([...path, "network"]), message: `"${network}" appears twice` });
