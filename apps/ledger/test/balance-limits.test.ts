@@ -267,7 +267,16 @@ describe("balance limits", () => {
       { transactions: [spend(60), spend(60), spend(40)] },
     );
     expect(each.body.results.map((r) => r.status)).toEqual([201, 422, 201]);
-    expect(each.body.results[1]!.error?.error).toBe("BALANCE_LIMIT_EXCEEDED");
+    // The single post's refusal, each account, bound and sum in `issues`.
+    const past = `account ${wallet} would reach 20, past its max_balance 0`;
+    expect(each.body.results[1]).toEqual({
+      status: 422,
+      error: {
+        error: "BALANCE_LIMIT_EXCEEDED",
+        message: `a balance limit would be passed: ${past}`,
+        issues: [{ path: "entries.0", message: past }],
+      },
+    });
     expect(await balanceOf(wallet)).toBe(0);
 
     expect(
@@ -291,6 +300,9 @@ describe("balance limits", () => {
       "BATCH_REJECTED",
       "BALANCE_LIMIT_EXCEEDED",
     ]);
+    expect(atomic.body.results[1]!.error).toMatchObject({
+      issues: [{ path: "entries.0", message: `account ${wallet} would reach 10, past its max_balance 0` }],
+    });
     expect(await balanceOf(wallet)).toBe(-50);
   });
 

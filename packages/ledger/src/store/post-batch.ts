@@ -1,5 +1,5 @@
 import type { Database } from "@app/db";
-import { apiIssuesOf, invalidRequestMessage } from "@app/rest";
+import { apiIssuesOf, invalidRequestMessage, type ApiIssue } from "@app/rest";
 import type { z } from "zod";
 import type { BatchItem, BatchResult } from "../schemas.ts";
 import { firstOfEachKey, type NewTransaction } from "./insert-transactions.ts";
@@ -145,8 +145,11 @@ function splitByKey(items: Item[]): { firsts: Item[]; later: Item[] } {
 
 function resultOf(outcome: PostOutcome, tx: NewTransaction): BatchResult {
   if (isRefused(outcome)) {
-    // A batch item is a post, never the post of a hold: its refusals are 422s.
-    return { status: 422, error: { error: outcome.error.errorName, message: outcome.error.message } };
+    // A batch item is a post, never the post of a hold: its refusals are 422s, with the single
+    // post's body (BALANCE_LIMIT_EXCEEDED names each account, bound and sum in `issues`).
+    const { errorName, message, details } = outcome.error;
+    const { issues } = details as { issues?: ApiIssue[] };
+    return { status: 422, error: { error: errorName, message, ...(issues ? { issues } : {}) } };
   }
   const mismatch = outcome.status === 200 && outcome.originalHash !== tx.requestHash;
   return {
