@@ -69,7 +69,25 @@ describe("an account's entries", () => {
     const cash = await client.account();
     expect((await client.get(`/accounts/${cash}/entries?limit=1`)).status).toBe(200);
     expect((await client.get(`/accounts/${cash}/entries?limit=200`)).status).toBe(200);
-    for (const query of ["limit=0", "limit=201", "offset=-1", "limit=ten", "limit=1.5", "offset=abc"]) {
+    expect((await client.get(`/accounts/${cash}/entries?limit=1e1&offset=0`)).body).toMatchObject({
+      limit: 10,
+    });
+    // Numbers as JSON writes them: not an empty value, hexadecimal or binary, nor a parameter sent twice.
+    for (const query of [
+      "limit=0",
+      "limit=201",
+      "offset=-1",
+      "limit=ten",
+      "limit=1.5",
+      "offset=abc",
+      "offset=",
+      "limit=",
+      "limit=0x10",
+      "limit=0b11",
+      "limit=+5",
+      "limit= 5",
+      "limit=5&limit=6",
+    ]) {
       const result = await client.get(`/accounts/${cash}/entries?${query}`);
       expect(result.status, query).toBe(400);
       expect(result.body).toMatchObject({ statusCode: 400, error: "BAD_REQUEST", issues: expect.any(Array) });

@@ -191,7 +191,7 @@ function queryInput(route: Route, query: URLSearchParams): Record<string, unknow
     const value = values.length === 1 ? values[0] : values;
     const field = objectFieldNamed(route, key);
     if (field === undefined) {
-      input[key] = route.numericQueryFields.has(key) ? Number(value) : value;
+      input[key] = route.numericQueryFields.has(key) && isJsonNumber(value) ? Number(value) : value;
       continue;
     }
     const property =
@@ -206,6 +206,14 @@ function queryInput(route: Route, query: URLSearchParams): Record<string, unknow
   for (const [field, entries] of objects) input[field] = Object.fromEntries(entries);
   return input;
 }
+
+/**
+ * A query value written as JSON writes a number. Number() would also read an
+ * empty value as 0 and `0x10` as 16; those, and a parameter sent twice, reach
+ * the schema as they are, to be refused as no number.
+ */
+const isJsonNumber = (value: string | string[] | undefined): value is string =>
+  typeof value === "string" && /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value);
 
 /** The object field (`metadata`) a query key is written as one of, well (`metadata[k]`) or not (`metadata.k`). */
 function objectFieldNamed(route: Route, key: string): string | undefined {
