@@ -376,11 +376,12 @@ describe("text no document format expects", () => {
 });
 
 /** A new person with this profile and one job; `get(format)` fetches their resume in a format. */
-async function personWith(profile: object, job: object) {
+async function personWith(profile: object, job: object, skills: object[] = []) {
   const { authorization } = await newUser();
   const client = httpClient(web.url, { authorization });
   expect((await client.put("/me/profile", profile)).status).toBe(200);
   expect((await client.post("/me/experience", job)).status).toBe(201);
+  for (const skill of skills) expect((await client.post("/me/skills", skill)).status).toBe(201);
   return (format: string) => fetch(`${web.url}/me/resume?format=${format}`, { headers: { authorization } });
 }
 
@@ -409,10 +410,13 @@ describe("line breaks in one-line fields", () => {
     const get = await personWith(
       { name: "Alice\n# Evil\n- item", location: "Kraków\nPoland", summary: "One\nTwo" },
       { organization: "Acme\nCorp", title: "Engi\r\nneer", start_date: "2020-01-15" },
+      [{ name: "Go\n**x**", category: "language", keywords: ["a\rb"] }],
     );
     const text = await (await get("text")).text();
     expect(text.split("\n").slice(0, 2)).toEqual(["Alice # Evil - item", "Kraków Poland"]);
     expect(text).toContain("Engi neer — Acme Corp");
+    // A skill's name and keywords, though its group's line is free text.
+    expect(text).toContain("Go **x** (intermediate: a b)");
     expect(text).toContain("One\nTwo"); // free text keeps its lines
     const { value } = await mammoth.extractRawText({
       buffer: Buffer.from(await (await get("docx")).arrayBuffer()),

@@ -101,26 +101,28 @@ export function resumeOutline(resume: WholeResume): ResumeOutline {
   return withOneLineFields(outline);
 }
 
+/** A one-line field's text, its line breaks (and the spaces around them) one space. */
+const oneLine = (text: string) => text.replace(/\s*[\n\r]\s*/g, " ");
+
 /**
  * Names, titles, places, dates and details are one line in every document,
  * whatever was sent: a line break in one prints as a space (only free text,
  * the summaries, descriptions and bullets, keeps its lines).
  */
 function withOneLineFields(outline: ResumeOutline): ResumeOutline {
-  const line = (text: string) => text.replace(/\s*\n\s*/g, " ");
   return {
     ...outline,
-    name: line(outline.name),
-    headline: outline.headline && line(outline.headline),
-    contact: outline.contact.map((item) => ({ ...item, text: line(item.text) })),
+    name: oneLine(outline.name),
+    headline: outline.headline && oneLine(outline.headline),
+    contact: outline.contact.map((item) => ({ ...item, text: oneLine(item.text) })),
     sections: outline.sections.map((section) => ({
       ...section,
       entries: section.entries.map((entry) => ({
         ...entry,
-        heading: line(entry.heading),
-        dates: entry.dates && line(entry.dates),
-        details: entry.details.map(line),
-        link: entry.link && { ...entry.link, text: line(entry.link.text) },
+        heading: oneLine(entry.heading),
+        dates: entry.dates && oneLine(entry.dates),
+        details: entry.details.map(oneLine),
+        link: entry.link && { ...entry.link, text: oneLine(entry.link.text) },
       })),
     })),
   };
@@ -181,8 +183,9 @@ function skillGroups(skills: Entry<"skills">[]): OutlineEntry[] {
       .filter((skill) => skill.category === category)
       .map((skill) => {
         const years = skill.years_experience === null ? "" : `, ${skill.years_experience} yrs`;
-        const keywords = skill.keywords.length ? `: ${skill.keywords.join(", ")}` : "";
-        return `${skill.name} (${skill.proficiency}${years}${keywords})`;
+        const keywords = skill.keywords.length ? `: ${skill.keywords.map(oneLine).join(", ")}` : "";
+        // The group's names are its entry's text, which keeps its lines: each name is made one line here.
+        return `${oneLine(skill.name)} (${skill.proficiency}${years}${keywords})`;
       });
     return names.length ? [entry({ heading: label, text: names.join(", ") })] : [];
   });
