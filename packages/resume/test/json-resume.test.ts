@@ -201,6 +201,11 @@ describe("JSON Resume import", () => {
     });
     expect(resume.experience[0]).toMatchObject({ start_date: "2014-01-01", end_date: "2015-06-01" });
     expect(resume.skills.map((s) => s.proficiency)).toEqual(["advanced", "intermediate"]);
+    // Trimmed, as a full date is.
+    const spaced = readResumeImport("jsonresume", {
+      work: [{ name: "Acme", position: "Dev", startDate: " 2014", endDate: "2015-06\n" }],
+    });
+    expect(spaced.resume.experience[0]).toMatchObject({ start_date: "2014-01-01", end_date: "2015-06-01" });
   });
 
   it("names errors by the document's own paths", () => {

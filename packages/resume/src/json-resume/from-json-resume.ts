@@ -223,11 +223,12 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
   };
 }
 
-/** `2014` and `2014-06` mean their first day; anything else is left for validation to judge. */
+/** `2014` and `2014-06` mean their first day, trimmed as every date is; anything else is left for validation to judge. */
 function fullDate(value: unknown): unknown {
   if (typeof value !== "string") return value;
-  if (/^\d{4}$/.test(value)) return `${value}-01-01`;
-  if (/^\d{4}-\d{2}$/.test(value)) return `${value}-01`;
+  const date = value.trim();
+  if (/^\d{4}$/.test(date)) return `${date}-01-01`;
+  if (/^\d{4}-\d{2}$/.test(date)) return `${date}-01`;
   return value;
 }
 
