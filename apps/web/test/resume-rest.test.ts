@@ -158,6 +158,22 @@ describe("profile", () => {
     }
     expectError(await api.get("/me/profile"), 404, "NOT_FOUND");
   });
+
+  it("refuses link names that are one once trimmed, and says why a link name is refused", async () => {
+    const { api } = await signedIn();
+    // Trimmed into one key, either link would silently replace the other.
+    const twice = await api.put("/me/profile", {
+      name: "A",
+      links: { gh: "https://y.io", "gh ": "https://x.io" },
+    });
+    expectError(twice, 400, "BAD_REQUEST");
+    expect(twice.body.issues).toEqual([{ path: "links.gh ", message: '"gh" appears twice' }]);
+    const long = await api.put("/me/profile", { name: "A", links: { ["n".repeat(51)]: "https://x.io" } });
+    expect(long.body.issues).toEqual([
+      { path: `links.${"n".repeat(51)}`, message: "link names have at most 50 characters" },
+    ]);
+    expectError(await api.get("/me/profile"), 404, "NOT_FOUND");
+  });
 });
 
 describe.each(COLLECTIONS.map((c) => [c.name, c.path] as [CollectionName, string]))("%s", (name, path) => {

@@ -29,6 +29,8 @@ interface RawIssue {
   keys?: string[];
   /** A union's: each branch's issues, their paths below the union's. */
   errors?: RawIssue[][];
+  /** A record key's (`invalid_key`): why its key schema refused it. */
+  issues?: RawIssue[];
 }
 
 /**
@@ -83,6 +85,10 @@ export function apiIssuesOf(
     const path = issue.path ?? [];
     if (issue.code === "unrecognized_keys" && issue.keys) {
       return issue.keys.map((key) => describe([...path, key], "unknown field", issue.code));
+    }
+    // zod says only "Invalid key in record"; its key schema says why ("at most 50 characters").
+    if (issue.code === "invalid_key" && issue.issues?.length) {
+      return [describe(path, issue.issues.map((inner) => inner.message).join("; "), issue.code)];
     }
     return [describe(path, issue.message, issue.code)];
   });

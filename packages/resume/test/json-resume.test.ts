@@ -310,6 +310,18 @@ describe("JSON Resume import", () => {
     expect(importIssues("jsonresume", { basics: { name: "A", profiles: [{ url: "my blog" }] } })).toEqual([
       { path: "basics.profiles[0].url", message: "must be an absolute http(s) URL" },
     ]);
+    // A host too long for a link name: said at the URL, which the document has, and why.
+    const url = `https://${"h".repeat(60)}.example.org/`;
+    expect(importIssues("jsonresume", { basics: { name: "A", profiles: [{ url }] } })).toEqual([
+      {
+        path: "basics.profiles[0].url",
+        message:
+          "its host names the link (the profile has no network), and link names have at most 50 characters: give it a network",
+      },
+    ]);
+    expect(
+      importIssues("jsonresume", { basics: { name: "A", profiles: [{ network: "n".repeat(51), url }] } }),
+    ).toEqual([{ path: "basics.profiles[0].network", message: "link names have at most 50 characters" }]);
   });
 
   it("refuses a profile whose network is __proto__, as the service's own JSON does", () => {

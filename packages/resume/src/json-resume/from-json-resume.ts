@@ -90,6 +90,8 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
   // ---------------------------------------------------------------- basics -> profile
   const resume: JsonObject = {};
   const linkIndex = new Map<string, number>();
+  /** Link names read from a profile's URL host, the profile having no network. */
+  const namedByHost = new Set<string>();
   const basics = objectAt(document.basics, ["basics"]);
   if (basics) {
     ignoreOtherKeys(
@@ -123,6 +125,7 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
         issues.push({ path: formatPath([...path, "network"]), message: `"${network}" appears twice` });
       else {
         linkIndex.set(network, i);
+        if (network !== (profile.network as string | undefined)?.trim()) namedByHost.add(network);
         links[network] = profile.url;
       }
     });
@@ -189,8 +192,10 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
       const [field, key] = rest;
       if (field === undefined) return ["basics"];
       if (field === "links" && typeof key === "string" && linkIndex.has(key)) {
-        // A link name refused (by its record key rule, or as __proto__) is the profile's network.
-        const about = code === "invalid_key" || key === "__proto__" ? "network" : "url";
+        // A link name refused (by its record key rule, or as __proto__) is the profile's network,
+        // or its URL where the name is the URL's host.
+        const about =
+          (code === "invalid_key" || key === "__proto__") && !namedByHost.has(key) ? "network" : "url";
         return ["basics", "profiles", linkIndex.get(key)!, about];
       }
       if (field === "links" && key === WEBSITE) return ["basics", "url"];
@@ -215,6 +220,8 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
         message = DATE_MESSAGE;
       // A message that names another field ("must not be before start_date") names it as the document does.
       const keys = SECTIONS.find((s) => s.collection === path[0])?.fields ?? {};
+      if (code === "invalid_key" && namedByHost.has(String(path[2])))
+        message = `its host names the link (the profile has no network), and ${message}: give it a network`;
       return {
         path: formatPath(documentPathOf(path, code)),
         message: renameFields(message, Object.entries(keys)),

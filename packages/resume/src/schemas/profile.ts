@@ -14,6 +14,24 @@ const linkName = text()
   .min(1, "link names must not be empty")
   .max(50, "link names have at most 50 characters");
 
+/**
+ * Refuses two link names that are one once trimmed (`gh` and `gh `) at the
+ * second: trimmed into one key, either link would silently replace the other.
+ */
+function linkNamesOnceEach<T extends z.ZodType>(links: T) {
+  return z.preprocess((value, ctx) => {
+    if (typeof value !== "object" || value === null) return value;
+    const seen = new Set<string>();
+    for (const name of Object.keys(value)) {
+      const trimmed = name.trim();
+      if (seen.has(trimmed))
+        ctx.addIssue({ code: "custom", path: [name], message: `"${trimmed}" appears twice` });
+      seen.add(trimmed);
+    }
+    return value;
+  }, links);
+}
+
 export const profileFields = z.strictObject({
   name: requiredString(),
   headline: optionalString(),
@@ -31,12 +49,14 @@ export const profileFields = z.strictObject({
     .nullish()
     .transform((v) => v ?? null),
   phone: optionalString(),
-  links: recordWithoutProtoKey(
-    z
-      .record(linkName, httpUrl())
-      .refine((links) => Object.keys(links).length <= LIMITS.links, `at most ${LIMITS.links} links`)
-      .optional(),
-    "__proto__ cannot be a link name",
+  links: linkNamesOnceEach(
+    recordWithoutProtoKey(
+      z
+        .record(linkName, httpUrl())
+        .refine((links) => Object.keys(links).length <= LIMITS.links, `at most ${LIMITS.links} links`)
+        .optional(),
+      "__proto__ cannot be a link name",
+    ),
   )
     .transform((v) => v ?? {})
     .meta({ description: "Named links, e.g. linkedin, github, site: absolute http(s) URLs." }),
