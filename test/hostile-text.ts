@@ -47,7 +47,8 @@ export function resumeCarrying(text: string) {
   const long = storable.slice(0, LIMITS.textLength);
   const item = storable.slice(0, LIMITS.listItemLength);
   const url = /^https?:\/\/[^/]/.test(storable) ? storable : `https://a.example/?q=${storable}`;
-  const link = url.slice(0, LIMITS.urlLength);
+  // A URL holds no whitespace (the API refuses it): the payload's is percent-encoded, as a browser would.
+  const link = url.replace(/\s/g, encodeURIComponent).slice(0, LIMITS.urlLength);
   const dates = { start_date: "2020-01-15", end_date: "2021-02-28" };
   return {
     profile: {

@@ -137,6 +137,8 @@ describe("profile", () => {
       [{ name: "A", country_code: "x".repeat(201) }, "country_code"],
       [{ name: "A", links: { site: "ftp://example.org" } }, "links.site"],
       [{ name: "A", links: { site: "javascript:alert(1)" } }, "links.site"],
+      // Browsers take it, but it is no URI (and the JSON Resume export would not be valid).
+      [{ name: "A", links: { site: "https://example.org/a b" } }, "links.site"],
       [{ name: "A", links: "https://example.org" }, "links"],
       // As JSON text: in a JavaScript literal `__proto__` would set the prototype, not a key.
       ['{"name":"A","links":{"__proto__":"https://e.org"}}', "links.__proto__"],

@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 const fields = (name: string) =>
-  profileFields.parse({ name, links: { site: `https://example.com/${name}` } });
+  profileFields.parse({ name, links: { site: `https://example.com/${encodeURIComponent(name)}` } });
 
 /** The transaction that wrote each person's profile row as it is now. */
 async function writerOf(userIds: string[]): Promise<Map<string, string>> {

@@ -40,6 +40,8 @@ export const httpUrl = () =>
         return false;
       }
     }, "must be an absolute http(s) URL")
+    // A browser takes one with a space, but it is no URI: the JSON Resume export would not be valid.
+    .refine((value) => !/\s/.test(value), "must not contain spaces: write one as %20")
     .meta({ format: "uri" });
 
 export const optionalHttpUrl = () =>
