@@ -278,6 +278,28 @@ describe("holds", () => {
     expect([voided.status, voided.body.id]).toEqual([200, meant]);
   });
 
+  it("answers a hold's own key with the answer that placed it, byte for byte, after it was voided or posted", async () => {
+    const { wallet, shop } = await fundedWallet(100);
+    for (const resolve of ["void", "post"]) {
+      const body = hold([
+        [wallet, 10],
+        [shop, -10],
+      ]);
+      const placed = await client.post("/transactions", body);
+      expect(placed.status).toBe(201);
+      const id = placed.body.id as string;
+      expect(
+        (await client.post(`/transactions/${id}/${resolve}`, { idempotency_key: key() })).status,
+      ).toBeLessThan(300);
+      expect((await client.get(`/transactions/${id}`)).body.status).toBe(
+        resolve === "void" ? "voided" : "posted",
+      );
+      const replay = await ledgerClient(second.url).post("/transactions", body);
+      expect([replay.status, replay.headers.get("idempotent-replayed")]).toEqual([200, "true"]);
+      expect(replay.text, resolve).toBe(placed.text);
+    }
+  });
+
   it("answers a hold's post the same on the instance that wrote the hold (which keeps it) and on another", async () => {
     const { wallet, shop } = await fundedWallet(100);
     const held: [string, number][] = [

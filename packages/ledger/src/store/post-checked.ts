@@ -153,8 +153,16 @@ export async function knownTransactions(
   return byScopedKey(row?.known);
 }
 
+/**
+ * A known key's answer: its transaction as the first answer gave it. Only a
+ * hold changes after that (its status is read from its resolution and the
+ * clock); its key answers what placing it answered, `pending`, byte for byte.
+ */
 export function replayOf(original: KnownTransaction): PostOutcome {
-  return { status: 200, transaction: original.transaction, originalHash: original.request_hash };
+  const { transaction } = original;
+  const asAnswered =
+    transaction.expires_at === null ? transaction : { ...transaction, status: "pending" as const };
+  return { status: 200, transaction: asAnswered, originalHash: original.request_hash };
 }
 
 /** Why `tx` cannot be posted: an unknown account, or entries that do not sum to zero in a currency. */
