@@ -92,6 +92,15 @@ describe("accounts", () => {
       expect(result.status, JSON.stringify(body)).toBe(400);
       expect(result.body).toMatchObject({ statusCode: 400, error: "BAD_REQUEST", issues: expect.any(Array) });
     }
+    // One issue each: a lower-case code is not also called unknown.
+    const issuesOf = async (currency: string) =>
+      (await client.post("/accounts", { name: "x", type: "asset", currency })).body.issues;
+    expect(await issuesOf("usd")).toEqual([
+      { path: "currency", message: "must be an upper-case ISO 4217 code" },
+    ]);
+    expect(await issuesOf("XYZ")).toEqual([
+      { path: "currency", message: "is not an ISO 4217 currency code" },
+    ]);
   });
 });
 

@@ -31,7 +31,8 @@ const uuid = () => z.uuid("must be a uuid");
 
 const currencyCode = z
   .string()
-  .regex(/^[A-Z]{3}$/, "must be an upper-case ISO 4217 code")
+  // A code not upper-case is one issue, not also an unknown code.
+  .regex(/^[A-Z]{3}$/, { message: "must be an upper-case ISO 4217 code", abort: true })
   .refine((code) => KNOWN_CURRENCIES.has(code), "is not an ISO 4217 currency code")
   // The codes this server's Node knows (Intl.supportedValuesOf("currency")), for clients to see.
   .meta({ enum: [...KNOWN_CURRENCIES].sort() });
