@@ -186,6 +186,11 @@ describe("SigV4 refusals", () => {
       403,
       "SignatureDoesNotMatch",
     );
+
+    // A plus signed as %2B, sent as `+`, would be read as a space: another filter than the one signed.
+    const plus = await sign({ method: "GET", path: "/transactions?metadata%5Bemail%5D=a%2Btag%40x.com" });
+    expect((await send(plus)).status).toBe(200);
+    await expectRefused({ ...plus, url: plus.url.replace("%2B", "+") }, 403, "SignatureDoesNotMatch");
   });
 
   it("refuses x-amz-content-sha256 that does not match the body, and UNSIGNED-PAYLOAD", async () => {

@@ -22,8 +22,9 @@ export function canonicalRequestOf(parts: CanonicalRequestParts): string {
  * clients sign, `sent` holding them as sent: the path as sent or normalised
  * (no `.`/`..` segments or repeated slashes, as AWS's signers do for every
  * service but S3, e.g. `@smithy/signature-v4`), encoded once more or not, and
- * the query sorted and encoded, as sent (Debian's curl 7.88 signs it
- * verbatim) or sorted with `+` read as a space (aws4fetch). Each binds every byte of the request target; a server routes
+ * the query sorted and encoded (a `+` as the space it means, as aws4fetch
+ * signs it) or as sent (Debian's curl 7.88 signs it verbatim). Each binds
+ * every byte of the request target and what the services read it as; a server routes
  * by the normalised path (`normalizeSigV4Path`), so a path signed either way
  * means one resource. Made one at a time, the path as sent and the query
  * sorted first (what nearly every client signs), the others only when it did
@@ -45,10 +46,10 @@ export function canonicalPathsOf(sentPath: string): string[] {
 }
 
 export function canonicalQueriesOf(sentQuery: string): string[] {
-  const spellings = [sortedQuery(sentQuery, safeDecode), sentQuery];
-  // Only a query with a `+` has a third spelling: made only then, as most requests match the first.
-  if (sentQuery.includes("+")) spellings.push(sortedQuery(sentQuery, formDecode));
-  return unique(spellings);
+  // A `+` is a space to the services, so sorted it is signed as one (`%20`, as aws4fetch does).
+  // Signed as `%2B`, a real plus's spelling, a plus signed could be sent as a space, unnoticed.
+  const decode = sentQuery.includes("+") ? formDecode : safeDecode;
+  return unique([sortedQuery(sentQuery, decode), sentQuery]);
 }
 
 /**
