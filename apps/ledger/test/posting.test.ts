@@ -357,6 +357,15 @@ describe("posting", () => {
     const notJson = await client.send("POST", "/transactions", '{"idempotency_key":"x"}', "text/plain");
     expect(notJson.status).toBe(415);
     expect(notJson.body).toMatchObject({ statusCode: 415, error: "UNSUPPORTED_MEDIA_TYPE" });
+    // No body and no Content-Type reads as {}: the fields it lacks are named.
+    const empty = await client.send("POST", "/transactions");
+    expect([empty.status, empty.body.issues]).toEqual([
+      400,
+      [
+        { path: "idempotency_key", message: expect.any(String) },
+        { path: "entries", message: expect.any(String) },
+      ],
+    ]);
     const post = {
       idempotency_key: key(),
       entries: [

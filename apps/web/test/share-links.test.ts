@@ -76,6 +76,12 @@ describe("POST /me/versions/{id}/links", () => {
     expect(rows[0].hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it("takes a POST with no body and no Content-Type, as curl sends one, as {}", async () => {
+    const { api, versionId } = await sharedVersion();
+    const link = await api.send<Link>("POST", `/me/versions/${versionId}/links`);
+    expect([link.status, link.body.expires_at], link.text).toEqual([201, null]);
+  });
+
   it("expires after expires_in_days (1-365); other values are a 400", async () => {
     const { api, versionId } = await sharedVersion();
     const link = await makeLink(api, versionId, { expires_in_days: 30 });

@@ -81,7 +81,11 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       return methodNotAllowedAnswer(method, match.template, match.methods);
 
     let body = received.body;
-    if (BODY_METHODS.has(method)) {
+    if (BODY_METHODS.has(method) && sentNothing(headers) && !route.procedure.rest.bodyInput) {
+      // A POST whose fields are all optional (a share link) needs no `{}` to be sent; a whole
+      // resume put (bodyInput) does, or an empty request would replace the resume with nothing.
+      body = "{}";
+    } else if (BODY_METHODS.has(method)) {
       if (!JSON_CONTENT_TYPE.test(headers.get("content-type") ?? "")) {
         return errorAnswer(415, "the body must be JSON (Content-Type: application/json)");
       }
@@ -129,6 +133,16 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     maxBodyBytesOf: (method, pathname) => bodyLimitOf(table.match(pathname)?.routes.get(method)),
     table,
   };
+}
+
+/** No body and nothing said about one: no Content-Type, no coding, a length of 0 or none at all. */
+function sentNothing(headers: RestRequest["headers"]): boolean {
+  const length = headers.get("content-length");
+  return (
+    headers.get("content-type") === null &&
+    headers.get("content-encoding") === null &&
+    (length === "0" || (length === null && headers.get("transfer-encoding") === null))
+  );
 }
 
 /**
