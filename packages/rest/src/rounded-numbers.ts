@@ -2,10 +2,11 @@
  * Numbers of a JSON body that parsing rounded to a whole number they are not.
  *
  * `JSON.parse` reads `1.0000000000000001` and `9007199254740991.4` as the
- * doubles 1 and 9007199254740991: a schema then sees a whole number where the
- * client sent a fraction, and an amount nobody sent would be stored. Only a
- * literal of at least 16 significant digits rounds so (a double holds about
- * 15.95), so a body without such a run of digits is not walked.
+ * doubles 1 and 9007199254740991, and `1e-400` as 0: a schema then sees a
+ * whole number where the client sent a fraction, and an amount nobody sent
+ * would be stored. A literal rounds so only with at least 16 significant
+ * digits (a double holds about 15.95) or an exponent below -99 (a double's
+ * smallest is about 5e-324), so a body with neither is not walked.
  */
 
 /** A number JSON parsing rounded: where it is (`entries.0.amount`), as sent and as read. */
@@ -15,11 +16,12 @@ export interface RoundedNumber {
   read: number;
 }
 
-const LONG_DIGIT_RUN = /\d[\d.]{15}/;
+/** A run of 16 digits, or a number (after `:`, `,`, `[` or a space, so no uuid's `2e-123`) with a 3-digit negative exponent. */
+const MAY_ROUND = /\d[\d.]{15}|[:,[\s]-?\d+(?:\.\d+)?[eE]-\d{3}/;
 
 /** The numbers of `text` (valid JSON) that parsed to a safe whole number other than themselves. */
 export function roundedWholeNumbers(text: string): RoundedNumber[] {
-  if (!LONG_DIGIT_RUN.test(text)) return [];
+  if (!MAY_ROUND.test(text)) return [];
   const walk: Walk = { text, at: 0, path: [], found: [] };
   readValue(walk);
   return walk.found;

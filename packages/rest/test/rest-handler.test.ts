@@ -210,6 +210,23 @@ describe("REST handler", () => {
       message: "the body is not valid JSON",
     });
 
+    // Numbers JSON parsing rounded: named at their paths, the first 100 of them.
+    const rounded = await rest.handle(
+      request(
+        "POST",
+        "/notes",
+        `{"text":"x","stars":3.0000000000000001,"more":[${Array(150).fill("1e-400")}]}`,
+      ),
+      { context },
+    );
+    const { issues } = json(rounded.body) as { issues: { path: string; message: string }[] };
+    expect([rounded.status, issues.length]).toEqual([400, 101]);
+    expect(issues[0]).toEqual({
+      path: "stars",
+      message: "3.0000000000000001 reads as 3 in JSON: send a number a double holds exactly",
+    });
+    expect(issues[100]).toEqual({ path: "", message: "and 51 more such numbers" });
+
     const locked = await rest.handle(request("GET", "/notes/locked"), { context });
     expect(locked.status).toBe(422);
     expect(json(locked.body)).toEqual({

@@ -36,6 +36,14 @@ describe("roundedWholeNumbers", () => {
     }
   });
 
+  it("finds a number that underflows to 0, in a body without a long run of digits", () => {
+    expect(roundedWholeNumbers('{"min_balance": 1e-400}')).toEqual([
+      { path: "min_balance", sent: "1e-400", read: 0 },
+    ]);
+    expect(roundedWholeNumbers('{"a":[-2.5E-330]}')).toEqual([{ path: "a.0", sent: "-2.5E-330", read: -0 }]);
+    expect(roundedWholeNumbers('{"a": 1e-99, "id": "c0a8012e-1234-4e5f-9a7b-2c3d4e5f6a7b"}')).toEqual([]);
+  });
+
   it("does not take digits in strings, escaped quotes included, for numbers", () => {
     expect(
       roundedWholeNumbers(`{"k\\"1.0000000000000001": "1.0000000000000001\\\\", "v": [true, null]}`),
