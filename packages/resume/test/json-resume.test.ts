@@ -301,15 +301,22 @@ describe("JSON Resume import", () => {
       importIssues("jsonresume", {
         basics: { name: "A", profiles: [{ url: "https://a.example/x" }, { url: "https://a.example/y" }] },
       }),
-    ).toEqual([{ path: "basics.profiles[1].network", message: '"a.example" appears twice' }]);
+    ).toEqual([
+      {
+        path: "basics.profiles[1].url",
+        message: 'its host "a.example" names another link: give it a network',
+      },
+    ]);
     expect(
       importIssues("jsonresume", {
         basics: { name: "A", profiles: [{ network: 7, url: "https://a.example" }] },
       }),
     ).toEqual([{ path: "basics.profiles[0].network", message: "must be a string" }]);
-    expect(importIssues("jsonresume", { basics: { name: "A", profiles: [{ url: "my blog" }] } })).toEqual([
-      { path: "basics.profiles[0].url", message: "must be an absolute http(s) URL" },
-    ]);
+    for (const network of [undefined, null, " "]) {
+      expect(
+        importIssues("jsonresume", { basics: { name: "A", profiles: [{ network, url: "my blog" }] } }),
+      ).toEqual([{ path: "basics.profiles[0].url", message: "must be an absolute http(s) URL" }]);
+    }
     // A host too long for a link name: said at the URL, which the document has, and why.
     const url = `https://${"h".repeat(60)}.example.org/`;
     expect(importIssues("jsonresume", { basics: { name: "A", profiles: [{ url }] } })).toEqual([

@@ -115,17 +115,26 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
       }
       ignoreOtherKeys(profile, path, ["network", "url"]);
       const network = profileLinkName(profile);
-      const networkIsString = typeof profile.network === "string" || profile.network == null;
-      if (network === undefined && networkIsString)
+      // Without a network (or with a blank one) the link is named by its URL's host.
+      const mistyped = profile.network != null && typeof profile.network !== "string";
+      const byHost = !mistyped && String(profile.network ?? "").trim() === "";
+      if (network === undefined && byHost)
         // No network to name the link by, nor a URL with a host.
         issues.push({ path: formatPath([...path, "url"]), message: "must be an absolute http(s) URL" });
       else if (network === undefined)
         issues.push({ path: formatPath([...path, "network"]), message: "must be a string" });
       else if (linkIndex.has(network))
-        issues.push({ path: formatPath([...path, "network"]), message: `"${network}" appears twice` });
+        issues.push(
+          byHost
+            ? {
+                path: formatPath([...path, "url"]),
+                message: `its host "${network}" names another link: give it a network`,
+              }
+            : { path: formatPath([...path, "network"]), message: `"${network}" appears twice` },
+        );
       else {
         linkIndex.set(network, i);
-        if (network !== (profile.network as string | undefined)?.trim()) namedByHost.add(network);
+        if (byHost) namedByHost.add(network);
         links[network] = profile.url;
       }
     });
@@ -220,7 +229,8 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
         message = DATE_MESSAGE;
       // A message that names another field ("must not be before start_date") names it as the document does.
       const keys = SECTIONS.find((s) => s.collection === path[0])?.fields ?? {};
-      if (code === "invalid_key" && namedByHost.has(String(path[2])))
+      const [root, part, key] = path;
+      if (code === "invalid_key" && root === "profile" && part === "links" && namedByHost.has(String(key)))
         message = `its host names the link (the profile has no network), and ${message}: give it a network`;
       return {
         path: formatPath(documentPathOf(path, code)),
