@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { DomainError } from "@app/rest/errors";
+import { invalidRequestError } from "@app/rest/errors";
 import { calendarDate } from "@app/rest/fields";
 import { z } from "zod";
 
@@ -28,10 +28,7 @@ export function listCursor<const P extends readonly [z.ZodType, ...z.ZodType[]]>
         const at = shape.safeParse(parsed[1]);
         if (at.success) return at.data;
       }
-      const message = "is not a cursor of this list";
-      throw new DomainError(400, `invalid request: ${field}: ${message}`, {
-        details: { issues: [{ path: field, message }] },
-      });
+      throw invalidRequestError([{ path: field, message: "is not a cursor of this list" }]);
     },
   };
 }

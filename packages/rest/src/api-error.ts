@@ -2,7 +2,16 @@ import { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError, type z } from "zod";
-import { DomainError, errorNameForStatus, serviceUnavailable, type DomainStatus } from "./domain-error.ts";
+import {
+  DomainError,
+  errorNameForStatus,
+  invalidRequestMessage,
+  serviceUnavailable,
+  type ApiIssue,
+  type DomainStatus,
+} from "./domain-error.ts";
+
+export { invalidRequestError, invalidRequestMessage, type ApiIssue } from "./domain-error.ts";
 
 /** The error body of every REST route of both services (docs/resume-api.md, "Errors"). */
 export interface ApiErrorBody {
@@ -10,12 +19,6 @@ export interface ApiErrorBody {
   error: string;
   message: string;
   issues?: ApiIssue[];
-}
-
-export interface ApiIssue {
-  /** Dotted path of the offending field (`entries.1.amount`); empty for the body itself. */
-  path: string;
-  message: string;
 }
 
 export function apiErrorBody(statusCode: number, message: string, issues?: ApiIssue[]): ApiErrorBody {
@@ -92,16 +95,6 @@ export function apiIssuesOf(
     }
     return [describe(path, issue.message, issue.code)];
   });
-}
-
-/** The message of a validation failure: each issue with its path. */
-export function invalidRequestMessage(issues: ApiIssue[]): string {
-  return `invalid request: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ")}`;
-}
-
-/** A 400 naming each issue, the body a failed validation answers. */
-export function invalidRequestError(issues: ApiIssue[]): DomainError {
-  return new DomainError(400, invalidRequestMessage(issues), { details: { issues } });
 }
 
 /** What an error answers: its status, the error body and the headers it carries. */

@@ -64,6 +64,23 @@ const DATABASE_UNAVAILABLE = "the database is unavailable; try again shortly";
 const RETRY_UNAVAILABLE_AFTER_SECONDS = "2";
 
 /** The one 503 of both services: the database cannot serve the request now; retry shortly. */
+/** One thing wrong with a request, where it is. */
+export interface ApiIssue {
+  /** Dotted path of the offending field (`entries.1.amount`); empty for the body itself. */
+  path: string;
+  message: string;
+}
+
+/** The message of a validation failure: each issue with its path. */
+export function invalidRequestMessage(issues: ApiIssue[]): string {
+  return `invalid request: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ")}`;
+}
+
+/** A 400 naming each issue, the body a failed validation answers (store code throws it too). */
+export function invalidRequestError(issues: ApiIssue[]): DomainError {
+  return new DomainError(400, invalidRequestMessage(issues), { details: { issues } });
+}
+
 export function serviceUnavailable(message = DATABASE_UNAVAILABLE, cause?: unknown): DomainError {
   return new DomainError(503, message, {
     headers: { "retry-after": RETRY_UNAVAILABLE_AFTER_SECONDS },

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { isConstraintViolation, queryRows, type Database } from "@app/db";
-import { DomainError } from "@app/rest/errors";
+import { DomainError, invalidRequestError } from "@app/rest/errors";
 import { cursorPart, listCursor } from "../list-cursor.ts";
 import type { Account, AccountFilters, AccountType } from "../schemas.ts";
 import { ACCOUNT_JSON, statementValues } from "./sql.ts";
@@ -165,9 +165,6 @@ export async function patchAccount(
   } catch (error) {
     if (!isConstraintViolation(error, "accounts_bounds_ordered")) throw error;
     // One of the two is the account's own: the database's check saw the pair.
-    const message = "must be at most max_balance";
-    throw new DomainError(400, `invalid request: min_balance: ${message}`, {
-      details: { issues: [{ path: "min_balance", message }] },
-    });
+    throw invalidRequestError([{ path: "min_balance", message: "must be at most max_balance" }]);
   }
 }

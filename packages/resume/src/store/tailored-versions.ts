@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { inTransaction, isoTimestampSql, queryRows, type Database, type Queryable } from "@app/db";
-import { DomainError } from "@app/rest/errors";
+import { DomainError, invalidRequestError } from "@app/rest/errors";
 import { COLLECTIONS, type Collection } from "../collections.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import type { TailoredVersion, TailoredVersionInput } from "../schemas/tailored-version.ts";
@@ -91,9 +91,7 @@ async function refuseForeignIds(db: Queryable, userId: string, input: TailoredVe
     path: `include.${u.collection}.${u.index}`,
     message: `is not the id of one of your ${u.collection} entries`,
   }));
-  // The body of a failed validation (packages/rest's invalidRequestMessage), without importing the edge.
-  const message = `invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`;
-  throw new DomainError(400, message, { details: { issues } });
+  throw invalidRequestError(issues);
 }
 
 export async function createTailoredVersion(
