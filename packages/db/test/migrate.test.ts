@@ -104,3 +104,48 @@ describe("migrateDatabase", () => {
     expect(rows.map((r) => r.migration_name).sort()).toEqual(names);
   });
 });
+
+describe("migration 20261129020000_urls_without_blanks", () => {
+  it("percent-encodes the whitespace of stored links and credential URLs, which the API now refuses", async () => {
+    const url = await emptyDatabase();
+    const before = await mkdtemp(path.join(tmpdir(), "migrations-"));
+    for (const { name } of await readMigrations(directory)) {
+      if (name < "20261129020000")
+        await cp(path.join(directory, name), path.join(before, name), { recursive: true });
+    }
+    await migrateDatabase(url, before);
+    const links = {
+      site: "https://e.x/a b",
+      mine: "https://e.x/ä\u00a0\tc\u3000",
+      fine: "https://e.x/ok%20",
+    };
+    await query(
+      url,
+      `INSERT INTO resume.profiles (user_id, name, links) VALUES ('u1', 'A', $j$${JSON.stringify(links)}$j$)`,
+    );
+    await query(
+      url,
+      `INSERT INTO resume.certifications (id, user_id, name, issuing_organization, issue_date, credential_url)
+       VALUES (gen_random_uuid(), 'u1', 'C', 'O', '2020-01-01', 'https://e.x/v?id=1 2'),
+              (gen_random_uuid(), 'u1', 'D', 'O', '2020-01-01', NULL)`,
+    );
+
+    await migrateDatabase(url, directory);
+    const [profile] = await query<{ links: Record<string, string> }>(
+      url,
+      "SELECT links FROM resume.profiles",
+    );
+    expect(profile!.links).toEqual({
+      site: "https://e.x/a%20b",
+      mine: "https://e.x/ä%C2%A0%09c%E3%80%80",
+      fine: "https://e.x/ok%20",
+    });
+    const certifications = await query<{ credential_url: string | null }>(
+      url,
+      "SELECT credential_url FROM resume.certifications ORDER BY name",
+    );
+    expect(certifications.map((c) => c.credential_url)).toEqual(["https://e.x/v?id=1%202", null]);
+    const functions = await query(url, "SELECT 1 FROM pg_proc WHERE proname = 'blanks_percent_encoded'");
+    expect(functions).toEqual([]);
+  });
+});
