@@ -385,10 +385,10 @@ async function personWith(profile: object, job: object, skills: object[] = []) {
   return (format: string) => fetch(`${web.url}/me/resume?format=${format}`, { headers: { authorization } });
 }
 
-describe("tabs and carriage returns", () => {
-  it("print as spaces and line breaks (a textarea's CRLF too), never as the PDF font's empty box", async () => {
+describe("tabs, carriage returns and line separators", () => {
+  it("print as spaces and line breaks (a textarea's CRLF, U+2028 too), never as the PDF font's empty box", async () => {
     const get = await personWith(
-      { name: "Judy Tab", headline: "Dev\tOps", summary: "Line one\r\nLine two\rLine three" },
+      { name: "Judy Tab", headline: "Dev\tOps", summary: "Line one\r\nLine two\rLine three\u2028Line four" },
       {
         organization: "Acme",
         title: "Engineer",
@@ -398,10 +398,15 @@ describe("tabs and carriage returns", () => {
     );
     const pdf = new Uint8Array(await (await get("pdf")).arrayBuffer());
     expect(notdefGlyphsDrawn(pdf)).toBe(0);
-    if (hasPoppler) expect(await pdfText(pdf)).toContain("Line one\nLine two\nLine three");
+    if (hasPoppler) expect(await pdfText(pdf)).toContain("Line one\nLine two\nLine three\nLine four");
+    // Unicode's line separator is a line break in every document, not a space in plain text.
     const text = await (await get("text")).text();
-    expect(text).toContain("Line one\nLine two\nLine three");
-    expect(text).not.toContain("\r");
+    expect(text).toContain("Line one\nLine two\nLine three\nLine four");
+    expect(text).not.toMatch(/[\r\u2028]/);
+    const { value } = await mammoth.extractRawText({
+      buffer: Buffer.from(await (await get("docx")).arrayBuffer()),
+    });
+    expect(value).toMatch(/Line three\n+Line four/);
   });
 });
 

@@ -102,7 +102,7 @@ export function resumeOutline(resume: WholeResume): ResumeOutline {
 }
 
 /** A one-line field's text, its line breaks (and the spaces around them) one space. */
-const oneLine = (text: string) => text.replace(/\s*[\n\r]\s*/g, " ");
+const oneLine = (text: string) => text.replace(/\s*[\n\r\u2028\u2029]\s*/g, " ");
 
 /**
  * Names, titles, places, dates and details are one line in every document,
@@ -132,12 +132,14 @@ function withOneLineFields(outline: ResumeOutline): ResumeOutline {
  * Control characters other than line breaks and tabs (which the API takes as
  * text) print nothing and are not allowed in a Word document's XML: they are left out
  * of every document, as are the noncharacters U+FFFE and U+FFFF. A carriage
- * return, alone or before a line feed (a form's textarea sends CRLF), is a line break.
+ * return, alone or before a line feed (a form's textarea sends CRLF), is a line
+ * break, and so are Unicode's line and paragraph separators (U+2028, U+2029),
+ * which the PDF's layout broke lines at and plain text's wrapping read as spaces.
  */
 const UNPRINTABLE = /(?![\t\n])[\p{Cc}\uFFFE\uFFFF]/gu;
 
 const printableOutline = <T>(outline: T): T =>
-  mapOutlineTexts(outline, (text) => text.replace(/\r\n?/g, "\n").replace(UNPRINTABLE, ""));
+  mapOutlineTexts(outline, (text) => text.replace(/\r\n?|[\u2028\u2029]/g, "\n").replace(UNPRINTABLE, ""));
 
 /** The outline (or any part of it) with `map` applied to each of its texts. */
 export function mapOutlineTexts<T>(value: T, map: (text: string) => string): T {
