@@ -3,7 +3,7 @@ import { apiErrorOf, invalidRequestError } from "./api-error.ts";
 import { errorAnswer, jsonAnswer, methodNotAllowedAnswer, type Answer, type RestRequest } from "./answer.ts";
 import { DomainError } from "./domain-error.ts";
 import type { ResponseControl } from "./response-control.ts";
-import { roundedWholeNumbers } from "./rounded-numbers.ts";
+import { isJsonNumberText, roundedWholeNumbers } from "./rounded-numbers.ts";
 import { createRouteTable, type Route, type RouteTable } from "./route-table.ts";
 
 /** What every REST context carries: where a procedure puts its headers (and a status its route does not declare). */
@@ -81,27 +81,19 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       return methodNotAllowedAnswer(method, match.template, match.methods);
 
     let body = received.body;
-    if (BODY_METHODS.has(method) && sentNothing(headers) && !route.procedure.rest.bodyInput) {
+    if (BODY_METHODS.has(method)) {
       // A POST whose fields are all optional (a share link) needs no `{}` to be sent; a whole
       // resume put (bodyInput) does, or an empty request would replace the resume with nothing.
-      body = "{}";
-    } else if (BODY_METHODS.has(method)) {
-      if (!JSON_CONTENT_TYPE.test(headers.get("content-type") ?? "")) {
-        return errorAnswer(415, "the body must be JSON (Content-Type: application/json)");
-      }
-      // Not decoded here: a compressed body would read as malformed JSON, and a plain one sent
-      // under a coding's name would be taken for what it does not say (RFC 9110, 15.5.16).
-      const encoding = headers.get("content-encoding");
-      if (encoding !== null && !/^\s*identity\s*$/i.test(encoding)) {
-        return errorAnswer(415, `the body must not be encoded (Content-Encoding: ${encoding})`, {
-          "accept-encoding": "identity",
-        });
-      }
-      if (call.readBody) {
-        const limit = bodyLimitOf(route);
-        const read = await call.readBody(limit);
-        if (read === null) return errorAnswer(413, `the body is larger than ${limit} bytes`);
-        body = read;
+      if (sentNothing(headers) && !route.procedure.rest.bodyInput) body = "{}";
+      else {
+        const refusal = bodyRefusal(headers);
+        if (refusal) return refusal;
+        if (call.readBody) {
+          const limit = bodyLimitOf(route);
+          const read = await call.readBody(limit);
+          if (read === null) return errorAnswer(413, `the body is larger than ${limit} bytes`);
+          body = read;
+        }
       }
     }
     return answerCall(route, match.parameters, { ...received, body }, call);
@@ -133,6 +125,22 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     maxBodyBytesOf: (method, pathname) => bodyLimitOf(table.match(pathname)?.routes.get(method)),
     table,
   };
+}
+
+/** 415 for a body that is not JSON, or is encoded. */
+function bodyRefusal(headers: RestRequest["headers"]): Answer | undefined {
+  if (!JSON_CONTENT_TYPE.test(headers.get("content-type") ?? "")) {
+    return errorAnswer(415, "the body must be JSON (Content-Type: application/json)");
+  }
+  // Not decoded here: a compressed body would read as malformed JSON, and a plain one sent
+  // under a coding's name would be taken for what it does not say (RFC 9110, 15.5.16).
+  const encoding = headers.get("content-encoding");
+  if (encoding !== null && !/^\s*identity\s*$/i.test(encoding)) {
+    return errorAnswer(415, `the body must not be encoded (Content-Encoding: ${encoding})`, {
+      "accept-encoding": "identity",
+    });
+  }
+  return undefined;
 }
 
 /** No body and nothing said about one: no Content-Type, no coding, a length of 0 or none at all. */
@@ -213,7 +221,11 @@ function queryInput(route: Route, query: URLSearchParams): Record<string, unknow
     const value = values.length === 1 ? values[0] : values;
     const field = objectFieldNamed(route, key);
     if (field === undefined) {
-      input[key] = route.numericQueryFields.has(key) && isJsonNumber(value) ? Number(value) : value;
+      // Number() would read an empty value as 0 and `0x10` as 16: those, and a parameter sent
+      // twice, reach the schema as they are, to be refused as no number.
+      const numeric =
+        route.numericQueryFields.has(key) && typeof value === "string" && isJsonNumberText(value);
+      input[key] = numeric ? Number(value) : value;
       continue;
     }
     const property =
@@ -228,14 +240,6 @@ function queryInput(route: Route, query: URLSearchParams): Record<string, unknow
   for (const [field, entries] of objects) input[field] = Object.fromEntries(entries);
   return input;
 }
-
-/**
- * A query value written as JSON writes a number. Number() would also read an
- * empty value as 0 and `0x10` as 16; those, and a parameter sent twice, reach
- * the schema as they are, to be refused as no number.
- */
-const isJsonNumber = (value: string | string[] | undefined): value is string =>
-  typeof value === "string" && /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value);
 
 /** The object field (`metadata`) a query key is written as one of, well (`metadata[k]`) or not (`metadata.k`). */
 function objectFieldNamed(route: Route, key: string): string | undefined {

@@ -36,7 +36,13 @@ interface Walk {
 
 const WHITESPACE = /[ \t\n\r]*/y;
 const STRING = /"(?:[^"\\]|\\.)*"/y;
-const NUMBER = /-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?/y;
+/** A number as JSON writes it: its whole digits, fraction digits and exponent captured. */
+const JSON_NUMBER = String.raw`-?(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?`;
+const NUMBER = new RegExp(JSON_NUMBER, "y");
+const ONE_JSON_NUMBER = new RegExp(`^${JSON_NUMBER}$`);
+
+/** Whether `text` is one number as JSON writes it (`10`, `1e1`; not ``, `0x10` or `+5`, which Number() reads). */
+export const isJsonNumberText = (text: string): boolean => ONE_JSON_NUMBER.test(text);
 const LITERAL = /true|false|null/y;
 
 /** Reads `pattern` where the walk is, and moves past it. */

@@ -1,5 +1,5 @@
 import type { Database } from "@app/db";
-import { apiIssuesOf, invalidRequestMessage, type ApiIssue } from "@app/rest";
+import { apiErrorOf, apiIssuesOf, DomainError, invalidRequestError } from "@app/rest";
 import type { z } from "zod";
 import type { BatchItem, BatchResult } from "../schemas.ts";
 import { firstOfEachKey, type NewTransaction } from "./insert-transactions.ts";
@@ -145,11 +145,8 @@ function splitByKey(items: Item[]): { firsts: Item[]; later: Item[] } {
 
 function resultOf(outcome: PostOutcome, tx: NewTransaction): BatchResult {
   if (isRefused(outcome)) {
-    // A batch item is a post, never the post of a hold: its refusals are 422s, with the single
-    // post's body (BALANCE_LIMIT_EXCEEDED names each account, bound and sum in `issues`).
-    const { errorName, message, details } = outcome.error;
-    const { issues } = details as { issues?: ApiIssue[] };
-    return { status: 422, error: { error: errorName, message, ...(issues ? { issues } : {}) } };
+    // A batch item is a post, never the post of a hold: its refusals are 422s.
+    return itemErrorResult(outcome.error);
   }
   const mismatch = outcome.status === 200 && outcome.originalHash !== tx.requestHash;
   return {
@@ -159,17 +156,22 @@ function resultOf(outcome: PostOutcome, tx: NewTransaction): BatchResult {
   };
 }
 
+/** An item's refusal as a single post's would be answered (the one error map), without its statusCode. */
+function itemErrorResult(refusal: DomainError): BatchResult {
+  const { statusCode, ...error } = apiErrorOf(refusal).body;
+  return { status: statusCode as 400 | 422, error };
+}
+
 function invalidItemResult(error: { issues: readonly z.core.$ZodIssue[] }): BatchResult {
-  const issues = apiIssuesOf(error);
-  return { status: 400, error: { error: "BAD_REQUEST", message: invalidRequestMessage(issues), issues } };
+  return itemErrorResult(invalidRequestError(apiIssuesOf(error)));
 }
 
 function batchRejectedResult(refusedItems: number[]): BatchResult {
-  return {
-    status: 422,
-    error: {
-      error: "BATCH_REJECTED",
-      message: `not written: this atomic batch has refused items (${refusedItems.join(", ")}, counted from 0)`,
-    },
-  };
+  return itemErrorResult(
+    new DomainError(
+      422,
+      `not written: this atomic batch has refused items (${refusedItems.join(", ")}, counted from 0)`,
+      { error: "BATCH_REJECTED" },
+    ),
+  );
 }

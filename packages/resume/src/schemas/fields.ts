@@ -14,18 +14,16 @@ export const optionalString = (max: number = LIMITS.nameLength) =>
     .nullish()
     .transform((v) => (v ? v : null));
 
+/** A value trimmed if it is text, a blank one given as `blank`. */
+const trimmedText = (blank: "" | null) => (value: unknown) =>
+  typeof value === "string" ? value.trim() || blank : value;
+
 /** A calendar date, `YYYY-MM-DD`, trimmed like every string of a body (documented as `format: date`). */
-export const requiredDate = () =>
-  z.preprocess((value) => (typeof value === "string" ? value.trim() : value), calendarDate());
+export const requiredDate = () => z.preprocess(trimmedText(""), calendarDate());
 
 /** An optional date: trimmed; empty, null or omitted all store null, as for an optional string. */
 export const optionalDate = () =>
-  z
-    .preprocess(
-      (value) => (typeof value === "string" ? value.trim() || null : value),
-      calendarDate().nullish(),
-    )
-    .transform((v) => v ?? null);
+  z.preprocess(trimmedText(null), calendarDate().nullish()).transform((v) => v ?? null);
 
 /** An absolute http(s) URL (documented as `format: uri`). */
 export const httpUrl = () =>
