@@ -271,14 +271,39 @@ describe("PUT /me/resume", () => {
     const format = await api.put("/me/resume?format=xml", {});
     expect(format.status).toBe(400);
     expect(format.body.issues).toEqual([{ path: "format", message: expect.stringContaining("jsonresume") }]);
-    expect((await api.put("/me/resume", [])).body.issues).toEqual([
-      { path: "", message: expect.stringContaining("object") },
-    ]);
-    expect((await api.put("/me/resume?format=jsonresume", "null")).status).toBe(400);
+    for (const format of ["json", "jsonresume"]) {
+      for (const body of ["[]", "null", "42", '"x"', "true"]) {
+        const refused = await api.put(`/me/resume?format=${format}`, body);
+        expect([refused.status, refused.body.message], `${format} ${body}`).toEqual([
+          400,
+          "the body must be a JSON object",
+        ]);
+      }
+    }
     // Not read as {}, as a request with no body is elsewhere: that would replace the resume with nothing.
     expect((await api.send("PUT", "/me/resume")).status).toBe(415);
     const anonymous = httpClient(first.url);
     expect((await anonymous.put("/me/resume", {})).status).toBe(401);
+    expect(await storedRows(userId)).toEqual(before);
+  });
+
+  it("refuses a number JSON parsing rounds to a whole number, at the document's own path", async () => {
+    const { api, userId } = await signedIn();
+    await fillResume(api);
+    const before = await storedRows(userId);
+    const { body: resume } = await api.get<Record<string, unknown[]>>("/me/resume");
+    const text = JSON.stringify(resume).replace(
+      /"years_experience":[^,}]+/,
+      '"years_experience":5.0000000000000001',
+    );
+    expect((await api.put("/me/resume", text)).body).toMatchObject({
+      statusCode: 400,
+      issues: [{ path: "skills[0].years_experience", message: expect.stringContaining("reads as 5") }],
+    });
+    const jsonResume = '{"basics": {"name": "A"}, "meta": {"x-rank": 1e-400, "x-ok": 1.5}}';
+    expect((await api.put("/me/resume?format=jsonresume", jsonResume)).body).toMatchObject({
+      issues: [{ path: 'meta["x-rank"]', message: expect.stringContaining("reads as 0") }],
+    });
     expect(await storedRows(userId)).toEqual(before);
   });
 

@@ -1,6 +1,7 @@
 import type { OpenAPIObject, OpenApiRouter } from "trpc-to-openapi";
 import { apiErrorOf, invalidRequestError } from "./api-error.ts";
 import { errorAnswer, jsonAnswer, methodNotAllowedAnswer, type Answer, type RestRequest } from "./answer.ts";
+import { formatDocumentPath, type DocumentPath } from "./document-path.ts";
 import { DomainError } from "./domain-error.ts";
 import type { ResponseControl } from "./response-control.ts";
 import { isJsonNumberText, roundedWholeNumbers } from "./rounded-numbers.ts";
@@ -173,27 +174,27 @@ function inputOf(
   } catch {
     throw new DomainError(400, "the body is not valid JSON");
   }
-  const { bodyInput } = route.procedure.rest;
-  if (bodyInput) return { ...Object.fromEntries(request.target.query), [bodyInput]: body, ...parameters };
   // Spread into the path's parameters, null, a number or a list would read as no fields at all.
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new DomainError(400, "the body must be a JSON object");
   }
+  const { bodyInput } = route.procedure.rest;
+  // A document's issues name its own paths, as a person reads them (`work[3].startDate`).
+  refuseRoundedNumbers(request.body, bodyInput ? formatDocumentPath : (path) => path.join("."));
+  if (bodyInput) return { ...Object.fromEntries(request.target.query), [bodyInput]: body, ...parameters };
   if (bodyFieldAgainstPath === "refused") refuseBodyFieldsAgainstPath(body, parameters);
-  refuseRoundedNumbers(request.body);
   return { ...body, ...parameters };
 }
 
 /**
  * A 400 naming each number JSON parsing read as a whole number it is not, the
- * first 100 of them (a 4 MiB batch could hold 200,000). Not on bodyInput
- * routes: the JSON Resume import keeps any document.
+ * first 100 of them (a 4 MiB batch could hold 200,000).
  */
-function refuseRoundedNumbers(text: string): void {
+function refuseRoundedNumbers(text: string, formatPath: (path: DocumentPath) => string): void {
   const rounded = roundedWholeNumbers(text);
   if (rounded.length === 0) return;
   const issues = rounded.slice(0, 100).map(({ path, sent, read }) => ({
-    path,
+    path: formatPath(path),
     message: `${sent} reads as ${read} in JSON: send a number a double holds exactly`,
   }));
   if (rounded.length > 100)

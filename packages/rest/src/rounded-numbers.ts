@@ -9,9 +9,11 @@
  * smallest is about 5e-324), so a body with neither is not walked.
  */
 
-/** A number JSON parsing rounded: where it is (`entries.0.amount`), as sent and as read. */
+import type { DocumentPath } from "./document-path.ts";
+
+/** A number JSON parsing rounded: where it is (`["entries", 0, "amount"]`), as sent and as read. */
 export interface RoundedNumber {
-  path: string;
+  path: DocumentPath;
   sent: string;
   read: number;
 }
@@ -30,7 +32,7 @@ export function roundedWholeNumbers(text: string): RoundedNumber[] {
 interface Walk {
   text: string;
   at: number;
-  path: string[];
+  path: (string | number)[];
   found: RoundedNumber[];
 }
 
@@ -82,7 +84,7 @@ function readValue(walk: Walk): void {
         peek(walk);
         walk.at++; // the ":"
       } else {
-        walk.path.push(String(container.index));
+        walk.path.push(container.index);
       }
       container.index++;
     }
@@ -105,7 +107,7 @@ function readScalar(walk: Walk): void {
   const read = Number(sent);
   // Past 2^53 a whole number has no exact double; schemas refuse those as unsafe by their value.
   if (Number.isSafeInteger(read) && !isExactly(whole + fraction, Number(exponent) - fraction.length, read)) {
-    walk.found.push({ path: walk.path.join("."), sent, read });
+    walk.found.push({ path: [...walk.path], sent, read });
   }
 }
 

@@ -1,7 +1,7 @@
 import { apiIssuesOf, invalidRequestError, type ApiIssue, type DescribeIssue } from "@app/rest";
+import { formatDocumentPath } from "@app/rest/paths";
 import { COLLECTIONS } from "./collections.ts";
 import { fromJsonResume } from "./json-resume/from-json-resume.ts";
-import { formatPath } from "./json-resume/json-resume-mapping.ts";
 import { splitForKeeping } from "./json-resume/kept-json-resume.ts";
 import { LIMITS } from "./limits.ts";
 import { resumeImportFields, type ResumeImport } from "./schemas/resume-import.ts";
@@ -28,7 +28,7 @@ export function readResumeImport(format: ImportFormat, document: unknown): Resum
   const candidate = converted ? converted.resume : document;
   const describe: DescribeIssue = (path, message, code) =>
     converted?.describeIssue(path, message, code) ?? {
-      path: formatPath(path as (string | number)[]),
+      path: formatDocumentPath(path as (string | number)[]),
       message,
     };
 

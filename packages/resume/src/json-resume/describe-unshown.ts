@@ -4,10 +4,11 @@
  * volunteer entries", "description of 2 work entries". The parts themselves
  * are found by fromJsonResume (its `ignored` paths); this only names them.
  */
+import { formatDocumentPath, type DocumentPath } from "@app/rest/paths";
 import { fromJsonResume } from "./from-json-resume.ts";
-import { formatPath, isJsonObject, type DocumentPath } from "./json-resume-mapping.ts";
+import { isJsonObject } from "./json-resume-mapping.ts";
 
-/** Singular and plural of one item of an array, by the array's path as formatPath writes it. */
+/** Singular and plural of one item of an array, by the array's path as formatDocumentPath writes it. */
 const NOUNS: Record<string, [string, string]> = {
   work: ["work entry", "work entries"],
   education: ["education entry", "education entries"],
@@ -83,7 +84,7 @@ function groupOf(document: unknown, path: string): Group {
   // An item of an array (`basics.profiles[0]`) or one key of items (`work[2].description`).
   const itemAt = segments.findIndex((segment) => typeof segment === "number");
   if (itemAt < 1) return asIs;
-  const container = formatPath(segments.slice(0, itemAt));
+  const container = formatDocumentPath(segments.slice(0, itemAt));
   const index = segments[itemAt] as number;
   const key = segments[itemAt + 1];
   if (key === undefined && container === "basics.profiles") {
@@ -136,7 +137,7 @@ function networkOf(document: unknown, index: number): string | undefined {
   return typeof network === "string" && network.trim() !== "" ? network.trim() : undefined;
 }
 
-/** The segments of a path written by formatPath (`work[0].url`, `meta["x-resume"]`); null for anything else. */
+/** The segments of a path written by formatDocumentPath (`work[0].url`, `meta["x-resume"]`); null for anything else. */
 function parsePath(path: string): DocumentPath | null {
   const segments: (string | number)[] = [];
   // A bare key only first (`^` does not match later in a sticky search), then `.key`, `[0]` or `["x-key"]`.

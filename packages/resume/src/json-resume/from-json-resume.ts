@@ -1,16 +1,9 @@
 import type { ApiIssue, DescribeIssue } from "@app/rest";
+import { formatDocumentPath, type DocumentPath } from "@app/rest/paths";
 import { LIMITS } from "../limits.ts";
 import { renameFields } from "../rename-fields.ts";
 import { PROFICIENCIES } from "../schemas/skill.ts";
-import {
-  formatPath,
-  isJsonObject,
-  PROFILE_FIELDS,
-  profileLinkName,
-  SECTIONS,
-  WEBSITE,
-  type DocumentPath,
-} from "./json-resume-mapping.ts";
+import { isJsonObject, PROFILE_FIELDS, profileLinkName, SECTIONS, WEBSITE } from "./json-resume-mapping.ts";
 
 type JsonObject = Record<string, unknown>;
 
@@ -47,28 +40,30 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
   const objectAt = (value: unknown, path: DocumentPath): JsonObject | undefined => {
     if (value === undefined || value === null) return undefined;
     if (isJsonObject(value)) return value;
-    issues.push({ path: formatPath(path), message: "must be an object" });
+    issues.push({ path: formatDocumentPath(path), message: "must be an object" });
     return undefined;
   };
   /** The objects of the array at `path`; past `most` items, one issue and none (not one issue per item). */
   const objectsAt = (value: unknown, path: DocumentPath, most: number, tooMany: string): JsonObject[] => {
     if (value === undefined || value === null) return [];
     if (!Array.isArray(value)) {
-      issues.push({ path: formatPath(path), message: "must be an array" });
+      issues.push({ path: formatDocumentPath(path), message: "must be an array" });
       return [];
     }
     if (value.length > most) {
-      issues.push({ path: formatPath([...path, most]), message: tooMany });
+      issues.push({ path: formatDocumentPath([...path, most]), message: tooMany });
       return [];
     }
     value.forEach((item, i) => {
-      if (!isJsonObject(item)) issues.push({ path: formatPath([...path, i]), message: "must be an object" });
+      if (!isJsonObject(item))
+        issues.push({ path: formatDocumentPath([...path, i]), message: "must be an object" });
     });
     return value.filter(isJsonObject);
   };
   const ignoreOtherKeys = (object: JsonObject, path: DocumentPath, used: Iterable<string>) => {
     const keep = new Set(used);
-    for (const key of Object.keys(object)) if (!keep.has(key)) ignored.push(formatPath([...path, key]));
+    for (const key of Object.keys(object))
+      if (!keep.has(key)) ignored.push(formatDocumentPath([...path, key]));
   };
 
   if (!isJsonObject(document)) {
@@ -110,7 +105,7 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
     profiles.forEach((profile, i) => {
       const path = ["basics", "profiles", i];
       if (profile.url === undefined || profile.url === null || profile.url === "") {
-        ignored.push(formatPath(path));
+        ignored.push(formatDocumentPath(path));
         return;
       }
       ignoreOtherKeys(profile, path, ["network", "url"]);
@@ -120,17 +115,20 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
       const byHost = !mistyped && String(profile.network ?? "").trim() === "";
       if (network === undefined && byHost)
         // No network to name the link by, nor a URL with a host.
-        issues.push({ path: formatPath([...path, "url"]), message: "must be an absolute http(s) URL" });
+        issues.push({
+          path: formatDocumentPath([...path, "url"]),
+          message: "must be an absolute http(s) URL",
+        });
       else if (network === undefined)
-        issues.push({ path: formatPath([...path, "network"]), message: "must be a string" });
+        issues.push({ path: formatDocumentPath([...path, "network"]), message: "must be a string" });
       else if (linkIndex.has(network))
         issues.push(
           byHost
             ? {
-                path: formatPath([...path, "url"]),
+                path: formatDocumentPath([...path, "url"]),
                 message: `its host "${network}" names another link: give it a network`,
               }
-            : { path: formatPath([...path, "network"]), message: `"${network}" appears twice` },
+            : { path: formatDocumentPath([...path, "network"]), message: `"${network}" appears twice` },
         );
       else {
         linkIndex.set(network, i);
@@ -159,7 +157,7 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
       goals_summary: extension?.goalsSummary,
     };
   } else if (extension?.goalsSummary !== undefined) {
-    ignored.push(formatPath(PROFILE_FIELDS.goals_summary!));
+    ignored.push(formatDocumentPath(PROFILE_FIELDS.goals_summary!));
   }
 
   // ---------------------------------------------------------------- sections -> collections
@@ -233,7 +231,7 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
       if (code === "invalid_key" && root === "profile" && part === "links" && namedByHost.has(String(key)))
         message = `its host names the link (the profile has no network), and ${message}: give it a network`;
       return {
-        path: formatPath(documentPathOf(path, code)),
+        path: formatDocumentPath(documentPathOf(path, code)),
         message: renameFields(message, Object.entries(keys)),
       };
     },

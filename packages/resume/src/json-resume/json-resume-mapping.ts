@@ -5,6 +5,7 @@
  * Resume has no field for travels in `x-` properties of the item it belongs
  * to; goals belong to no JSON Resume section and live under `meta["x-resume"]`.
  */
+import type { DocumentPath } from "@app/rest/paths";
 import type { CollectionName } from "../collections.ts";
 
 /** The link a person's `basics.url` becomes, unless a profile already has this network. */
@@ -30,9 +31,6 @@ export function profileLinkName(profile: Record<string, unknown>): string | unde
     return undefined;
   }
 }
-
-/** A path into a document: keys and array indexes. */
-export type DocumentPath = readonly (string | number)[];
 
 export interface SectionMapping {
   collection: CollectionName;
@@ -123,14 +121,3 @@ export const PROFILE_FIELDS: Record<string, DocumentPath> = {
   links: ["basics", "profiles"],
   goals_summary: ["meta", "x-resume", "goalsSummary"],
 };
-
-/** `work[3].startDate`, `meta["x-resume"].goals[0]`: a path as a person reads it. */
-export function formatPath(path: DocumentPath): string {
-  return path
-    .map((segment, i) => {
-      if (typeof segment === "number") return `[${segment}]`;
-      if (/^[A-Za-z_$][\w$]*$/.test(segment)) return i === 0 ? segment : `.${segment}`;
-      return `[${JSON.stringify(segment)}]`;
-    })
-    .join("");
-}

@@ -12,6 +12,7 @@
  * `"Master"` rather than `"expert"`, no `x-employmentType` where the document
  * had none). So exporting an unchanged import gives the document back.
  */
+import type { DocumentPath } from "@app/rest/paths";
 import { COLLECTIONS, type CollectionName } from "../collections.ts";
 import { profileInput } from "../schemas/profile.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
@@ -22,7 +23,6 @@ import {
   profileLinkName,
   SECTIONS,
   WEBSITE,
-  type DocumentPath,
   type SectionMapping,
 } from "./json-resume-mapping.ts";
 
