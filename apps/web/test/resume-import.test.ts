@@ -476,6 +476,18 @@ describe("JSON Resume import keeps what the data model has no field for", () => 
     }
   });
 
+  it("gives back keys named __proto__ as they were, at the top of the document too", async () => {
+    const { api } = await signedIn();
+    // Written as text: in an object literal, `__proto__` sets the prototype, not a key.
+    const text = '{"__proto__":{"kept":true},"basics":{"name":"A","x":{"__proto__":1}}}';
+    expect(Object.keys(JSON.parse(text) as object)).toEqual(["__proto__", "basics"]);
+    expect((await api.put("/me/resume?format=jsonresume", text)).body.ignored).toEqual([
+      "__proto__",
+      "basics.x",
+    ]);
+    expect((await api.get("/me/resume?format=jsonresume")).text).toBe(text);
+  });
+
   it("writes edits over the kept document: changed fields in their place, the rest as it was", async () => {
     const { api } = await signedIn();
     await api.put("/me/resume?format=jsonresume", EVERY_FIELD);

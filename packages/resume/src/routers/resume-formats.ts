@@ -6,6 +6,7 @@ import {
   renderResumeDocument,
 } from "../documents/render-resume-document.ts";
 import { PAPER_SIZES } from "../documents/render-resume-pdf.ts";
+import { isJsonObject } from "../json-resume/json-resume-mapping.ts";
 import type { KeptJsonResume } from "../json-resume/kept-json-resume.ts";
 import { toJsonResume } from "../json-resume/to-json-resume.ts";
 import { LIMITS } from "../limits.ts";
@@ -38,9 +39,20 @@ export const resumeFormatQuery = z.object({
 
 export type ResumeFormatQuery = z.output<typeof resumeFormatQuery>;
 
+/**
+ * Any JSON object, answered as it is: a record would drop a `__proto__` key
+ * that an imported document had at its top (JSON parsing makes it an own key),
+ * and export gives the document back as it was imported.
+ */
 const jsonResumeOutput = z
-  .record(z.string(), z.unknown())
-  .meta({ id: "JsonResume", description: "A JSON Resume 1.0.0 document: https://jsonresume.org/schema" });
+  .custom<Record<string, unknown>>((v) => isJsonObject(v) && !Buffer.isBuffer(v))
+  .meta({
+    id: "JsonResume",
+    type: "object",
+    propertyNames: { type: "string" },
+    additionalProperties: {},
+    description: "A JSON Resume 1.0.0 document: https://jsonresume.org/schema",
+  });
 
 /** A PDF or Word file: bytes, answered as they are under their own media type. */
 const fileOutput = z
