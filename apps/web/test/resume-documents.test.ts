@@ -410,6 +410,39 @@ describe("tabs, carriage returns and line separators", () => {
   });
 });
 
+describe("right-to-left text in the PDF", () => {
+  // pdftotext -raw gives a line's words in the order they are drawn, left to right, each word's
+  // letters in reading order between its own bidi marks (dropped here).
+  const drawnLines = async (pdf: Uint8Array) =>
+    (await pdfText(pdf, "-raw")).replace(/[\u202A-\u202E]/g, "").split("\n");
+
+  it.skipIf(!hasPoppler)(
+    "draws Hebrew and Arabic words right to left, mixed lines by the Unicode bidi rules",
+    async () => {
+      const get = await personWith(
+        {
+          name: "דוד כהן",
+          headline: "Hello שלום world.",
+          summary: "אני מפתח ב-TypeScript\nمرحبا بالعالم",
+        },
+        { organization: "Acme", title: "מהנדס תוכנה", start_date: "2020-01-15" },
+      );
+      const pdf = new Uint8Array(await (await get("pdf")).arrayBuffer());
+      expect(notdefGlyphsDrawn(pdf)).toBe(0);
+      const lines = await drawnLines(pdf);
+      expect(lines).toEqual(
+        expect.arrayContaining([
+          "כהן דוד",
+          "Hello שלום world.",
+          "TypeScript-ב מפתח אני",
+          "بالعالم مرحبا",
+          "Acme — תוכנה מהנדס",
+        ]),
+      );
+    },
+  );
+});
+
 describe("line breaks in one-line fields", () => {
   it("print as spaces in every document: a name, place or title never runs over several lines", async () => {
     const get = await personWith(

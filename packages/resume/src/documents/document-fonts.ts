@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import * as fontkit from "fontkit";
+import { withBidiLayout } from "./bidi-layout.ts";
 
 /**
  * The fonts embedded in the PDF: DejaVu Sans (npm `dejavu-fonts-ttf`), which
@@ -24,7 +25,7 @@ let fonts: { regular: fontkit.Font; bold: fontkit.Font } | undefined;
  * well as a file, and parsing DejaVu again for each document took most of a render.
  */
 export function pdfFonts(): { regular: fontkit.Font; bold: fontkit.Font } {
-  const open = (name: string) => fontkit.create(readFileSync(fontFile(name))) as fontkit.Font;
+  const open = (name: string) => withBidiLayout(fontkit.create(readFileSync(fontFile(name))) as fontkit.Font);
   fonts ??= { regular: open("DejaVuSans.ttf"), bold: open("DejaVuSans-Bold.ttf") };
   return fonts;
 }

@@ -1,4 +1,5 @@
 import PDFDocument from "pdfkit";
+import { bidiFeatures, sharedLineFeatures } from "./bidi-layout.ts";
 import { pdfFonts } from "./document-fonts.ts";
 import {
   mapOutlineTexts,
@@ -22,6 +23,7 @@ const BULLET_INDENT = 12;
 const TAB = "    ";
 
 type Doc = PDFKit.PDFDocument;
+type TextOptions = PDFKit.Mixins.TextOptions;
 
 /**
  * The resume as a PDF (pdfkit, fonts embedded): name and contact at the top,
@@ -70,9 +72,9 @@ function style(doc: Doc, font: "regular" | "bold", size: number, color = INK): D
 }
 
 function drawHeader(doc: Doc, outline: ResumeOutline) {
-  style(doc, "bold", SIZE.name).text(outline.name, { width: width(doc) });
+  drawText(style(doc, "bold", SIZE.name), outline.name, { width: width(doc) });
   if (outline.headline)
-    style(doc, "regular", SIZE.headline, MUTED).text(outline.headline, { width: width(doc) });
+    drawText(style(doc, "regular", SIZE.headline, MUTED), outline.headline, { width: width(doc) });
   if (outline.contact.length) {
     doc.moveDown(0.3);
     drawInline(doc, outline.contact, SIZE.contact);
@@ -82,14 +84,26 @@ function drawHeader(doc: Doc, outline: ResumeOutline) {
 
 /** Items on one flowing line, separated by middle dots; links clickable. */
 function drawInline(doc: Doc, items: OutlineText[], size: number) {
+  const separator = "  ·  ";
+  // Continued text takes the options of the text before it that it leaves unset, `features` too: on
+  // a line with right-to-left letters, each text says its direction.
+  const bidi = items.some((item) => bidiFeatures(item.text));
+  const featuresOf = (text: string) => (bidi ? sharedLineFeatures(text) : undefined);
   items.forEach((item, i) => {
     const last = i === items.length - 1;
     style(doc, "regular", size, item.url ? LINK : MUTED).text(item.text, {
       width: width(doc),
       link: item.url ?? null,
       continued: !last,
+      features: featuresOf(item.text),
     });
-    if (!last) style(doc, "regular", size, MUTED).text("  ·  ", { continued: true, link: null });
+    if (!last) {
+      style(doc, "regular", size, MUTED).text(separator, {
+        continued: true,
+        link: null,
+        features: featuresOf(separator),
+      });
+    }
   });
 }
 
@@ -116,7 +130,7 @@ function drawSection(doc: Doc, section: OutlineSection) {
   doc.y = ruleY + 5;
 
   for (const paragraph of section.paragraphs) {
-    style(doc, "regular", SIZE.body).text(paragraph, left(doc), doc.y, { width: width(doc), lineGap: 1.5 });
+    drawText(style(doc, "regular", SIZE.body), paragraph, { width: width(doc), lineGap: 1.5 }, left(doc));
     doc.moveDown(0.4);
   }
   for (const entry of section.entries) {
@@ -145,7 +159,7 @@ function sectionHeadingHeight(doc: Doc): number {
 }
 
 function paragraphHeight(doc: Doc, text: string): number {
-  return style(doc, "regular", SIZE.body).heightOfString(text, { width: width(doc), lineGap: 1.5 });
+  return textHeight(style(doc, "regular", SIZE.body), text, { width: width(doc), lineGap: 1.5 });
 }
 
 function datesWidth(doc: Doc, entry: OutlineEntry): number {
@@ -155,17 +169,17 @@ function datesWidth(doc: Doc, entry: OutlineEntry): number {
 /** What drawEntry takes, measured the same way. */
 function entryHeight(doc: Doc, entry: OutlineEntry): number {
   const full = width(doc);
-  let height = style(doc, "bold", SIZE.heading).heightOfString(entry.heading, {
+  let height = textHeight(style(doc, "bold", SIZE.heading), entry.heading, {
     width: full - datesWidth(doc, entry),
   });
   if (entry.details.length)
-    height += style(doc, "regular", SIZE.small).heightOfString(entry.details.join(" · "), { width: full });
-  if (entry.text) height += style(doc, "regular", SIZE.body).heightOfString(entry.text, { width: full });
+    height += textHeight(style(doc, "regular", SIZE.small), entry.details.join(" · "), { width: full });
+  if (entry.text) height += textHeight(style(doc, "regular", SIZE.body), entry.text, { width: full });
   if (entry.link)
     height += style(doc, "regular", SIZE.small).heightOfString(entry.link.text, { width: full });
   style(doc, "regular", SIZE.body);
   for (const bullet of entry.bullets)
-    height += doc.heightOfString(bullet, { width: full - BULLET_INDENT, lineGap: 1 }) + 1;
+    height += textHeight(doc, bullet, { width: full - BULLET_INDENT, lineGap: 1 }) + 1;
   return height + doc.currentLineHeight(true) * 0.6;
 }
 
@@ -177,11 +191,12 @@ function drawEntry(doc: Doc, entry: OutlineEntry) {
   if (entry.dates) {
     style(doc, "regular", SIZE.small, MUTED).text(entry.dates, x, top + 0.8, { width: full, align: "right" });
   }
-  style(doc, "bold", SIZE.heading).text(entry.heading, x, top, { width: full - reserved });
+  doc.y = top;
+  drawText(style(doc, "bold", SIZE.heading), entry.heading, { width: full - reserved }, x);
   if (entry.details.length) {
-    style(doc, "regular", SIZE.small, MUTED).text(entry.details.join(" · "), x, doc.y, { width: full });
+    drawText(style(doc, "regular", SIZE.small, MUTED), entry.details.join(" · "), { width: full }, x);
   }
-  if (entry.text) style(doc, "regular", SIZE.body).text(entry.text, x, doc.y, { width: full });
+  if (entry.text) drawText(style(doc, "regular", SIZE.body), entry.text, { width: full }, x);
   if (entry.link) {
     style(doc, "regular", SIZE.small, LINK).text(entry.link.text, x, doc.y, {
       width: full,
@@ -193,8 +208,35 @@ function drawEntry(doc: Doc, entry: OutlineEntry) {
     if (doc.y + doc.currentLineHeight(true) > bottom(doc)) doc.addPage();
     const y = doc.y + 1;
     doc.text("•", x + 2, y, { lineBreak: false });
-    doc.text(bullet, x + BULLET_INDENT, y, { width: full - BULLET_INDENT, lineGap: 1 });
+    doc.y = y;
+    drawText(doc, bullet, { width: full - BULLET_INDENT, lineGap: 1 }, x + BULLET_INDENT);
   }
   doc.x = x;
   doc.moveDown(0.6);
+}
+
+/**
+ * pdfkit's text() at `x` (or where the last text left off) and the current
+ * y, each paragraph of a text with right-to-left letters laid out in its own
+ * direction (bidi-layout.ts); other text as pdfkit lays it out.
+ */
+function drawText(doc: Doc, text: string, options: TextOptions, x?: number): void {
+  for (const { paragraph, features } of bidiParagraphs(text)) {
+    if (x === undefined) doc.text(paragraph, { ...options, features });
+    else doc.text(paragraph, x, doc.y, { ...options, features });
+  }
+}
+
+/** What drawText takes of the page's height. */
+function textHeight(doc: Doc, text: string, options: TextOptions): number {
+  let height = 0;
+  for (const { paragraph, features } of bidiParagraphs(text))
+    height += doc.heightOfString(paragraph, { ...options, features });
+  return height;
+}
+
+/** The text whole without a right-to-left letter, else its paragraphs, each with its direction's features. */
+function bidiParagraphs(text: string): { paragraph: string; features?: TextOptions["features"] }[] {
+  const paragraphs = text.split("\n").map((paragraph) => ({ paragraph, features: bidiFeatures(paragraph) }));
+  return paragraphs.some(({ features }) => features) ? paragraphs : [{ paragraph: text }];
 }

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { bidiFeatures, visualRuns } from "../src/documents/bidi-layout.ts";
+
+const ltr = (text: string) => ({ text, rightToLeft: false });
+const rtl = (text: string) => ({ text, rightToLeft: true });
+
+describe("visualRuns", () => {
+  it("keeps a right-to-left word in its place in a left-to-right line, the spaces around it too", () => {
+    expect(visualRuns("Hello שלום world", false)).toEqual([ltr("Hello "), rtl("שלום"), ltr(" world")]);
+  });
+
+  it("draws a right-to-left line's runs from the right, a left-to-right word inside it as it reads", () => {
+    expect(visualRuns("אני מפתח ב-TypeScript", true)).toEqual([ltr("TypeScript"), rtl("אני מפתח ב-")]);
+    expect(visualRuns("עם 10 שנות", true)).toEqual([rtl(" שנות"), ltr("10"), rtl("עם ")]);
+  });
+
+  it("mirrors brackets in right-to-left runs only", () => {
+    expect(visualRuns("עשרים (סוגריים) סוף.", true)).toEqual([rtl("עשרים )סוגריים( סוף.")]);
+    expect(visualRuns("team of 5 (חמישה) people", false)).toEqual([
+      ltr("team of 5 ("),
+      rtl("חמישה"),
+      ltr(") people"),
+    ]);
+  });
+
+  it("puts a line's trailing white space last, where a left-aligned line ends", () => {
+    expect(visualRuns("שלום עולם  ", true)).toEqual([rtl("שלום עולם"), ltr("  ")]);
+  });
+
+  it("keeps a character outside the Basic Multilingual Plane whole (its two UTF-16 halves in order)", () => {
+    expect(visualRuns("שלום 😀 עולם", true)).toEqual([rtl(" עולם"), ltr("😀"), rtl("שלום ")]);
+    expect(visualRuns("a 𝒳 שלום", false)).toEqual([ltr("a 𝒳 "), rtl("שלום")]);
+  });
+});
+
+describe("bidiFeatures", () => {
+  it("leaves text without right-to-left letters to pdfkit, and marks the rest by its first strong letter", () => {
+    expect(bidiFeatures("Zoë Łukasiewicz (Дмитриевна) 10")).toBeUndefined();
+    const [hebrewFirst, latinFirst] = [bidiFeatures("שלום world"), bidiFeatures("world שלום")];
+    expect(hebrewFirst).toBeDefined();
+    expect(latinFirst).toBeDefined();
+    expect(hebrewFirst).not.toBe(latinFirst);
+    expect(bidiFeatures("10 مرحبا")).toBe(hebrewFirst);
+  });
+});
