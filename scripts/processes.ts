@@ -25,15 +25,17 @@ export interface ServiceEnv {
 /**
  * "quiet" keeps only stderr (errors), for tests and benchmarks; "piped" gives
  * the caller the child's stdout (its JSON log lines), which it must read: a
- * pipe that nobody reads would block the child once full. Every server also
+ * pipe that nobody reads would block the child once full; "captured" its
+ * stderr too. Every server also
  * gets an IPC channel: it says on it when it listens (`waitForListening`), and
  * shuts down when it closes, so no server outlives the process that started it.
  */
-type Stdio = "inherit" | "quiet" | "piped";
+type Stdio = "inherit" | "quiet" | "piped" | "captured";
 const STDIO: Record<Stdio, StdioOptions> = {
   inherit: ["inherit", "inherit", "inherit", "ipc"],
   quiet: ["ignore", "ignore", "inherit", "ipc"],
   piped: ["ignore", "pipe", "inherit", "ipc"],
+  captured: ["ignore", "pipe", "pipe", "ipc"],
 };
 const stdioOf = (stdio: Stdio): StdioOptions => STDIO[stdio];
 

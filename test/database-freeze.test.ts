@@ -131,6 +131,12 @@ describe("PostgreSQL freezes (SIGSTOP) and thaws (SIGCONT)", () => {
       });
     }
 
+    // The editor's own endpoint answers the same 503, with its Retry-After.
+    const editorCall = await fetch(`${services.webUrl}/api/trpc/profile.get`, {
+      headers: { authorization: (await newUser()).authorization },
+    });
+    expect([editorCall.status, editorCall.headers.get("retry-after")]).toEqual([503, "2"]);
+
     signal(frozen, "SIGCONT");
     frozen = [];
     const thawed = Date.now();
@@ -146,5 +152,19 @@ describe("PostgreSQL freezes (SIGSTOP) and thaws (SIGCONT)", () => {
     console.log(`every route answered normally ${Date.now() - thawed} ms after the thaw`);
     expect((await httpClient(services.webUrl).get("/healthz")).status).toBe(200);
     expect((await httpClient(services.ledgerUrl).get("/healthz")).status).toBe(200);
+  }, 60_000);
+
+  it("a SIGTERM while PostgreSQL is frozen ends both servers within seconds of their drain, exit code 0", async () => {
+    const ledger = ledgerClient(services.ledgerUrl);
+    expect((await ledger.get("/accounts")).status).toBe(200); // the pool and its connections in use
+    frozen = await freezeServer();
+    const started = Date.now();
+    const exits = services.servers.map(
+      (child) => new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code))),
+    );
+    for (const child of services.servers) child.kill("SIGTERM");
+    // The drain is 0 here; closing connections to a database that never answers is given 3 s.
+    expect(await Promise.all(exits)).toEqual([0, 0]);
+    expect(Date.now() - started).toBeLessThan(10_000);
   }, 60_000);
 });

@@ -63,7 +63,7 @@ async function streamThroughShutdown(
   write: (stream: number, seq: number) => { id: string; send: () => Promise<number> },
 ) {
   const outcomes: Outcome[] = [];
-  const health: { sentAt: number; status: number }[] = [];
+  const health: { sentAt: number; status: number; message: string | undefined }[] = [];
   const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
     child.once("exit", (code) => resolve({ code, at: Date.now() })),
   );
@@ -91,11 +91,13 @@ async function streamThroughShutdown(
   const poller = (async () => {
     while (!exitedYet) {
       const sentAt = Date.now();
-      const status = await fetch(`${baseUrl}/healthz`, { headers: { connection: "close" } }).then(
-        (r) => r.status,
-        () => 0,
+      const { status, message } = await fetch(`${baseUrl}/healthz`, {
+        headers: { connection: "close" },
+      }).then(
+        async (r) => ({ status: r.status, message: ((await r.json()) as { message?: string }).message }),
+        () => ({ status: 0, message: undefined }),
       );
-      if (status) health.push({ sentAt, status });
+      if (status) health.push({ sentAt, status, message });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   })();
@@ -133,6 +135,8 @@ function expectDrained(
   const whileDraining = health.filter((h) => h.sentAt > signalAt + 50);
   expect(whileDraining.length, "readiness asked while draining").toBeGreaterThan(0);
   expect(whileDraining.map((h) => h.status).filter((s) => s !== 503)).toEqual([]);
+  // Said as it is: the database is fine, the server is going.
+  expect(new Set(whileDraining.map((h) => h.message))).toEqual(new Set(["the server is shutting down"]));
   expect(exit.code).toBe(0);
   expect(exit.at - signalAt).toBeGreaterThanOrEqual(DRAIN_MS);
 }

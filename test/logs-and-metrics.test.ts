@@ -230,6 +230,30 @@ describe("logs, request ids and metrics", () => {
     }
   });
 
+  it("give a request the server cannot read an id of its own, on its answer and on its log line", async () => {
+    for (const [service, url] of [
+      ["web", webUrl],
+      ["ledger", ledgerUrl],
+    ] as const) {
+      const unreadable = {
+        "headers too large": await sendRaw(url, {
+          requestLine: "GET /livez HTTP/1.1",
+          headers: [["X-Big", "x".repeat(17_000)]],
+        }),
+        "not HTTP/1.1": await sendRaw(url, { requestLine: "GET /livez HTTP/1.1 extra" }),
+      };
+      for (const [kind, answer] of Object.entries(unreadable)) {
+        const id = answer.headers.get("x-request-id");
+        expect(id, `${service}: ${kind}`).toMatch(/^[0-9a-f-]{36}$/);
+        expect(await requestLine(service, id!), `${service}: ${kind}`).toMatchObject({
+          route: "unparsed",
+          status: answer.status,
+        });
+      }
+      expect(unreadable["headers too large"].status).toBe(431);
+    }
+  });
+
   it("replace an X-Request-Id that is not 1-128 visible ASCII characters", async () => {
     for (const sent of ["has spaces in it", "x".repeat(129)]) {
       const response = await fetch(`${webUrl}/livez`, { headers: { "x-request-id": sent } });

@@ -16,6 +16,8 @@ export interface ServicesOnOwnDatabase {
   postgres: RunningPostgres;
   /** Starts that PostgreSQL again, on the same port, after `postgres.stop()`. */
   restartDatabase(): Promise<void>;
+  /** The two server processes, web and ledger, for tests that signal them. */
+  servers: ChildProcess[];
   stop(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ export async function startServicesOnOwnDatabase(
     async restartDatabase() {
       postgres = await startDatabase();
     },
+    servers: children,
     stop,
   };
 }

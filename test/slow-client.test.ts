@@ -63,5 +63,12 @@ describe("slow clients", () => {
       );
       if (cut.received !== "") expect(cut.received, what).toContain('"error":"REQUEST_TIMEOUT"');
     }
+    // The server cut it, the client had not gone: its line says 408 (not 499), with the answer's id.
+    expect(ledgerBody.received).toMatch(/^HTTP\/1\.1 408/);
+    const id = /\r\nx-request-id: ([^\r]+)\r\n/i.exec(ledgerBody.received)?.[1];
+    expect(ledger.logLines.find((line) => line.msg === "request" && line.request_id === id)).toMatchObject({
+      route: "/transactions",
+      status: 408,
+    });
   }, 45_000);
 });

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { databaseSettings } from "@app/db";
-import { serviceSettings } from "@app/service";
+import { readSettings, serviceSettings } from "@app/service";
 import { dataDirectory } from "@app/db/paths";
 import { z } from "zod";
 
@@ -28,17 +28,16 @@ const schema = z.object({
   LEDGER_EVENTS_POLL_MS: z.coerce.number().int().min(10).max(10_000).default(250),
 });
 
-/** The ledger's configuration, validated once at start. */
+/** The ledger's configuration, validated once at start (an empty variable counts as unset). */
 export function readLedgerEnv(source: NodeJS.ProcessEnv = process.env) {
-  const parsed = schema.safeParse(source);
-  if (!parsed.success) throw new Error(`Invalid ledger configuration:\n${z.prettifyError(parsed.error)}`);
-  const dataDir = dataDirectory(parsed.data.DATA_DIR);
+  const settings = readSettings(schema, source, "ledger");
+  const dataDir = dataDirectory(settings.DATA_DIR);
   return {
-    ...parsed.data,
+    ...settings,
     DATA_DIR: dataDir,
-    listenUrl: listenUrlOf(parsed.data),
+    listenUrl: listenUrlOf(settings),
     /** The credentials file in use: the configured one, else the generated development one. */
-    credentialsFile: parsed.data.LEDGER_CREDENTIALS_FILE ?? developmentCredentialsFile(dataDir),
+    credentialsFile: settings.LEDGER_CREDENTIALS_FILE ?? developmentCredentialsFile(dataDir),
   };
 }
 

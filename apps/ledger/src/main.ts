@@ -9,6 +9,7 @@ import { createChangeSignal, EVENTS_CHANNEL, LEDGER_ACTIONS, observeGroupCommits
 import {
   createLogger,
   createServiceMetrics,
+  exitOnStartupFailure,
   listenOrExit,
   routeConsoleToLogger,
   serveMetrics,
@@ -18,6 +19,7 @@ import { ensureDevelopmentCredentials, loadCredentials } from "@app/sigv4";
 import { readLedgerEnv } from "./env.ts";
 import { createLedgerServer } from "./server.ts";
 
+const startup = exitOnStartupFailure("ledger");
 const env = readLedgerEnv();
 const logger = createLogger("ledger", { level: env.LOG_LEVEL });
 routeConsoleToLogger(logger);
@@ -62,8 +64,14 @@ logger.info(
   "ledger listening",
 );
 const metricsServer = env.LEDGER_METRICS_PORT
-  ? await serveMetrics(metrics.registry, env.LEDGER_METRICS_PORT, env.HOST)
+  ? await serveMetrics(metrics.registry, {
+      port: env.LEDGER_METRICS_PORT,
+      host: env.HOST,
+      setting: "LEDGER_METRICS_PORT",
+      logger,
+    })
   : null;
+startup.started();
 
 await runUntilShutdown({
   service,

@@ -94,11 +94,10 @@ export function createLedgerServer({
     const pathname = target.path;
     const method = req.method ?? "GET";
     record.route = rest.routeOf(pathname) ?? (OPEN_PATHS.has(pathname) ? pathname : "unmatched");
-    const health = await healthAnswer(
-      pathname,
-      method,
-      async () => !service.isDraining() && (await isDatabaseReachable(db)),
-    );
+    const health = await healthAnswer(pathname, method, {
+      isDraining: () => service.isDraining(),
+      isDatabaseReachable: () => isDatabaseReachable(db),
+    });
     if (health) return health;
     if (pathname === "/openapi.json") {
       return READ_METHODS.includes(method)

@@ -1,14 +1,12 @@
 import { clerkIssuer } from "@app/auth";
 import { databaseSettings } from "@app/db";
-import { serviceSettings } from "@app/service";
+import { ConfigurationError, readSettings, serviceSettings } from "@app/service";
 import { dataDirectory } from "@app/db/paths";
 import { z } from "zod";
 import { isAddressOrBlock } from "./api/client-address.ts";
 
-const optional = z
-  .string()
-  .optional()
-  .transform((v) => (v === "" ? undefined : v));
+/** A text setting; empty counts as unset (readSettings). */
+const optional = z.string().optional();
 
 /** A comma-separated list: its items trimmed, empty ones dropped. */
 const commaList = z
@@ -97,9 +95,8 @@ let cachedClerk: ClerkConfig | null | undefined;
  */
 export function webEnv(): WebEnv {
   if (cached) return cached;
-  const parsed = schema.safeParse(process.env);
-  if (!parsed.success) throw new Error(`Invalid web configuration:\n${z.prettifyError(parsed.error)}`);
-  cached = { ...parsed.data, DATA_DIR: dataDirectory(parsed.data.DATA_DIR) };
+  const settings = readSettings(schema, process.env, "web");
+  cached = { ...settings, DATA_DIR: dataDirectory(settings.DATA_DIR) };
   return cached;
 }
 
@@ -110,15 +107,22 @@ export function webEnv(): WebEnv {
  */
 export function clerkConfig(): ClerkConfig | null {
   if (cachedClerk !== undefined) return cachedClerk;
-  const parsed = clerkSchema.safeParse(process.env);
-  if (!parsed.success) throw new Error(`Invalid Clerk configuration:\n${z.prettifyError(parsed.error)}`);
-  const env = parsed.data;
+  const env = readSettings(clerkSchema, process.env, "web");
   cachedClerk = env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY
     ? {
         publishableKey: env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY,
-        frontendApi: clerkIssuer(env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY),
+        frontendApi: clerkIssuerOf(env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY),
         jwtTemplate: env.CLERK_JWT_TEMPLATE,
       }
     : null;
   return cachedClerk;
+}
+
+/** clerkIssuer, its refusal naming this app's variable. */
+function clerkIssuerOf(publishableKey: string): string {
+  try {
+    return clerkIssuer(publishableKey);
+  } catch {
+    throw new ConfigurationError("NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY: not a Clerk publishable key");
+  }
 }

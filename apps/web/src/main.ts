@@ -12,6 +12,7 @@ import { CLIENT_ADDRESS_REQUESTS, purgeExpiredRows } from "@app/resume";
 import {
   createLogger,
   createServiceMetrics,
+  exitOnStartupFailure,
   listenOrExit,
   routeConsoleToLogger,
   serveMetrics,
@@ -26,15 +27,17 @@ import { createPublicPages } from "./api/public-pages.ts";
 import { createResumeApi } from "./api/resume-api.ts";
 import { createSharedRateLimit } from "./api/shared-rate-limit.ts";
 import { createWebServer } from "./api/web-server.ts";
-import { webEnv } from "./env.ts";
+import { clerkConfig, webEnv } from "./env.ts";
 import { tokenVerifier } from "./server/auth.ts";
 
+const startup = exitOnStartupFailure("web");
 // The app's folder (Next.js's build and config), found from the repository's root: this file runs bundled, from dist/.
 const dir = path.join(findRepoRoot(), "apps", "web");
 const dev = process.argv.includes("--dev");
 // What `next start` and `next dev` read (.env, .env.local, ...), before anything reads the environment.
 nextEnv.loadEnvConfig(dir, dev);
 const env = webEnv();
+clerkConfig(); // read now, so that a wrong key stops the start, not a page
 const logger = createLogger("web", { level: env.LOG_LEVEL });
 routeConsoleToLogger(logger);
 const app = next({ dev, dir, hostname: env.HOST, port: env.PORT });
@@ -82,8 +85,14 @@ const service = createWebServer({
 await listenOrExit(service.server, { port: env.PORT, host: env.HOST, setting: "PORT", logger });
 logger.info({ url: `http://${env.HOST}:${env.PORT}`, dev }, "web app listening");
 const metricsServer = env.METRICS_PORT
-  ? await serveMetrics(metrics.registry, env.METRICS_PORT, env.HOST)
+  ? await serveMetrics(metrics.registry, {
+      port: env.METRICS_PORT,
+      host: env.HOST,
+      setting: "METRICS_PORT",
+      logger,
+    })
   : null;
+startup.started();
 
 // Idempotency keys are kept 24 h, request counts a minute: any instance purges what is older.
 const purge = setInterval(() => {

@@ -63,7 +63,6 @@ const DATABASE_UNAVAILABLE = "the database is unavailable; try again shortly";
 /** How long a client is asked to wait before it retries a 503. */
 const RETRY_UNAVAILABLE_AFTER_SECONDS = "2";
 
-/** The one 503 of both services: the database cannot serve the request now; retry shortly. */
 /** One thing wrong with a request, where it is. */
 export interface ApiIssue {
   /** Dotted path of the offending field (`entries.1.amount`); empty for the body itself. */
@@ -81,6 +80,7 @@ export function invalidRequestError(issues: ApiIssue[]): DomainError {
   return new DomainError(400, invalidRequestMessage(issues), { details: { issues } });
 }
 
+/** The one 503 of both services: the database cannot serve the request now; retry shortly. */
 export function serviceUnavailable(message = DATABASE_UNAVAILABLE, cause?: unknown): DomainError {
   return new DomainError(503, message, {
     headers: { "retry-after": RETRY_UNAVAILABLE_AFTER_SECONDS },

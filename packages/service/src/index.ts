@@ -11,4 +11,5 @@ export {
 } from "./service-server.ts";
 export { listenOrExit, type ListeningMessage } from "./listen-or-exit.ts";
 export { runUntilShutdown } from "./run-until-shutdown.ts";
-export { serviceSettings } from "./service-settings.ts";
+export { ConfigurationError, readSettings, serviceSettings } from "./service-settings.ts";
+export { exitOnStartupFailure } from "./exit-on-startup-failure.ts";

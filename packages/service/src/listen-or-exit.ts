@@ -7,6 +7,16 @@ export interface ListeningMessage {
   port: number;
 }
 
+export interface ListenSettings {
+  port: number;
+  host: string;
+  /** The variable that sets the port, named in the line that says it cannot be had. */
+  setting: string;
+  logger: Logger;
+  /** Whether a parent with an IPC channel is told (default true; not for a metrics listener). */
+  announce?: boolean;
+}
+
 /**
  * Starts `server` listening on `port`. A port that cannot be had (another
  * program holds it, or it needs privileges) ends the process with one log line
@@ -18,7 +28,7 @@ export interface ListeningMessage {
  */
 export function listenOrExit(
   server: Server,
-  { port, host, setting, logger }: { port: number; host: string; setting: string; logger: Logger },
+  { port, host, setting, logger, announce = true }: ListenSettings,
 ): Promise<void> {
   return new Promise((resolve) => {
     const cannotListen = (error: NodeJS.ErrnoException) => {
@@ -32,7 +42,7 @@ export function listenOrExit(
     server.once("error", cannotListen);
     server.listen(port, host, () => {
       server.off("error", cannotListen); // later errors are the server's own, not this one
-      if (process.send && process.connected) {
+      if (announce && process.send && process.connected) {
         const message: ListeningMessage = { type: "listening", port };
         process.send(message);
       }

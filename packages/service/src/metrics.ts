@@ -1,5 +1,6 @@
 import http from "node:http";
 import client from "prom-client";
+import { listenOrExit, type ListenSettings } from "./listen-or-exit.ts";
 
 interface PoolStats {
   inUse: number;
@@ -86,11 +87,14 @@ export function createServiceMetrics(service: string, poolStats: () => PoolStats
   };
 }
 
-/** Prometheus text at `http://host:port/metrics`, on a listener of its own (METRICS_PORT). */
+/**
+ * Prometheus text at `http://host:port/metrics`, on a listener of its own
+ * (METRICS_PORT): one that cannot listen ends the process as the service's
+ * own port does (listenOrExit).
+ */
 export async function serveMetrics(
   registry: client.Registry,
-  port: number,
-  host: string,
+  listening: Omit<ListenSettings, "announce">,
 ): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     if ((req.url ?? "").split("?")[0] !== "/metrics") {
@@ -102,6 +106,6 @@ export async function serveMetrics(
       () => res.writeHead(500).end(),
     );
   });
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  await listenOrExit(server, { ...listening, announce: false });
   return server;
 }

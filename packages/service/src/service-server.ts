@@ -101,6 +101,23 @@ export function createServiceServer({
 }: ServiceServerOptions): ServiceServer {
   let draining = false;
   const sockets = new Map<net.Socket, TrackedSocket>();
+  /** Each answer's request; and the status of those the server refused itself on their socket (408). */
+  const records = new WeakMap<http.ServerResponse, RequestRecord>();
+  const refusedStatus = new WeakMap<http.ServerResponse, number>();
+
+  function logRequest(record: RequestRecord, status: number, seconds: number) {
+    logger.info(
+      {
+        request_id: record.id,
+        method: record.method,
+        route: record.route,
+        status,
+        duration_ms: Math.round(seconds * 1e4) / 10,
+        ...(record.user ? { user: record.user } : {}),
+      },
+      "request",
+    );
+  }
 
   const server = http.createServer(
     {
@@ -116,6 +133,7 @@ export function createServiceServer({
         method: req.method ?? "GET",
         route: "unmatched",
       };
+      records.set(res, record);
       const socket = sockets.get(req.socket);
       socket?.answering.push(res);
       if (!answersCarryRequestId) res.setHeader("x-request-id", record.id);
@@ -126,19 +144,9 @@ export function createServiceServer({
           if (socket.answering.length === 0) socket.bytesWhenIdle = req.socket.bytesRead;
         }
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        const status = res.writableFinished ? res.statusCode : 499;
+        const status = res.writableFinished ? res.statusCode : (refusedStatus.get(res) ?? 499);
         metrics?.observeRequest(record.method, record.route, status, seconds);
-        logger.info(
-          {
-            request_id: record.id,
-            method: record.method,
-            route: record.route,
-            status,
-            duration_ms: Math.round(seconds * 1e4) / 10,
-            ...(record.user ? { user: record.user } : {}),
-          },
-          "request",
-        );
+        logRequest(record, status, seconds);
       });
       void handle(req, res, record);
     },
@@ -153,9 +161,16 @@ export function createServiceServer({
       return;
     }
     const [status, message] = REFUSAL_BY_CODE[error.code ?? ""] ?? UNPARSED;
+    // A request read in part (its body too slow: 408) has its record and its log line, with this
+    // status; one not read at all (headers too large, not HTTP) gets an id and a line here.
+    const record = answering && records.get(answering);
+    const id = record?.id ?? randomUUID();
+    if (answering && record) refusedStatus.set(answering, status);
+    else logRequest({ id, method: "-", route: "unparsed" }, status, 0);
     const { headers, body } = refusedRequest(status, message);
     const lines = Object.entries({
       ...headers,
+      "x-request-id": id,
       "content-length": String(Buffer.byteLength(body)),
       connection: "close",
     }).map(([name, value]) => `${name}: ${value}`);

@@ -7,3 +7,26 @@ export const serviceSettings = {
   /** The least severe log lines written: "info" writes one per request, "warn" only what went wrong. */
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 };
+
+/** Settings that are wrong: the message names each variable and what is wrong with it, on one line. */
+export class ConfigurationError extends Error {
+  override name = "ConfigurationError";
+}
+
+/**
+ * `schema` read from the environment `source`. A variable set to nothing
+ * counts as unset, so it takes its default (a template's `HOST=${HOST}` with
+ * nothing to put in must not listen on every interface, nor `PORT=` on a
+ * random port). Wrong values are a ConfigurationError naming each.
+ */
+export function readSettings<S extends z.ZodType>(
+  schema: S,
+  source: NodeJS.ProcessEnv,
+  service: string,
+): z.output<S> {
+  const set = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const parsed = schema.safeParse(set);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+  throw new ConfigurationError(`invalid ${service} configuration: ${problems.join("; ")}`);
+}

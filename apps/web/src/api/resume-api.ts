@@ -10,6 +10,7 @@ import {
   type Database,
 } from "@app/db";
 import {
+  apiErrorOf,
   ClientAbortedError,
   createResponseControl,
   createRestHandler,
@@ -380,6 +381,13 @@ export function createResumeApi({
         return contextOf(identity, headers);
       },
       onError: ({ error, path }) => failures.onProcedureError(error, path),
+      // The headers of each failure's answer on the REST side too: a 503's Retry-After.
+      responseMeta: ({ errors }) => ({
+        headers: Object.assign({}, ...errors.map((error) => apiErrorOf(error).headers)) as Record<
+          string,
+          string
+        >,
+      }),
     });
   }
 

@@ -112,11 +112,10 @@ export function createWebServer({
         for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
         return await api.serveTrpc(req, res, target, pathname.slice(TRPC_PREFIX.length), record);
       }
-      const health = await healthAnswer(
-        pathname,
-        req.method ?? "GET",
-        async () => !service.isDraining() && (await isDatabaseReachable()),
-      );
+      const health = await healthAnswer(pathname, req.method ?? "GET", {
+        isDraining: () => service.isDraining(),
+        isDatabaseReachable,
+      });
       if (health) {
         record.route = pathname;
         return sendApiAnswer(res, health);
