@@ -125,3 +125,33 @@ test("after the session expires the header says so, and Sign in again keeps the 
     section(page, "Hobbies").getByRole("form", { name: "Add hobby" }).getByLabel("Hobby", { exact: true }),
   ).toHaveValue("Kept");
 });
+
+test("a list's move, remove and add buttons take the focus along with the item they moved, removed or added", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("list-focus"));
+  const form = await openAddForm(page, "Experience", "experience");
+  for (const text of ["one", "two", "three"]) {
+    await form.getByRole("button", { name: "Add responsibility" }).click();
+    await expect(
+      form.getByLabel(`Responsibilities ${["one", "two", "three"].indexOf(text) + 1}`),
+    ).toBeFocused();
+    await page.keyboard.type(text);
+  }
+  const values = () =>
+    Promise.all([1, 2, 3].map((n) => form.getByLabel(`Responsibilities ${n}`).inputValue()));
+
+  await form.getByRole("button", { name: "Move responsibility 3 up" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(form.getByRole("button", { name: "Move responsibility 2 up" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  expect(await values()).toEqual(["three", "one", "two"]);
+  // At the top its up button is disabled: the focus is on its text.
+  await expect(form.getByLabel("Responsibilities 1")).toBeFocused();
+
+  await form.getByRole("button", { name: "Remove responsibility 2" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(form.getByLabel("Responsibilities 2")).toBeFocused();
+  await expect(form.getByLabel("Responsibilities 2")).toHaveValue("two");
+  await expect(form.getByLabel("Responsibilities 3")).toHaveCount(0);
+});

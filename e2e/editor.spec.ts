@@ -169,6 +169,103 @@ test("validation shows messages at the fields, saves nothing, and keeps what was
   await expect(section(page, "Experience").getByLabel("Organization")).toHaveValue("Typed Org");
 });
 
+test("a date or number the browser cannot read is refused at its field, never saved as none", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("unreadable"));
+  const form = await openAddForm(page, "Experience", "experience");
+  await form.getByLabel("Title", { exact: true }).fill("Junior Dev");
+  await form.getByLabel("Organization").fill("OldCo");
+  await form.getByLabel("Start date").fill("2018-01-01");
+  // Typed as a person types it: February 30th, which the date field shows but cannot read.
+  await form.getByLabel("End date").focus();
+  await page.keyboard.type("02302019");
+  await expect(form.getByLabel("End date")).toHaveValue("");
+  await form.getByRole("button", { name: "Add experience", exact: true }).click();
+  await expect(form.getByLabel("End date")).toHaveAttribute("aria-invalid", "true");
+  await expect(form.getByText("is not a real date: finish it, or clear it")).toBeVisible();
+  await expect(section(page, "Experience").getByTestId("experience-entry")).toHaveCount(0);
+
+  await form.getByLabel("End date").fill("2019-02-28");
+  await form.getByRole("button", { name: "Add experience", exact: true }).click();
+  await expect(section(page, "Experience").getByTestId("experience-entry")).toContainText("Feb 2019");
+
+  const skill = await openAddForm(page, "Skills", "skill");
+  await skill.getByLabel("Skill", { exact: true }).fill("Go");
+  await skill.getByLabel("Category").selectOption("language");
+  await skill.getByLabel("Years of experience").focus();
+  await page.keyboard.type("1e");
+  await skill.getByRole("button", { name: "Add skill", exact: true }).click();
+  await expect(skill.getByText("is not a number")).toBeVisible();
+  await expect(section(page, "Skills").getByTestId("skills-entry")).toHaveCount(0);
+});
+
+test("two links of one name are refused, not saved as one; a select left unchosen says so", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("links"));
+  await page.getByLabel("Name", { exact: true }).fill("Two Links");
+  for (const [i, url] of ["https://github.com/work", "https://github.com/personal"].entries()) {
+    await page.getByRole("button", { name: "Add link" }).click();
+    await page.getByLabel(`Link ${i + 1} name`).fill("github");
+    await page.getByLabel(`Link ${i + 1} URL`).fill(url);
+  }
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByText('"github" appears twice')).toBeVisible();
+  await expect(page.getByText("Profile saved.")).toBeHidden();
+  await page.getByLabel("Link 2 name").fill("github-personal");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByText("Profile saved.")).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Link 2 URL")).toHaveValue("https://github.com/personal");
+
+  const skill = await openAddForm(page, "Skills", "skill");
+  await skill.getByLabel("Skill", { exact: true }).fill("Go");
+  await skill.getByRole("button", { name: "Add skill", exact: true }).click();
+  await expect(skill.locator('[id$="-category-error"]')).toHaveText("choose one");
+});
+
+test("leaving with typing not saved asks first; signing out asks too, then leaves no draft behind", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("leaving"));
+  await page.getByLabel("Headline").click();
+  await page.getByLabel("Headline").pressSequentially("Typed, not saved");
+
+  const leaving = page.waitForEvent("dialog");
+  await page.close({ runBeforeUnload: true });
+  const asked = await leaving;
+  expect(asked.type()).toBe("beforeunload");
+  await asked.dismiss();
+  await expect(page.getByLabel("Headline")).toHaveValue("Typed, not saved");
+
+  page.once("dialog", (dialog) => void dialog.dismiss());
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByLabel("Headline")).toHaveValue("Typed, not saved");
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  const stored = await page.evaluate<string[]>("Object.keys(sessionStorage)");
+  expect(stored.filter((key) => key.startsWith("draft:"))).toEqual([]);
+});
+
+test("a saved form lets the page close without asking", async ({ page }) => {
+  await signIn(page, uniqueUser("saved"));
+  await page.getByLabel("Name", { exact: true }).click();
+  await page.getByLabel("Name", { exact: true }).pressSequentially("Saved Person");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByText("Profile saved.")).toBeVisible();
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.type());
+    void dialog.dismiss();
+  });
+  const closed = page.waitForEvent("close");
+  await page.close({ runBeforeUnload: true });
+  await closed;
+  expect(dialogs).toEqual([]);
+});
+
 test("an expired session keeps what was typed; after signing in again it saves", async ({
   page,
   context,
@@ -255,6 +352,23 @@ async function downloadFromMenu(page: Page, label: string) {
   ]);
   return { name: file.suggestedFilename(), bytes: await readFile((await file.path())!) };
 }
+
+test("a PDF whose fonts cannot draw some characters is saved, and the editor names them", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("unrendered"));
+  await fillProfile(page, "Zoë 李小龍");
+  const pdf = await downloadFromMenu(page, "PDF (A4)");
+  expect(pdf.bytes.subarray(0, 5).toString()).toBe("%PDF-");
+  // Next.js's route announcer is an alert too, always there and empty.
+  const notices = page.getByRole("alert").filter({ hasText: /./ });
+  await expect(notices).toHaveText(
+    "The PDF's fonts cannot draw 小 李 龍: those characters show as empty boxes in it. The Word file and plain text keep them.",
+  );
+  // A file without such characters says nothing.
+  await downloadFromMenu(page, "Word (.docx)");
+  await expect(notices).toHaveCount(0);
+});
 
 test("the Download menu saves every format as the file it is, holding what was entered", async ({ page }) => {
   await signIn(page, uniqueUser("download"));

@@ -16,6 +16,7 @@ test("the sign-in says which characters a user id may have, before and after a w
   const message = await page.evaluate<string>('document.getElementById("user").validationMessage');
   expect(message).toMatch(rule);
   expect(message).not.toContain("Please match the requested format");
+  expect(message.match(/\bonly\b/g)).toHaveLength(1);
 
   // Corrected, the same field signs in.
   await user.fill("dana.smith");

@@ -18,8 +18,24 @@ function save(fileName: string, blob: Blob) {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-/** What became of a download: saved, the session gone (401), or why not, in the editor's words. */
-export type DownloadOutcome = { saved: true } | { signedOut: true } | { problem: string };
+/**
+ * What became of a download: saved (with a `notice` when the PDF's fonts
+ * cannot draw some of its characters), the session gone (401), or why not, in
+ * the editor's words.
+ */
+export type DownloadOutcome = { saved: true; notice?: string } | { signedOut: true } | { problem: string };
+
+/**
+ * What X-Unrendered-Characters (`U+5B57 U+6F22 and 3 more`) tells a person:
+ * the characters themselves, and where they do show.
+ */
+function unrenderedNotice(header: string | null): string | undefined {
+  if (!header) return undefined;
+  const shown = header.replace(/U\+([0-9A-F]{4,6})/g, (_, hex: string) =>
+    String.fromCodePoint(parseInt(hex, 16)),
+  );
+  return `The PDF's fonts cannot draw ${shown}: those characters show as empty boxes in it. The Word file and plain text keep them.`;
+}
 
 /**
  * Fetches `path` from the API (signed in by the session cookie or the editor's
@@ -35,7 +51,8 @@ export async function downloadFile(path: string, fileName: string): Promise<Down
       return { problem: body?.message ?? `The download failed (${response.status}).` };
     }
     save(fileNameOf(response.headers.get("content-disposition")) ?? fileName, await response.blob());
-    return { saved: true };
+    const notice = unrenderedNotice(response.headers.get("x-unrendered-characters"));
+    return notice ? { saved: true, notice } : { saved: true };
   } catch {
     return { problem: "Could not reach the server. Try the download again." };
   }

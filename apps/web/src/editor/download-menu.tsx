@@ -55,7 +55,7 @@ export function DownloadMenu({
     setBusy(null);
     if ("signedOut" in outcome) return markExpired();
     if ("problem" in outcome) return onProblem(outcome.problem);
-    onProblem("");
+    onProblem(outcome.notice ?? "");
     menu.close();
   }
 

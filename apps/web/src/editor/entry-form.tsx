@@ -50,12 +50,16 @@ export function EntryForm<Name extends CollectionName>({
     event.preventDefault();
     const input = inputOf(section.fields, values);
     const procedures = api[collection];
-    const saved = await save(schema, input, () =>
-      entry
-        ? procedures.replace.mutate({ id: entry.id, ...input })
-        : procedures.create.mutate(input, {
-            context: { idempotencyKey: idempotencyKeyFor(draftKey, input) },
-          }),
+    const saved = await save(
+      schema,
+      input,
+      () =>
+        entry
+          ? procedures.replace.mutate({ id: entry.id, ...input })
+          : procedures.create.mutate(input, {
+              context: { idempotencyKey: idempotencyKeyFor(draftKey, input) },
+            }),
+      { form: formRef.current },
     );
     if (saved) {
       clearDraft();
@@ -172,6 +176,7 @@ function Field({ formId, field, values, errors, entry, set }: FieldProps) {
     control = (
       <input
         id={id}
+        name={field.name}
         type={type}
         value={open ? "" : (value as string)}
         disabled={open}

@@ -34,12 +34,22 @@ export function inputOf(fields: FieldSpec[], values: FormValues): Record<string,
   return input;
 }
 
-/** Field path -> first message, from a zod error. */
+/**
+ * Field path -> first message, from a zod error, in the editor's words where
+ * zod's are a programmer's: a select left unchosen, a refused link name
+ * (zod says only "Invalid key in record"; its key schema says why).
+ */
 export function errorsOf(error: z.ZodError): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const issue of error.issues) {
     const path = issue.code === "unrecognized_keys" ? issue.keys.join(",") : issue.path.map(String).join(".");
-    errors[path] ??= issue.message;
+    errors[path] ??= messageOf(issue);
   }
   return errors;
+}
+
+function messageOf(issue: z.core.$ZodIssue): string {
+  if (issue.code === "invalid_value") return "choose one";
+  if (issue.code === "invalid_key") return issue.issues.map((inner) => inner.message).join("; ");
+  return issue.message;
 }

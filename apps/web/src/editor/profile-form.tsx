@@ -60,6 +60,16 @@ function valuesOf(profile: Profile | null): ProfileValues {
   };
 }
 
+/**
+ * Link names given to more than one row, as the API says it (once trimmed: the
+ * API's own rule): sent as an object, the rows would be one link, the others lost.
+ */
+function repeatedLinks({ links }: ProfileValues): Record<string, string> {
+  const names = links.map((link) => link.name.trim()).filter(Boolean);
+  const repeated = names.find((name, i) => names.indexOf(name) !== i);
+  return repeated === undefined ? {} : { links: `"${repeated}" appears twice` };
+}
+
 interface Props {
   profile: Profile | null;
   onSaved(): void;
@@ -80,7 +90,11 @@ export function ProfileForm({ profile, onSaved }: Props) {
       links: Object.fromEntries(values.links.filter((l) => l.name || l.url).map((l) => [l.name, l.url])),
     };
     setStatus("");
-    if (await save(profileFields, input, () => api.profile.put.mutate(input))) {
+    if (
+      await save(profileFields, input, () => api.profile.put.mutate(input), {
+        refused: repeatedLinks(values),
+      })
+    ) {
       clearDraft();
       setStatus("Profile saved.");
       onSaved();

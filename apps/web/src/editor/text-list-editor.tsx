@@ -1,4 +1,5 @@
 "use client";
+import { useEffect, useRef, useState } from "react";
 
 interface Props {
   id: string;
@@ -8,21 +9,47 @@ interface Props {
   onChange(items: string[]): void;
 }
 
-/** An ordered list of short texts: add, remove, move up and down, all by button and keyboard. */
+/**
+ * An ordered list of short texts: add, remove, move up and down, all by button
+ * and keyboard. The focus follows what a button did: a moved item's same
+ * button (its text where that button is disabled at the end of the list), the
+ * item after a removed one (else the one before, else Add), a new item's text.
+ */
 export function TextListEditor({ id, label, items, errors, onChange }: Props) {
   const singular = label.replace(/ies$/, "y").replace(/s$/, "").toLowerCase();
+  const fieldset = useRef<HTMLFieldSetElement>(null);
+  const [focusNext, setFocusNext] = useState<string | null>(null);
+  useEffect(() => {
+    if (focusNext === null) return;
+    fieldset.current?.querySelector<HTMLElement>(`[id="${focusNext}"]`)?.focus();
+    setFocusNext(null);
+  }, [focusNext, items]);
+  const idOf = (index: number, control = "") => `${id}-${index}${control}`;
+
   const move = (from: number, to: number) => {
     const next = [...items];
     const [item] = next.splice(from, 1);
     next.splice(to, 0, item!);
     onChange(next);
+    const button = to < from ? "-up" : "-down";
+    const atEnd = to < from ? to === 0 : to === items.length - 1;
+    setFocusNext(idOf(to, atEnd ? "" : button));
+  };
+  const remove = (index: number) => {
+    onChange(items.filter((_, j) => j !== index));
+    if (items.length > 1) setFocusNext(idOf(Math.min(index, items.length - 2)));
+    else setFocusNext(`${id}-add`);
+  };
+  const add = () => {
+    onChange([...items, ""]);
+    setFocusNext(idOf(items.length));
   };
   const listError = errors[id.split(".").pop()!];
   return (
-    <fieldset>
+    <fieldset ref={fieldset}>
       <legend>{label}</legend>
       {items.map((item, i) => {
-        const inputId = `${id}-${i}`;
+        const inputId = idOf(i);
         const error = errors[`${id.split(".").pop()}.${i}`];
         return (
           <div key={i}>
@@ -38,6 +65,7 @@ export function TextListEditor({ id, label, items, errors, onChange }: Props) {
                 onChange={(e) => onChange(items.map((old, j) => (j === i ? e.target.value : old)))}
               />
               <button
+                id={idOf(i, "-up")}
                 type="button"
                 className="secondary"
                 aria-label={`Move ${singular} ${i + 1} up`}
@@ -47,6 +75,7 @@ export function TextListEditor({ id, label, items, errors, onChange }: Props) {
                 ↑
               </button>
               <button
+                id={idOf(i, "-down")}
                 type="button"
                 className="secondary"
                 aria-label={`Move ${singular} ${i + 1} down`}
@@ -59,7 +88,7 @@ export function TextListEditor({ id, label, items, errors, onChange }: Props) {
                 type="button"
                 className="danger"
                 aria-label={`Remove ${singular} ${i + 1}`}
-                onClick={() => onChange(items.filter((_, j) => j !== i))}
+                onClick={() => remove(i)}
               >
                 ✕
               </button>
@@ -73,7 +102,7 @@ export function TextListEditor({ id, label, items, errors, onChange }: Props) {
         );
       })}
       {listError && <p className="field-error">{listError}</p>}
-      <button type="button" className="secondary" onClick={() => onChange([...items, ""])}>
+      <button id={`${id}-add`} type="button" className="secondary" onClick={add}>
         Add {singular}
       </button>
     </fieldset>

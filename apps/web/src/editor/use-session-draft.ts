@@ -1,20 +1,45 @@
 "use client";
 import { useCallback, useEffect, useState } from "react";
 
+/** Drafts changed since their form opened, neither saved nor cancelled: leaving the page asks first. */
+const unsaved = new Set<string>();
+
+function askBeforeLeaving(event: BeforeUnloadEvent) {
+  if (unsaved.size > 0) event.preventDefault();
+}
+
+/** Whether some form holds what its person typed and has not saved. */
+export const hasUnsavedDrafts = (): boolean => unsaved.size > 0;
+
 /**
- * State kept in sessionStorage under `key` as well, so that what a person
- * typed survives a failed save, an expired session and a sign-in round trip.
+ * State kept in sessionStorage under `key` as well while it differs from
+ * `initial()`, so that what a person typed survives a failed save, an expired
+ * session and a sign-in round trip. Meanwhile closing or leaving the page asks
+ * first. `clear` (saved, or cancelled) drops the draft and makes the state as
+ * it is the one to compare with.
  */
 export function useSessionDraft<T>(key: string, initial: () => T): [T, (next: T) => void, () => void] {
+  const [opened, setOpened] = useState(() => JSON.stringify(initial()));
   const [value, setValue] = useState<T>(() => {
-    if (typeof window === "undefined") return initial();
-    const stored = window.sessionStorage.getItem(key);
-    return stored ? (JSON.parse(stored) as T) : initial();
+    const stored = typeof window === "undefined" ? null : window.sessionStorage.getItem(key);
+    return JSON.parse(stored ?? opened) as T;
   });
   useEffect(() => {
-    window.sessionStorage.setItem(key, JSON.stringify(value));
+    const text = JSON.stringify(value);
+    if (text === opened) {
+      window.sessionStorage.removeItem(key);
+      unsaved.delete(key);
+    } else {
+      window.sessionStorage.setItem(key, text);
+      unsaved.add(key);
+    }
+    window.addEventListener("beforeunload", askBeforeLeaving);
+  }, [key, value, opened]);
+  const clear = useCallback(() => {
+    window.sessionStorage.removeItem(key);
+    unsaved.delete(key);
+    setOpened(JSON.stringify(value));
   }, [key, value]);
-  const clear = useCallback(() => window.sessionStorage.removeItem(key), [key]);
   return [value, setValue, clear];
 }
 
@@ -26,9 +51,11 @@ export function hasDraft(key: string): boolean {
 /**
  * Drops every draft whose key starts with `prefix` (with the Idempotency-Keys
  * kept beside them): after a whole resume is replaced, drafts of the old one
- * would otherwise reopen and save it back over the new.
+ * would otherwise reopen and save it back over the new; after a sign-out, the
+ * next person at the browser would find them.
  */
 export function forgetDrafts(prefix: string): void {
   const keys = Array.from({ length: window.sessionStorage.length }, (_, i) => window.sessionStorage.key(i));
   for (const key of keys) if (key?.startsWith(prefix)) window.sessionStorage.removeItem(key);
+  for (const key of unsaved) if (key.startsWith(prefix)) unsaved.delete(key);
 }

@@ -12,9 +12,33 @@ const INVALID: SaveFailure = {
 };
 
 /**
+ * The named inputs of `form` holding what the browser could not read (a
+ * date typed as 02/30/2019, a number as 1e): their value is "", which would
+ * save as no date or number at all, so they are refused at the field.
+ */
+function unreadableInputs(form: HTMLFormElement | null | undefined): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const input of form?.querySelectorAll<HTMLInputElement>("input[name]") ?? []) {
+    if (!input.validity.badInput) continue;
+    errors[input.name] =
+      input.type === "date" ? "is not a real date: finish it, or clear it" : "is not a number";
+  }
+  return errors;
+}
+
+/** What a save checks besides the schema. */
+interface SaveChecks {
+  /** The form, whose inputs holding what the browser could not read are refused. */
+  form?: HTMLFormElement | null;
+  /** Fields the form itself found wrong, by path: what the input it sends no longer shows. */
+  refused?: Record<string, string>;
+}
+
+/**
  * A form's save: validate with the server's schema first (messages at the
- * fields, nothing sent), then write; a refused write shows the server's
- * messages at its fields (an expired session goes through useFailureHandler).
+ * fields, nothing sent), with the form's own checks, then write; a refused
+ * write shows the server's messages at its fields (an expired session goes
+ * through useFailureHandler).
  */
 export function useValidatedSave() {
   const handleFailure = useFailureHandler();
@@ -23,10 +47,16 @@ export function useValidatedSave() {
   const [saving, setSaving] = useState(false);
 
   /** Resolves to true when `write` succeeded. */
-  async function save(schema: z.ZodType, input: unknown, write: () => Promise<unknown>): Promise<boolean> {
+  async function save(
+    schema: z.ZodType,
+    input: unknown,
+    write: () => Promise<unknown>,
+    { form, refused = {} }: SaveChecks = {},
+  ): Promise<boolean> {
     const checked = schema.safeParse(input);
-    if (!checked.success) {
-      setErrors(errorsOf(checked.error));
+    const found = { ...unreadableInputs(form), ...refused };
+    if (!checked.success || Object.keys(found).length > 0) {
+      setErrors({ ...(checked.success ? {} : errorsOf(checked.error)), ...found });
       setFailure(INVALID);
       return false;
     }

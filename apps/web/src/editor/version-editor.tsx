@@ -92,7 +92,7 @@ export function VersionEditor({
     setStatus(`Preparing the ${file.label} file…`);
     const outcome = await downloadFile(`/me/versions/${id}/resume?format=${file.format}`, file.fileName);
     if ("signedOut" in outcome) return markExpired();
-    setStatus("problem" in outcome ? outcome.problem : `${file.label} file downloaded.`);
+    setStatus("problem" in outcome ? outcome.problem : (outcome.notice ?? `${file.label} file downloaded.`));
   }
 
   const headingId = `version-heading-${id}`;

@@ -25,7 +25,7 @@ export function UserIdField({ defaultValue, error }: { defaultValue: string; err
         onInvalid={(event) => {
           const input = event.currentTarget;
           input.setCustomValidity(
-            input.validity.patternMismatch ? `A user id may have only ${USER_ID_RULE.toLowerCase()}` : "",
+            input.validity.patternMismatch ? `A user id: ${USER_ID_RULE.toLowerCase()}` : "",
           );
         }}
         // A changed value is judged afresh (a custom message would keep it invalid).
