@@ -279,6 +279,15 @@ test("an expired session keeps what was typed; after signing in again it saves",
   await expect(page.getByRole("alert").filter({ hasText: "session has expired" }).first()).toBeVisible();
   await expect(form.getByLabel("Hobby", { exact: true })).toHaveValue("Kept through sign-in");
 
+  // "Sign in again" keeps the drafts: leaving through it asks nothing.
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.type());
+    void dialog.dismiss();
+  });
+  await page.getByRole("link", { name: "Sign in again" }).click();
+  await expect(page).toHaveURL(/\/sign-in\?/);
+  expect(dialogs).toEqual([]);
   await signIn(page, user);
   const restored = section(page, "Hobbies").getByRole("form", { name: "Add hobby" });
   await expect(restored.getByLabel("Hobby", { exact: true })).toHaveValue("Kept through sign-in");

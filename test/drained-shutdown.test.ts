@@ -94,7 +94,11 @@ async function streamThroughShutdown(
       const { status, message } = await fetch(`${baseUrl}/healthz`, {
         headers: { connection: "close" },
       }).then(
-        async (r) => ({ status: r.status, message: ((await r.json()) as { message?: string }).message }),
+        async (r) => ({
+          status: r.status,
+          // A body cut by the closing listener still counts by its status.
+          message: ((await r.json().catch(() => ({}))) as { message?: string }).message,
+        }),
         () => ({ status: 0, message: undefined }),
       );
       if (status) health.push({ sentAt, status, message });

@@ -15,7 +15,7 @@ const schema = z.object({
     .string()
     .regex(/^[a-z0-9-]+$/)
     .default("us-east-1"),
-  LEDGER_CREDENTIALS_FILE: z.string().optional(),
+  LEDGER_CREDENTIALS_FILE: z.string().min(1, "must name the credentials file, or be left unset").optional(),
   DATA_DIR: z.string().optional(),
   /**
    * Where waiting GET /events LISTEN for other instances' writes: a session of
@@ -30,7 +30,8 @@ const schema = z.object({
 
 /** The ledger's configuration, validated once at start (an empty variable counts as unset). */
 export function readLedgerEnv(source: NodeJS.ProcessEnv = process.env) {
-  const settings = readSettings(schema, source, "ledger");
+  // Set to nothing, the credentials file is a mistake, not a request for the generated development key.
+  const settings = readSettings(schema, source, "ledger", ["LEDGER_CREDENTIALS_FILE"]);
   const dataDir = dataDirectory(settings.DATA_DIR);
   return {
     ...settings,

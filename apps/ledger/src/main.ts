@@ -22,6 +22,7 @@ import { createLedgerServer } from "./server.ts";
 const startup = exitOnStartupFailure("ledger");
 const env = readLedgerEnv();
 const logger = createLogger("ledger", { level: env.LOG_LEVEL });
+startup.logger(logger);
 routeConsoleToLogger(logger);
 if (!env.LEDGER_CREDENTIALS_FILE) await ensureDevelopmentCredentials(env.credentialsFile, LEDGER_ACTIONS);
 const credentials = await loadCredentials(env.credentialsFile, LEDGER_ACTIONS);

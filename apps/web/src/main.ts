@@ -39,6 +39,7 @@ nextEnv.loadEnvConfig(dir, dev);
 const env = webEnv();
 clerkConfig(); // read now, so that a wrong key stops the start, not a page
 const logger = createLogger("web", { level: env.LOG_LEVEL });
+startup.logger(logger);
 routeConsoleToLogger(logger);
 const app = next({ dev, dir, hostname: env.HOST, port: env.PORT });
 await app.prepare();

@@ -441,6 +441,25 @@ describe("right-to-left text in the PDF", () => {
       );
     },
   );
+
+  it.skipIf(!hasPoppler)("keeps a blank line of right-to-left free text as a line", async () => {
+    const get = await personWith(
+      { name: "Blank Lines", summary: "שלום\nעולם\n\nסוף" },
+      { organization: "Acme", title: "Engineer", start_date: "2020-01-15" },
+    );
+    const pdf = new Uint8Array(await (await get("pdf")).arrayBuffer());
+    const boxes = await pdfText(pdf, "-bbox");
+    // Each word as drawn: a right-to-left one's letters last first.
+    const top = (word: string) => {
+      const drawn = [...word].reverse().join("");
+      const found = new RegExp(`<word [^>]*yMin="([\\d.]+)"[^>]*>${drawn}</word>`).exec(boxes);
+      expect(found, word).not.toBeNull();
+      return Number(found![1]);
+    };
+    const line = top("עולם") - top("שלום");
+    expect(line).toBeGreaterThan(5);
+    expect(top("סוף") - top("עולם")).toBeCloseTo(2 * line, 0);
+  });
 });
 
 describe("line breaks in one-line fields", () => {

@@ -27,9 +27,18 @@ describe("visualRuns", () => {
     expect(visualRuns("שלום עולם  ", true)).toEqual([rtl("שלום עולם"), ltr("  ")]);
   });
 
-  it("keeps a character outside the Basic Multilingual Plane whole (its two UTF-16 halves in order)", () => {
-    expect(visualRuns("שלום 😀 עולם", true)).toEqual([rtl(" עולם"), ltr("😀"), rtl("שלום ")]);
+  it("reads a character outside the Basic Multilingual Plane by its direction, and keeps it whole", () => {
+    // An emoji is neutral: between two Hebrew words it joins their run, as a space would.
+    expect(visualRuns("Hello שלום 😀 עולם world", false)).toEqual([
+      ltr("Hello "),
+      rtl("שלום 😀 עולם"),
+      ltr(" world"),
+    ]);
+    expect(visualRuns("שלום 😀 עולם", true)).toEqual([rtl("שלום 😀 עולם")]);
     expect(visualRuns("a 𝒳 שלום", false)).toEqual([ltr("a 𝒳 "), rtl("שלום")]);
+    // Adlam is written right to left.
+    expect(visualRuns("𞤀𞤁 abc", false)).toEqual([rtl("𞤀𞤁"), ltr(" abc")]);
+    expect(bidiFeatures("📞 שלום")).toBe(bidiFeatures("שלום"));
   });
 });
 

@@ -1,4 +1,4 @@
-import { createLogger } from "./logger.ts";
+import { createLogger, type Logger } from "./logger.ts";
 import { ConfigurationError } from "./service-settings.ts";
 
 /**
@@ -10,10 +10,16 @@ import { ConfigurationError } from "./service-settings.ts";
  * uncaught exception), leaving a process that never listens and never ends;
  * elsewhere it would be Node's stack trace. Call it first, before any setting
  * is read; a wrong setting is told without a stack, anything else with one.
+ * Once the service has its logger (`logger`), the line goes through it, after
+ * what it logged before; only the first failure is told.
  */
-export function exitOnStartupFailure(service: string): { started(): void } {
+export function exitOnStartupFailure(service: string): { logger(logger: Logger): void; started(): void } {
+  let serviceLogger: Logger | undefined;
+  let failed = false;
   const fail = (error: unknown) => {
-    const logger = createLogger(service);
+    if (failed) return;
+    failed = true;
+    const logger = serviceLogger ?? createLogger(service);
     if (error instanceof ConfigurationError) logger.fatal(`cannot start: ${error.message}`);
     else
       logger.fatal({ err: error }, `cannot start: ${error instanceof Error ? error.message : String(error)}`);
@@ -22,6 +28,9 @@ export function exitOnStartupFailure(service: string): { started(): void } {
   process.on("uncaughtException", fail);
   process.on("unhandledRejection", fail);
   return {
+    logger(logger) {
+      serviceLogger = logger;
+    },
     started() {
       process.off("uncaughtException", fail);
       process.off("unhandledRejection", fail);

@@ -46,6 +46,6 @@ export async function runUntilShutdown({
     new Promise<false>((resolve) => setTimeout(resolve, CLOSE_MS, false).unref()),
   ]);
   if (!closed)
-    logger.warn({ close_ms: CLOSE_MS }, "closing the database connections took too long: left open");
+    logger.warn({ close_ms: CLOSE_MS }, "closing listeners and connections took too long: left open");
   logger.flush(() => process.exit(0));
 }

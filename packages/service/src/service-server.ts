@@ -162,8 +162,10 @@ export function createServiceServer({
     }
     const [status, message] = REFUSAL_BY_CODE[error.code ?? ""] ?? UNPARSED;
     // A request read in part (its body too slow: 408) has its record and its log line, with this
-    // status; one not read at all (headers too large, not HTTP) gets an id and a line here.
-    const record = answering && records.get(answering);
+    // status; one not read at all (headers too large, not HTTP) gets an id and a line here, even
+    // behind a request of the same connection still being answered.
+    const partlyRead = answering && (error.code === "ERR_HTTP_REQUEST_TIMEOUT" || !answering.req.complete);
+    const record = partlyRead ? records.get(answering) : undefined;
     const id = record?.id ?? randomUUID();
     if (answering && record) refusedStatus.set(answering, status);
     else logRequest({ id, method: "-", route: "unparsed" }, status, 0);

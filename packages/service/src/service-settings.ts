@@ -17,14 +17,19 @@ export class ConfigurationError extends Error {
  * `schema` read from the environment `source`. A variable set to nothing
  * counts as unset, so it takes its default (a template's `HOST=${HOST}` with
  * nothing to put in must not listen on every interface, nor `PORT=` on a
- * random port). Wrong values are a ConfigurationError naming each.
+ * random port), but for those in `keptEmpty`, whose default would be a
+ * surprise (no credentials file: a generated key), for the schema to refuse.
+ * Wrong values are a ConfigurationError naming each.
  */
 export function readSettings<S extends z.ZodType>(
   schema: S,
   source: NodeJS.ProcessEnv,
   service: string,
+  keptEmpty: readonly string[] = [],
 ): z.output<S> {
-  const set = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const set = Object.fromEntries(
+    Object.entries(source).filter(([name, value]) => value !== "" || keptEmpty.includes(name)),
+  );
   const parsed = schema.safeParse(set);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);

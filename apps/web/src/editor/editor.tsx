@@ -14,7 +14,7 @@ import { api } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 import { useMediaQuery } from "./use-media-query.ts";
 import { useRememberedPreviewStyle, type PreviewStyle } from "./use-remembered-preview-style.ts";
-import { forgetDrafts } from "./use-session-draft.ts";
+import { forgetDrafts, leaveKeepingDrafts } from "./use-session-draft.ts";
 
 /**
  * The phone layout: Edit and Preview tabs and a one-row toolbar. The same
@@ -160,8 +160,10 @@ function EditorContent({ account }: { account: ReactNode }) {
       {expired && (
         <p className="notice no-print" role="alert" style={{ maxWidth: "78rem", margin: "1rem auto" }}>
           Your session has expired.{" "}
-          <a href={`/sign-in?next=/editor&user=${encodeURIComponent(userId)}`}>Sign in again</a>: what you
-          typed is kept and will be here.
+          <a href={`/sign-in?next=/editor&user=${encodeURIComponent(userId)}`} onClick={leaveKeepingDrafts}>
+            Sign in again
+          </a>
+          : what you typed is kept and will be here.
         </p>
       )}
       {problem && !expired && (

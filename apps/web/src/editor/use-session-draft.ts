@@ -1,15 +1,33 @@
 "use client";
 import { useCallback, useEffect, useState } from "react";
 
-/** Drafts changed since their form opened, neither saved nor cancelled: leaving the page asks first. */
-const unsaved = new Set<string>();
+/**
+ * The drafts this tab keeps: what was typed and not saved, whether its form
+ * is open or not (the Idempotency-Keys kept beside them aside).
+ */
+function storedDrafts(): string[] {
+  const keys = Array.from({ length: window.sessionStorage.length }, (_, i) => window.sessionStorage.key(i));
+  return keys.filter(
+    (key): key is string => key?.startsWith("draft:") === true && !key.endsWith(":idempotency-key"),
+  );
+}
+
+/** Set by a way out that keeps the drafts (signing in again): leaving then asks nothing. */
+let leavingWithDrafts = false;
 
 function askBeforeLeaving(event: BeforeUnloadEvent) {
-  if (unsaved.size > 0) event.preventDefault();
+  if (leavingWithDrafts || storedDrafts().length === 0) return;
+  event.preventDefault();
+  event.returnValue = "unsaved"; // for browsers from before preventDefault asked
 }
 
 /** Whether some form holds what its person typed and has not saved. */
-export const hasUnsavedDrafts = (): boolean => unsaved.size > 0;
+export const hasUnsavedDrafts = (): boolean => storedDrafts().length > 0;
+
+/** Leaving the page now keeps the drafts for when it is back (the sign-in round trip): no question. */
+export function leaveKeepingDrafts(): void {
+  leavingWithDrafts = true;
+}
 
 /**
  * State kept in sessionStorage under `key` as well while it differs from
@@ -26,18 +44,12 @@ export function useSessionDraft<T>(key: string, initial: () => T): [T, (next: T)
   });
   useEffect(() => {
     const text = JSON.stringify(value);
-    if (text === opened) {
-      window.sessionStorage.removeItem(key);
-      unsaved.delete(key);
-    } else {
-      window.sessionStorage.setItem(key, text);
-      unsaved.add(key);
-    }
+    if (text === opened) window.sessionStorage.removeItem(key);
+    else window.sessionStorage.setItem(key, text);
     window.addEventListener("beforeunload", askBeforeLeaving);
   }, [key, value, opened]);
   const clear = useCallback(() => {
     window.sessionStorage.removeItem(key);
-    unsaved.delete(key);
     setOpened(JSON.stringify(value));
   }, [key, value]);
   return [value, setValue, clear];
@@ -57,5 +69,4 @@ export function hasDraft(key: string): boolean {
 export function forgetDrafts(prefix: string): void {
   const keys = Array.from({ length: window.sessionStorage.length }, (_, i) => window.sessionStorage.key(i));
   for (const key of keys) if (key?.startsWith(prefix)) window.sessionStorage.removeItem(key);
-  for (const key of unsaved) if (key.startsWith(prefix)) unsaved.delete(key);
 }

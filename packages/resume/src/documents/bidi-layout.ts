@@ -50,7 +50,7 @@ export interface DirectionalRun {
  */
 export function bidiFeatures(paragraph: string): PdfFeatures | undefined {
   if (!RIGHT_TO_LEFT.test(paragraph)) return undefined;
-  const { paragraphs } = bidi.getEmbeddingLevels(paragraph);
+  const { paragraphs } = bidi.getEmbeddingLevels(withBmpStandIns(paragraph));
   return (paragraphs[0]?.level ?? 0) % 2 === 1 ? PARAGRAPH_FEATURES.rtl : PARAGRAPH_FEATURES.ltr;
 }
 
@@ -66,7 +66,7 @@ export const sharedLineFeatures = (text: string): PdfFeatures => bidiFeatures(te
  */
 export function visualRuns(line: string, rightToLeft: boolean): DirectionalRun[] {
   const text = line.trimEnd();
-  const levels = bidi.getEmbeddingLevels(text, rightToLeft ? "rtl" : "ltr");
+  const levels = bidi.getEmbeddingLevels(withBmpStandIns(text), rightToLeft ? "rtl" : "ltr");
   const order = Array.from({ length: text.length }, (_, i) => i);
   for (const [start, end] of bidi.getReorderSegments(text, levels)) {
     const flipped = order.slice(start, end + 1).reverse();
@@ -91,6 +91,21 @@ export function visualRuns(line: string, rightToLeft: boolean): DirectionalRun[]
   }));
   const trailing = line.slice(text.length);
   return trailing ? [...drawn, { text: trailing, rightToLeft: false }] : drawn;
+}
+
+/**
+ * `text` with each character outside the Basic Multilingual Plane (two UTF-16
+ * units) written as two units of its direction's kind: bidi-js reads one unit
+ * at a time, and takes a lone surrogate for a left-to-right letter, so an
+ * emoji between two Hebrew words would cut them into two runs. A letter of a
+ * right-to-left script (Adlam, Old Hebrew scripts) stands as a Hebrew letter,
+ * other letters and digits as Latin ones, the rest (emoji, symbols) as a
+ * neutral. The same length, so each index is the text's own.
+ */
+function withBmpStandIns(text: string): string {
+  return text.replace(/[\u{10000}-\u{10FFFF}]/gu, (character) =>
+    RIGHT_TO_LEFT.test(character) ? "אא" : /[\p{L}\p{N}]/u.test(character) ? "aa" : "!!",
+  );
 }
 
 /**

@@ -28,7 +28,8 @@ type TextOptions = PDFKit.Mixins.TextOptions;
 /**
  * The resume as a PDF (pdfkit, fonts embedded): name and contact at the top,
  * sections under ruled capitals, each entry's heading in bold with its dates
- * right-aligned on the same line. Real text in reading order, links clickable,
+ * right-aligned on the same line. Real text (right-to-left runs stored in the
+ * order they are drawn, as PDF viewers expect), links clickable,
  * the name as title and author. A page breaks between entries, never between
  * a section's heading and its first entry; only an entry longer than a page
  * is split.
@@ -237,6 +238,10 @@ function textHeight(doc: Doc, text: string, options: TextOptions): number {
 
 /** The text whole without a right-to-left letter, else its paragraphs, each with its direction's features. */
 function bidiParagraphs(text: string): { paragraph: string; features?: TextOptions["features"] }[] {
-  const paragraphs = text.split("\n").map((paragraph) => ({ paragraph, features: bidiFeatures(paragraph) }));
+  const paragraphs = text.split("\n").map((paragraph) => ({
+    // A blank line stays a line: pdfkit moves down no line for an empty text.
+    paragraph: paragraph === "" ? " " : paragraph,
+    features: bidiFeatures(paragraph),
+  }));
   return paragraphs.some(({ features }) => features) ? paragraphs : [{ paragraph: text }];
 }
