@@ -155,3 +155,33 @@ test("a list's move, remove and add buttons take the focus along with the item t
   await expect(form.getByLabel("Responsibilities 2")).toHaveValue("two");
   await expect(form.getByLabel("Responsibilities 3")).toHaveCount(0);
 });
+
+test("after a delete the focus goes to the next entry's Edit, else the one before's, else Add", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("delete-focus"));
+  const hobbies = section(page, "Hobbies");
+  for (const name of ["Chess", "Rowing", "Baking"]) {
+    const form = await openAddForm(page, "Hobbies", "hobby");
+    await form.getByLabel("Hobby", { exact: true }).fill(name);
+    await form.getByRole("button", { name: "Add hobby", exact: true }).click();
+    await expect(form).toBeHidden();
+  }
+  page.on("dialog", (dialog) => void dialog.accept());
+  const deleteByKeyboard = async (name: string) => {
+    await hobbies.getByRole("button", { name: `Delete ${name}` }).focus();
+    await page.keyboard.press("Enter");
+    await expect(hobbies.getByText(`Deleted “${name}”.`)).toBeVisible();
+  };
+  // In the service's order, as the list shows them.
+  const edits = hobbies.getByRole("button", { name: /^Edit / });
+  const [first = "", second = "", third = ""] = await Promise.all(
+    [0, 1, 2].map(async (i) => (await edits.nth(i).getAttribute("aria-label"))!.slice("Edit ".length)),
+  );
+  await deleteByKeyboard(second);
+  await expect(hobbies.getByRole("button", { name: `Edit ${third}` })).toBeFocused();
+  await deleteByKeyboard(third);
+  await expect(hobbies.getByRole("button", { name: `Edit ${first}` })).toBeFocused();
+  await deleteByKeyboard(first);
+  await expect(hobbies.getByRole("button", { name: "Add hobby", exact: true })).toBeFocused();
+});

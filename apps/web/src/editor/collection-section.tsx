@@ -56,6 +56,11 @@ export function CollectionSection<Name extends CollectionName>({
       await api[collection].delete.mutate({ id: entry.id });
       setProblem("");
       announce(`Deleted “${title}”.`);
+      // The focus was on the Delete button that goes with its entry: the next entry's Edit takes it,
+      // else the one before's, else Add.
+      const index = entries.findIndex((e) => e.id === entry.id);
+      const next = entries[index + 1] ?? entries[index - 1];
+      sectionRef.current?.querySelector<HTMLElement>(`[data-opens="${next?.id ?? "new"}"]`)?.focus();
       onChanged();
     } catch (error) {
       setProblem(handleFailure(error).message);
