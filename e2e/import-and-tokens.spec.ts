@@ -63,6 +63,8 @@ test("import shows what it replaces, changes nothing on cancel or on a refused f
   );
   await panel.getByRole("button", { name: "Replace my resume" }).click();
   await expect(panel.getByRole("status")).toHaveText("Imported.");
+  // The button that had the focus is disabled now: the panel's Close has it.
+  await expect(panel.getByRole("button", { name: "Close" })).toBeFocused();
   await expect(section(page, "Experience").getByTestId("experience-entry")).toHaveCount(2);
   await expect(page.getByTestId("preview")).toContainText("Ada Lovelace");
 

@@ -57,6 +57,7 @@ export default function ImportResumePanel({
   const [status, setStatus] = useState("");
   const [busy, setBusy] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
 
   useEffect(() => fileRef.current?.focus(), []);
 
@@ -91,6 +92,8 @@ export default function ImportResumePanel({
       setDocument(null);
       if (fileRef.current) fileRef.current.value = "";
       setStatus("Imported.");
+      // "Replace my resume", which had the focus, is disabled now: the panel's Close takes it.
+      closeRef.current?.focus();
       onImported();
     } catch (error) {
       const failure = handleFailure(error);
@@ -194,7 +197,7 @@ export default function ImportResumePanel({
         <button type="button" disabled={!document || busy} onClick={() => void replace()}>
           Replace my resume
         </button>
-        <button type="button" className="secondary" onClick={onClose}>
+        <button ref={closeRef} type="button" className="secondary" onClick={onClose}>
           {status ? "Close" : "Cancel"}
         </button>
       </div>
