@@ -9,6 +9,8 @@ export interface RequestRecord {
   route: string;
   /** Who asked (the resume user, the ledger key's principal), when known: set by the app. */
   user?: string;
+  /** The status the server answered on the socket itself, the request cut short (408). */
+  refusedWith?: number;
 }
 
 const requests = new AsyncLocalStorage<RequestRecord>();

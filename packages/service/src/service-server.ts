@@ -101,9 +101,8 @@ export function createServiceServer({
 }: ServiceServerOptions): ServiceServer {
   let draining = false;
   const sockets = new Map<net.Socket, TrackedSocket>();
-  /** Each answer's request; and the status of those the server refused itself on their socket (408). */
+  /** Each answer's request, for a refusal the server writes on the socket itself (408). */
   const records = new WeakMap<http.ServerResponse, RequestRecord>();
-  const refusedStatus = new WeakMap<http.ServerResponse, number>();
 
   function logRequest(record: RequestRecord, status: number, seconds: number) {
     logger.info(
@@ -144,7 +143,7 @@ export function createServiceServer({
           if (socket.answering.length === 0) socket.bytesWhenIdle = req.socket.bytesRead;
         }
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        const status = res.writableFinished ? res.statusCode : (refusedStatus.get(res) ?? 499);
+        const status = res.writableFinished ? res.statusCode : (record.refusedWith ?? 499);
         metrics?.observeRequest(record.method, record.route, status, seconds);
         logRequest(record, status, seconds);
       });
@@ -167,7 +166,7 @@ export function createServiceServer({
     const partlyRead = answering && (error.code === "ERR_HTTP_REQUEST_TIMEOUT" || !answering.req.complete);
     const record = partlyRead ? records.get(answering) : undefined;
     const id = record?.id ?? randomUUID();
-    if (answering && record) refusedStatus.set(answering, status);
+    if (record) record.refusedWith = status;
     else logRequest({ id, method: "-", route: "unparsed" }, status, 0);
     const { headers, body } = refusedRequest(status, message);
     const lines = Object.entries({

@@ -6,10 +6,12 @@ import { useCallback, useEffect, useState } from "react";
  * is open or not (the Idempotency-Keys kept beside them aside).
  */
 function storedDrafts(): string[] {
-  const keys = Array.from({ length: window.sessionStorage.length }, (_, i) => window.sessionStorage.key(i));
-  return keys.filter(
-    (key): key is string => key?.startsWith("draft:") === true && !key.endsWith(":idempotency-key"),
-  );
+  return sessionKeys().filter((key) => key.startsWith("draft:") && !key.endsWith(":idempotency-key"));
+}
+
+/** Every key this tab's sessionStorage holds. */
+function sessionKeys(): string[] {
+  return Array.from({ length: window.sessionStorage.length }, (_, i) => window.sessionStorage.key(i) ?? "");
 }
 
 /** Set by a way out that keeps the drafts (signing in again): leaving then asks nothing. */
@@ -67,6 +69,5 @@ export function hasDraft(key: string): boolean {
  * next person at the browser would find them.
  */
 export function forgetDrafts(prefix: string): void {
-  const keys = Array.from({ length: window.sessionStorage.length }, (_, i) => window.sessionStorage.key(i));
-  for (const key of keys) if (key?.startsWith(prefix)) window.sessionStorage.removeItem(key);
+  for (const key of sessionKeys()) if (key.startsWith(prefix)) window.sessionStorage.removeItem(key);
 }
