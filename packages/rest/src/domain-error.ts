@@ -6,7 +6,7 @@
  */
 
 /** The statuses domain code may answer with. */
-export type DomainStatus = 400 | 401 | 403 | 404 | 409 | 422 | 429 | 503;
+export type DomainStatus = 400 | 401 | 403 | 404 | 409 | 412 | 422 | 429 | 503;
 
 const ERROR_NAME_BY_STATUS: Record<number, string> = {
   400: "BAD_REQUEST",
@@ -16,6 +16,7 @@ const ERROR_NAME_BY_STATUS: Record<number, string> = {
   405: "METHOD_NOT_ALLOWED",
   408: "REQUEST_TIMEOUT",
   409: "CONFLICT",
+  412: "PRECONDITION_FAILED",
   413: "PAYLOAD_TOO_LARGE",
   415: "UNSUPPORTED_MEDIA_TYPE",
   422: "UNPROCESSABLE_CONTENT",

@@ -31,6 +31,7 @@ export {
 } from "./answer.ts";
 export {
   buildOpenApiDocument,
+  ETAG_HEADER,
   type DocumentOptions,
   type RestMeta,
   type ServiceMeta,
@@ -38,6 +39,15 @@ export {
 export { createResponseControl, type ResponseControl } from "./response-control.ts";
 export { healthAnswer } from "./health.ts";
 export { idempotencyKeyHeader, idempotencyKeyOf } from "./idempotency-key.ts";
+export {
+  entityTagOf,
+  hasPreconditions,
+  PRECONDITION_HEADERS,
+  preconditionHeadersOf,
+  versionCheckOf,
+  type PreconditionHeaders,
+  type VersionCheck,
+} from "./preconditions.ts";
 export { badTargetAnswer, parseRequestTarget, type RequestTarget } from "./request-target.ts";
 export {
   createRestHandler,

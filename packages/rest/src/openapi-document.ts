@@ -5,6 +5,7 @@ import {
   type OpenApiRouter,
   type SecuritySchemeObject,
 } from "trpc-to-openapi";
+import { PRECONDITION_HEADERS } from "./preconditions.ts";
 
 /** Extra OpenAPI facts a procedure states in its meta, next to `openapi`. */
 export interface RestMeta {
@@ -28,6 +29,12 @@ export interface RestMeta {
   bodyInput?: string;
   /** The route's body limit when it is not the service's. */
   maxBodyBytes?: number;
+  /**
+   * A write that takes If-Match, If-None-Match and If-Unmodified-Since
+   * (preconditions.ts) and answers with the ETag of what it wrote: the
+   * document lists the headers and the 412.
+   */
+  conditional?: boolean;
 }
 
 export type ServiceMeta = OpenApiMeta<{ rest?: RestMeta }>;
@@ -108,6 +115,7 @@ export function buildOpenApiDocument(router: OpenApiRouter, options: DocumentOpt
         throw new Error(`${method.toUpperCase()} ${meta.openapi.path} needs a description and a tag`);
       if (meta.rest?.bodyInput) splitBodyInput(operation, meta.rest.bodyInput);
       markDeepObjects(operation);
+      if (meta.rest?.conditional) addPreconditionHeaders(operation);
       const hasParameters = (operation.parameters ?? []).some((p) => p.in === "path" || p.in === "query");
       operation.responses = responsesFor(method, operation.responses["200"]!, meta, options, hasParameters);
     }
@@ -129,7 +137,7 @@ function markDeepObjects(operation: OperationLike): void {
 
 interface OperationLike {
   operationId: string;
-  parameters?: { in: string; name?: string; required?: boolean; schema?: unknown }[];
+  parameters?: { in: string; name?: string; required?: boolean; description?: string; schema?: unknown }[];
   requestBody?: { required?: boolean; content: Record<string, { schema: ObjectSchemaLike }> };
   responses: Record<string, ResponseLike>;
 }
@@ -162,6 +170,38 @@ interface ResponseLike {
   content?: Record<string, { schema: unknown }>;
 }
 
+const PRECONDITION_DESCRIPTIONS: Record<(typeof PRECONDITION_HEADERS)[number], string> = {
+  "If-Match":
+    "Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412.",
+  "If-None-Match":
+    "`*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one.",
+  "If-Unmodified-Since":
+    "An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact).",
+};
+
+/** A conditional write's request headers (RestMeta.conditional). */
+function addPreconditionHeaders(operation: OperationLike): void {
+  operation.parameters = [
+    ...(operation.parameters ?? []),
+    ...PRECONDITION_HEADERS.map((name) => ({
+      in: "header",
+      name,
+      required: false,
+      description: PRECONDITION_DESCRIPTIONS[name],
+      schema: { type: "string" },
+    })),
+  ];
+}
+
+/** The success header of an answer that carries its resource's version. */
+export const ETAG_HEADER = {
+  ETag: "The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version.",
+};
+
+const PRECONDITION_ERRORS: Record<number, string> = {
+  412: "A precondition failed: the resource changed since the version If-Match names (or exists, for If-None-Match: *).",
+};
+
 const PARAMETER_ERRORS: Record<number, string> = {
   400: "A path or query parameter is not valid (see `issues`): an id that is not a uuid, a value out of range.",
 };
@@ -174,13 +214,14 @@ function responsesFor(
   hasParameters: boolean,
 ) {
   const rest = meta.rest ?? {};
+  const successHeaders = rest.conditional ? { ...ETAG_HEADER, ...rest.successHeaders } : rest.successHeaders;
   const ok: ResponseLike = {
     ...success,
     content: { ...success.content, ...schemaContent(rest.alternateContent) },
-    ...(rest.successHeaders
+    ...(successHeaders
       ? {
           headers: Object.fromEntries(
-            Object.entries(rest.successHeaders).map(([name, description]) => [
+            Object.entries(successHeaders).map(([name, description]) => [
               name,
               { description, schema: { type: "string" } },
             ]),
@@ -193,6 +234,7 @@ function responsesFor(
     ...(["post", "put", "patch"].includes(method) ? BODY_ERRORS : {}),
     ...(meta.openapi?.protect === false ? {} : options.commonErrors),
     ...(meta.openapi?.protect === false || method === "get" ? {} : options.writeErrors),
+    ...(rest.conditional ? PRECONDITION_ERRORS : {}),
     ...rest.errors,
     500: "An unexpected error; the body never carries internals.",
   };

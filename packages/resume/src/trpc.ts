@@ -9,7 +9,9 @@ import {
   DomainError,
   domainErrorsForTrpc,
   formatTrpcError,
+  hasPreconditions,
   trpcErrorFor,
+  type PreconditionHeaders,
   type ResponseControl,
   type ServiceMeta,
 } from "@app/rest";
@@ -35,6 +37,8 @@ export interface ResumeContext {
   takeRateLimit(userId: string): number | Promise<number>;
   /** The request's Idempotency-Key header as sent, if any (creates use it). */
   idempotencyKey: string | null;
+  /** The request's If-Match, If-None-Match and If-Unmodified-Since as sent (conditional writes use them). */
+  preconditions: PreconditionHeaders;
   response: ResponseControl;
   /** Makes the PDF, Word and text documents; without it, renderResumeDocument on this thread. */
   renderDocument?: RenderResumeDocument;
@@ -81,13 +85,21 @@ export const router = t.router;
  * only with `resume:write` (403). A DomainError keeps its status on both
  * transports, and a database that does not answer is a 503, not a 500; a
  * mutation is announced (`beforeWrite`) before it runs, and its outcome
- * before its answer goes out. One middleware for all: each one tRPC runs
- * copies the call's options twice.
+ * before its answer goes out. A write that does not check If-Match and the
+ * other preconditions (RestMeta.conditional) refuses them with a 400 rather
+ * than write unchecked. One middleware for all: each one tRPC runs copies the
+ * call's options twice.
  */
 export const userProcedure = t.procedure.use(async ({ ctx, type, meta, next }) => {
   let caller: { userId: string; personalToken: boolean };
   try {
     caller = await admittedCaller(ctx, type);
+    if (type === "mutation" && !meta?.rest?.conditional && hasPreconditions(ctx.preconditions)) {
+      throw new DomainError(
+        400,
+        "this write does not check If-Match, If-None-Match or If-Unmodified-Since; send it without them",
+      );
+    }
   } catch (error) {
     throw trpcErrorFor(error, isDatabaseUnavailable) ?? error;
   }

@@ -18,6 +18,7 @@ import {
   failureAnswer,
   methodNotAllowedAnswer,
   parseRequestTarget,
+  preconditionHeadersOf,
   READ_METHODS,
   readBody,
   restRequestOf,
@@ -153,6 +154,7 @@ export function createResumeApi({
     identity,
     takeRateLimit,
     idempotencyKey: headers.get("idempotency-key"),
+    preconditions: preconditionHeadersOf(headers),
     response: createResponseControl(),
     renderDocument:
       identity instanceof AuthenticationError ? undefined : documentWorkers?.renderFor(identity.userId),

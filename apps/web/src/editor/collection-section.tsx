@@ -5,7 +5,7 @@ import { useConfirmation } from "./editor-confirmation.tsx";
 import { useEditorSession } from "./editor-session.tsx";
 import { EntryForm } from "./entry-form.tsx";
 import { SECTIONS, type SectionSpec } from "./field-specs.ts";
-import { api } from "./trpc.ts";
+import { api, onlyOver } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 import { hasDraft } from "./use-session-draft.ts";
 
@@ -53,7 +53,8 @@ export function CollectionSection<Name extends CollectionName>({
     const { title } = section.summary(entry);
     if (!window.confirm(`Delete “${title}”? This cannot be undone.`)) return;
     try {
-      await api[collection].delete.mutate({ id: entry.id });
+      // Only the version the person saw: what another tab or app changed meanwhile is shown first.
+      await api[collection].delete.mutate({ id: entry.id }, { context: onlyOver(entry.updated_at) });
       setProblem("");
       announce(`Deleted “${title}”.`);
       // The focus was on the Delete button that goes with its entry: the next entry's Edit takes it,
@@ -63,7 +64,12 @@ export function CollectionSection<Name extends CollectionName>({
       sectionRef.current?.querySelector<HTMLElement>(`[data-opens="${next?.id ?? "new"}"]`)?.focus();
       onChanged();
     } catch (error) {
-      setProblem(handleFailure(error).message);
+      const failure = handleFailure(error);
+      if (failure.kind !== "changed") return setProblem(failure.message);
+      setProblem(
+        `“${title}” was changed in another tab or app since this page showed it, so it was not deleted. Here it is as it is now: delete it again if you still want to.`,
+      );
+      onChanged();
     }
   }
 
@@ -78,6 +84,7 @@ export function CollectionSection<Name extends CollectionName>({
         onChanged();
       }}
       onCancel={() => setEditing(null)}
+      onChangedElsewhere={onChanged}
     />
   );
 

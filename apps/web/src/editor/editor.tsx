@@ -189,7 +189,7 @@ function EditorContent({ account }: { account: ReactNode }) {
           )}
           {resume ? (
             <>
-              <ProfileForm key={formsGeneration} profile={resume.profile} onSaved={() => void reload()} />
+              <ProfileForm key={formsGeneration} profile={resume.profile} onChanged={() => void reload()} />
               {COLLECTIONS.map((c) => (
                 <CollectionSection
                   key={`${c.name}-${formsGeneration}`}

@@ -3,9 +3,9 @@ import { useEffect, useRef, type FormEvent } from "react";
 import { COLLECTIONS, GOAL_MOVES, type CollectionName, type EntryOf } from "@app/resume/client";
 import { useEditorSession } from "./editor-session.tsx";
 import { SECTIONS, withLabels, type FieldSpec } from "./field-specs.ts";
-import { formValuesOf, inputOf, openFlag, type FormValues } from "./form-values.ts";
+import { BASED_ON, formValuesOf, inputOf, openFlag, type FormValues } from "./form-values.ts";
 import { TextListEditor } from "./text-list-editor.tsx";
-import { api, forgetIdempotencyKey, idempotencyKeyFor } from "./trpc.ts";
+import { api, forgetIdempotencyKey, idempotencyKeyFor, onlyOver } from "./trpc.ts";
 import { useSessionDraft } from "./use-session-draft.ts";
 import { useValidatedSave } from "./use-validated-save.ts";
 
@@ -15,6 +15,8 @@ interface Props<Name extends CollectionName> {
   entry?: EntryOf<Name>;
   onSaved(): void;
   onCancel(): void;
+  /** The entry was found changed by another tab or app (a save refused): the section shows it anew. */
+  onChangedElsewhere(): void;
 }
 
 /** The add or edit form of one entry, validated with the server's own zod schema before it is sent. */
@@ -23,15 +25,17 @@ export function EntryForm<Name extends CollectionName>({
   entry,
   onSaved,
   onCancel,
+  onChangedElsewhere,
 }: Props<Name>) {
   const { userId } = useEditorSession();
   const section = SECTIONS[collection];
   const schema = COLLECTIONS.find((c) => c.name === collection)!.fields;
   const formId = `${collection}-${entry ? entry.id : "new"}`;
   const draftKey = `draft:${userId}:${formId}`;
-  const [values, setValues, clearDraft] = useSessionDraft<FormValues>(draftKey, () =>
-    formValuesOf(section.fields, entry),
-  );
+  const [values, setValues, clearDraft] = useSessionDraft<FormValues>(draftKey, () => ({
+    ...formValuesOf(section.fields, entry),
+    ...(entry ? { [BASED_ON]: entry.updated_at } : {}),
+  }));
   const { errors: apiErrors, failure, saving, save } = useValidatedSave();
   // Messages name other fields by their labels ("must not be before Start date"), not their API names.
   const errors = Object.fromEntries(
@@ -50,21 +54,29 @@ export function EntryForm<Name extends CollectionName>({
     event.preventDefault();
     const input = inputOf(section.fields, values);
     const procedures = api[collection];
-    const saved = await save(
+    const outcome = await save(
       schema,
       input,
       () =>
         entry
-          ? procedures.replace.mutate({ id: entry.id, ...input })
+          ? procedures.replace.mutate(
+              { id: entry.id, ...input },
+              { context: onlyOver(String(values[BASED_ON])) },
+            )
           : procedures.create.mutate(input, {
-              context: { idempotencyKey: idempotencyKeyFor(draftKey, input) },
+              context: { headers: { "idempotency-key": idempotencyKeyFor(draftKey, input) } },
             }),
       { form: formRef.current },
     );
-    if (saved) {
+    if (outcome === "saved") {
       clearDraft();
       forgetIdempotencyKey(draftKey);
       onSaved();
+    } else if (outcome === "changed" && entry) {
+      // Saving again goes over the version there is now: the person has been told, and chooses.
+      const current = await procedures.get.query({ id: entry.id }).catch(() => null);
+      if (current) setValues({ ...values, [BASED_ON]: current.updated_at });
+      onChangedElsewhere();
     }
   }
 
@@ -98,6 +110,8 @@ export function EntryForm<Name extends CollectionName>({
       {failure && (
         <p className="form-error" role="alert">
           {failure.message}
+          {failure.kind === "changed" &&
+            " Save again to replace that version with yours, or Cancel to keep it."}
         </p>
       )}
       <div className="actions">

@@ -6,6 +6,12 @@ export type FormValues = Record<string, string | string[] | boolean>;
 
 export const openFlag = (name: string) => `${name}__open`;
 
+/**
+ * Where a form keeps the version (`updated_at`) of the entry it was opened
+ * from, kept with its draft: its save goes only over that version (onlyOver).
+ */
+export const BASED_ON = "__based_on";
+
 /** Form values for an existing entry, or for a new entry empty ones but for the server's defaults. */
 export function formValuesOf(fields: FieldSpec[], entry?: Record<string, unknown>): FormValues {
   const values: FormValues = {};

@@ -1,9 +1,9 @@
 "use client";
-import type { FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { profileFields, type Profile } from "@app/resume/client";
 import { useConfirmation } from "./editor-confirmation.tsx";
 import { useEditorSession } from "./editor-session.tsx";
-import { api } from "./trpc.ts";
+import { api, isNotFound, onlyOver } from "./trpc.ts";
 import { useSessionDraft } from "./use-session-draft.ts";
 import { useValidatedSave } from "./use-validated-save.ts";
 
@@ -20,10 +20,12 @@ interface ProfileValues {
   phone: string;
   goals_summary: string;
   links: { name: string; url: string }[];
+  /** The version (`updated_at`) the values were opened from, none before the first save: the save goes only over it. */
+  based_on: string | null;
 }
 
 const TEXT_FIELDS: {
-  name: Exclude<keyof ProfileValues, "links">;
+  name: Exclude<keyof ProfileValues, "links" | "based_on">;
   label: string;
   multiline?: boolean;
   required?: boolean;
@@ -57,6 +59,7 @@ function valuesOf(profile: Profile | null): ProfileValues {
     phone: profile?.phone ?? "",
     goals_summary: profile?.goals_summary ?? "",
     links,
+    based_on: profile?.updated_at ?? null,
   };
 }
 
@@ -72,14 +75,17 @@ function repeatedLinks({ links }: ProfileValues): Record<string, string> {
 
 interface Props {
   profile: Profile | null;
-  onSaved(): void;
+  /** The saved profile changed: saved here, or found changed by another tab or app. */
+  onChanged(): void;
 }
 
-export function ProfileForm({ profile, onSaved }: Props) {
+export function ProfileForm({ profile, onChanged }: Props) {
   const { userId } = useEditorSession();
   const [values, setValues, clearDraft] = useSessionDraft(`draft:${userId}:profile`, () => valuesOf(profile));
-  const { errors, failure, save } = useValidatedSave();
+  const { errors, failure, save, reset } = useValidatedSave();
   const [status, setStatus] = useConfirmation();
+  /** The profile another tab or app saved over the one this form was opened from (after a refused save). */
+  const [theirs, setTheirs] = useState<Profile | null | undefined>(undefined);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -90,15 +96,35 @@ export function ProfileForm({ profile, onSaved }: Props) {
       links: Object.fromEntries(values.links.filter((l) => l.name || l.url).map((l) => [l.name, l.url])),
     };
     setStatus("");
-    if (
-      await save(profileFields, input, () => api.profile.put.mutate(input), {
-        refused: repeatedLinks(values),
-      })
-    ) {
-      clearDraft();
+    let saved: Profile | undefined;
+    const write = async () => {
+      saved = await api.profile.put.mutate(input, { context: onlyOver(values.based_on) });
+    };
+    const outcome = await save(profileFields, input, write, { refused: repeatedLinks(values) });
+    if (outcome === "saved") {
+      clearDraft({ ...values, based_on: saved!.updated_at });
+      setTheirs(undefined);
       setStatus("Profile saved.");
-      onSaved();
+      onChanged();
+    } else if (outcome === "changed") {
+      // Saving again goes over the profile there is now: the person has been told, and chooses.
+      const current = await api.profile.get
+        .query()
+        .catch((error: unknown) => (isNotFound(error) ? null : undefined));
+      if (current !== undefined) {
+        setTheirs(current);
+        setValues({ ...values, based_on: current?.updated_at ?? null });
+      }
+      onChanged();
     }
+  }
+
+  /** Drops what was typed for the profile the other tab or app saved. */
+  function keepTheirs() {
+    clearDraft(valuesOf(theirs ?? null));
+    setTheirs(undefined);
+    reset();
+    setStatus("Your changes were discarded: the form shows the saved profile.");
   }
 
   const error = (name: string) =>
@@ -199,10 +225,17 @@ export function ProfileForm({ profile, onSaved }: Props) {
         {failure && (
           <p className="form-error" role="alert">
             {failure.message}
+            {failure.kind === "changed" &&
+              " Save again to replace that version with yours, or discard your changes to keep it."}
           </p>
         )}
         <div className="actions">
           <button type="submit">Save profile</button>
+          {failure?.kind === "changed" && theirs !== undefined && (
+            <button type="button" className="secondary" onClick={keepTheirs}>
+              Discard my changes
+            </button>
+          )}
           <span className="status" role="status">
             {status}
           </span>

@@ -15,19 +15,23 @@ export async function authorization(): Promise<Record<string, string>> {
   return token ? { authorization: `Bearer ${token}` } : {};
 }
 
+/** Headers of one call (`context.headers`): an Idempotency-Key, an If-Match. */
+type CallHeaders = Record<string, string>;
+
 /**
- * The editor's one data path: the resume router over tRPC. A create with an
- * Idempotency-Key (in the call's context) goes alone, with the key in its header.
+ * The editor's one data path: the resume router over tRPC. A call with
+ * headers of its own in its context (a create's Idempotency-Key, a write's
+ * If-Match) goes alone, with them.
  */
 export const api = createTRPCClient<ResumeAppRouter>({
   links: [
     splitLink({
-      condition: (op) => typeof op.context.idempotencyKey === "string",
+      condition: (op) => op.context.headers !== undefined,
       true: httpLink({
         url: "/api/trpc",
         headers: async ({ op }) => ({
           ...(await authorization()),
-          "idempotency-key": op.context.idempotencyKey as string,
+          ...(op.context.headers as CallHeaders),
         }),
       }),
       false: httpBatchLink({ url: "/api/trpc", headers: authorization }),
@@ -57,12 +61,26 @@ export function idempotencyKeyFor(draftKey: string, input: unknown): string {
   return key;
 }
 
+/**
+ * The headers that make a write go only over the version (`updated_at`) a
+ * form was opened from, or only where there was none yet (`null`): a save
+ * over what another tab or app saved meanwhile is then refused (412), not
+ * made unseen.
+ */
+export function onlyOver(version: string | null): { headers: CallHeaders } {
+  return { headers: version === null ? { "if-none-match": "*" } : { "if-match": `"${version}"` } };
+}
+
 export function forgetIdempotencyKey(draftKey: string): void {
   window.sessionStorage.removeItem(`${draftKey}:idempotency-key`);
 }
 
+/** Whether a call failed because what it named is not there (404). */
+export const isNotFound = (error: unknown): boolean =>
+  error instanceof TRPCClientError && (error.data as { httpStatus?: number } | undefined)?.httpStatus === 404;
+
 export interface SaveFailure {
-  kind: "invalid" | "signed-out" | "offline" | "conflict" | "other";
+  kind: "invalid" | "signed-out" | "offline" | "conflict" | "changed" | "other";
   message: string;
   /** Field path -> message, from the server's `issues`. */
   fieldErrors: Record<string, string>;
@@ -96,6 +114,12 @@ export function describeFailure(error: unknown): SaveFailure {
       };
     case 409:
       return { kind: "conflict", message, fieldErrors };
+    case 412:
+      return {
+        kind: "changed",
+        message: "This was changed in another tab or app after you opened it, so nothing was saved.",
+        fieldErrors,
+      };
     default:
       return {
         kind: data?.httpStatus ? "other" : "offline",

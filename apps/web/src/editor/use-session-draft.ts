@@ -36,9 +36,12 @@ export function leaveKeepingDrafts(): void {
  * `initial()`, so that what a person typed survives a failed save, an expired
  * session and a sign-in round trip. Meanwhile closing or leaving the page asks
  * first. `clear` (saved, or cancelled) drops the draft and makes the state as
- * it is the one to compare with.
+ * it is, or `next`, the one to compare with.
  */
-export function useSessionDraft<T>(key: string, initial: () => T): [T, (next: T) => void, () => void] {
+export function useSessionDraft<T>(
+  key: string,
+  initial: () => T,
+): [T, (next: T) => void, (next?: T) => void] {
   const [opened, setOpened] = useState(() => JSON.stringify(initial()));
   const [value, setValue] = useState<T>(() => {
     const stored = typeof window === "undefined" ? null : window.sessionStorage.getItem(key);
@@ -50,10 +53,14 @@ export function useSessionDraft<T>(key: string, initial: () => T): [T, (next: T)
     else window.sessionStorage.setItem(key, text);
     window.addEventListener("beforeunload", askBeforeLeaving);
   }, [key, value, opened]);
-  const clear = useCallback(() => {
-    window.sessionStorage.removeItem(key);
-    setOpened(JSON.stringify(value));
-  }, [key, value]);
+  const clear = useCallback(
+    (next?: T) => {
+      window.sessionStorage.removeItem(key);
+      if (next !== undefined) setValue(next);
+      setOpened(JSON.stringify(next ?? value));
+    },
+    [key, value],
+  );
   return [value, setValue, clear];
 }
 

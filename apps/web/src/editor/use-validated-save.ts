@@ -34,6 +34,9 @@ interface SaveChecks {
   refused?: Record<string, string>;
 }
 
+/** How a save ended: saved, or why not (a SaveFailure's kind). */
+export type SaveOutcome = "saved" | SaveFailure["kind"];
+
 /**
  * A form's save: validate with the server's schema first (messages at the
  * fields, nothing sent), with the form's own checks, then write; a refused
@@ -46,35 +49,40 @@ export function useValidatedSave() {
   const [failure, setFailure] = useState<SaveFailure | null>(null);
   const [saving, setSaving] = useState(false);
 
-  /** Resolves to true when `write` succeeded. */
   async function save(
     schema: z.ZodType,
     input: unknown,
     write: () => Promise<unknown>,
     { form, refused = {} }: SaveChecks = {},
-  ): Promise<boolean> {
+  ): Promise<SaveOutcome> {
     const checked = schema.safeParse(input);
     const found = { ...unreadableInputs(form), ...refused };
     if (!checked.success || Object.keys(found).length > 0) {
       setErrors({ ...(checked.success ? {} : errorsOf(checked.error)), ...found });
       setFailure(INVALID);
-      return false;
+      return INVALID.kind;
     }
     setSaving(true);
     try {
       await write();
       setErrors({});
       setFailure(null);
-      return true;
+      return "saved";
     } catch (error) {
       const described = handleFailure(error);
       setErrors(described.fieldErrors);
       setFailure(described);
-      return false;
+      return described.kind;
     } finally {
       setSaving(false);
     }
   }
 
-  return { errors, failure, saving, save };
+  /** Forgets the last save's messages (the form was put back as it was saved). */
+  const reset = () => {
+    setErrors({});
+    setFailure(null);
+  };
+
+  return { errors, failure, saving, save, reset };
 }

@@ -14,7 +14,7 @@ export interface paths {
         get: operations["profile-get"];
         /**
          * Create or replace the caller's profile
-         * @description An upsert: never 404. Optional fields left out are cleared.
+         * @description An upsert: never 404. Optional fields left out are cleared. With If-Match (the ETag a read gave), it writes only over that version; with If-None-Match: *, only if there is no profile yet.
          */
         put: operations["profile-put"];
         post?: never;
@@ -62,13 +62,13 @@ export interface paths {
         get: operations["experience-get"];
         /**
          * Replace one entry of experience
-         * @description The complete entry: optional fields left out are cleared.
+         * @description The complete entry: optional fields left out are cleared. With If-Match (the ETag a read gave, or the entry's updated_at in quotes), it writes only over that version.
          */
         put: operations["experience-replace"];
         post?: never;
         /**
          * Delete one entry of experience
-         * @description Removes one of the caller's entries for good.
+         * @description Removes one of the caller's entries for good; with If-Match, only if it is still that version.
          */
         delete: operations["experience-delete"];
         options?: never;
@@ -114,13 +114,13 @@ export interface paths {
         get: operations["education-get"];
         /**
          * Replace one entry of education
-         * @description The complete entry: optional fields left out are cleared.
+         * @description The complete entry: optional fields left out are cleared. With If-Match (the ETag a read gave, or the entry's updated_at in quotes), it writes only over that version.
          */
         put: operations["education-replace"];
         post?: never;
         /**
          * Delete one entry of education
-         * @description Removes one of the caller's entries for good.
+         * @description Removes one of the caller's entries for good; with If-Match, only if it is still that version.
          */
         delete: operations["education-delete"];
         options?: never;
@@ -166,13 +166,13 @@ export interface paths {
         get: operations["skills-get"];
         /**
          * Replace one entry of skills
-         * @description The complete entry: optional fields left out are cleared.
+         * @description The complete entry: optional fields left out are cleared. With If-Match (the ETag a read gave, or the entry's updated_at in quotes), it writes only over that version.
          */
         put: operations["skills-replace"];
         post?: never;
         /**
          * Delete one entry of skills
-         * @description Removes one of the caller's entries for good.
+         * @description Removes one of the caller's entries for good; with If-Match, only if it is still that version.
          */
         delete: operations["skills-delete"];
         options?: never;
@@ -218,13 +218,13 @@ export interface paths {
         get: operations["certifications-get"];
         /**
          * Replace one entry of certifications
-         * @description The complete entry: optional fields left out are cleared.
+         * @description The complete entry: optional fields left out are cleared. With If-Match (the ETag a read gave, or the entry's updated_at in quotes), it writes only over that version.
          */
         put: operations["certifications-replace"];
         post?: never;
         /**
          * Delete one entry of certifications
-         * @description Removes one of the caller's entries for good.
+         * @description Removes one of the caller's entries for good; with If-Match, only if it is still that version.
          */
         delete: operations["certifications-delete"];
         options?: never;
@@ -270,13 +270,13 @@ export interface paths {
         get: operations["hobbies-get"];
         /**
          * Replace one entry of hobbies
-         * @description The complete entry: optional fields left out are cleared.
+         * @description The complete entry: optional fields left out are cleared. With If-Match (the ETag a read gave, or the entry's updated_at in quotes), it writes only over that version.
          */
         put: operations["hobbies-replace"];
         post?: never;
         /**
          * Delete one entry of hobbies
-         * @description Removes one of the caller's entries for good.
+         * @description Removes one of the caller's entries for good; with If-Match, only if it is still that version.
          */
         delete: operations["hobbies-delete"];
         options?: never;
@@ -322,13 +322,13 @@ export interface paths {
         get: operations["goals-get"];
         /**
          * Replace one entry of goals
-         * @description The complete entry: optional fields left out are cleared.
+         * @description The complete entry: optional fields left out are cleared. With If-Match (the ETag a read gave, or the entry's updated_at in quotes), it writes only over that version.
          */
         put: operations["goals-replace"];
         post?: never;
         /**
          * Delete one entry of goals
-         * @description Removes one of the caller's entries for good.
+         * @description Removes one of the caller's entries for good; with If-Match, only if it is still that version.
          */
         delete: operations["goals-delete"];
         options?: never;
@@ -780,6 +780,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -836,7 +838,14 @@ export interface operations {
     "profile-put": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
+                "If-Match"?: string;
+                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                "If-None-Match"?: string;
+                /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
+                "If-Unmodified-Since"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -867,6 +876,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -893,6 +904,15 @@ export interface operations {
             };
             /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition failed: the resource changed since the version If-Match names (or exists, for If-None-Match: *). */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1041,6 +1061,8 @@ export interface operations {
                 headers: {
                     /** @description The new entry's URL. */
                     Location?: string;
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     /** @description `true` when this is the first create's answer again, for a repeated Idempotency-Key. */
                     "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
@@ -1155,6 +1177,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1220,7 +1244,14 @@ export interface operations {
     "experience-replace": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
+                "If-Match"?: string;
+                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                "If-None-Match"?: string;
+                /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
+                "If-Unmodified-Since"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1250,6 +1281,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1285,6 +1318,15 @@ export interface operations {
             };
             /** @description No experience entry with this id belongs to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition failed: the resource changed since the version If-Match names (or exists, for If-None-Match: *). */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1342,7 +1384,14 @@ export interface operations {
     "experience-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
+                "If-Match"?: string;
+                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                "If-None-Match"?: string;
+                /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
+                "If-Unmodified-Since"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1353,6 +1402,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1388,6 +1439,15 @@ export interface operations {
             };
             /** @description No experience entry with this id belongs to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition failed: the resource changed since the version If-Match names (or exists, for If-None-Match: *). */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1514,6 +1574,8 @@ export interface operations {
                 headers: {
                     /** @description The new entry's URL. */
                     Location?: string;
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     /** @description `true` when this is the first create's answer again, for a repeated Idempotency-Key. */
                     "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
@@ -1628,6 +1690,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1693,7 +1757,14 @@ export interface operations {
     "education-replace": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
+                "If-Match"?: string;
+                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                "If-None-Match"?: string;
+                /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
+                "If-Unmodified-Since"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1719,6 +1790,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1754,6 +1827,15 @@ export interface operations {
             };
             /** @description No education entry with this id belongs to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition failed: the resource changed since the version If-Match names (or exists, for If-None-Match: *). */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1811,7 +1893,14 @@ export interface operations {
     "education-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
+                "If-Match"?: string;
+                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                "If-None-Match"?: string;
+                /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
+                "If-Unmodified-Since"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1822,6 +1911,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1857,6 +1948,15 @@ export interface operations {
             };
             /** @description No education entry with this id belongs to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition failed: the resource changed since the version If-Match names (or exists, for If-None-Match: *). */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1984,6 +2084,8 @@ export interface operations {
                 headers: {
                     /** @description The new entry's URL. */
                     Location?: string;
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     /** @description `true` when this is the first create's answer again, for a repeated Idempotency-Key. */
                     "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
@@ -2098,6 +2200,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2163,7 +2267,14 @@ export interface operations {
     "skills-replace": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
+                "If-Match"?: string;
+                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                "If-None-Match"?: string;
+                /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
+                "If-Unmodified-Since"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2190,6 +2301,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2225,6 +2338,15 @@ export interface operations {
             };
             /** @description No skill entry with this id belongs to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition failed: the resource changed since the version If-Match names (or exists, for If-None-Match: *). */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2282,7 +2404,14 @@ export interface operations {
     "skills-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
+                "If-Match"?: string;
+                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                "If-None-Match"?: string;
+                /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
+                "If-Unmodified-Since"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2293,6 +2422,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2328,6 +2459,15 @@ export interface operations {
             };
             /** @description No skill entry with this id belongs to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition failed: the resource changed since the version If-Match names (or exists, for If-None-Match: *). */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2456,6 +2596,8 @@ export interface operations {
                 headers: {
                     /** @description The new entry's URL. */
                     Location?: string;
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     /** @description `true` when this is the first create's answer again, for a repeated Idempotency-Key. */
                     "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
@@ -2570,6 +2712,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2635,7 +2779,14 @@ export interface operations {
     "certifications-replace": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
+                "If-Match"?: string;
+                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                "If-None-Match"?: string;
+                /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
+                "If-Unmodified-Since"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2663,6 +2814,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2698,6 +2851,15 @@ export interface operations {
             };
             /** @description No certification entry with this id belongs to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition failed: the resource changed since the version If-Match names (or exists, for If-None-Match: *). */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2755,7 +2917,14 @@ export interface operations {
     "certifications-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
+                "If-Match"?: string;
+                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                "If-None-Match"?: string;
+                /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
+                "If-Unmodified-Since"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2766,6 +2935,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2801,6 +2972,15 @@ export interface operations {
             };
             /** @description No certification entry with this id belongs to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition failed: the resource changed since the version If-Match names (or exists, for If-None-Match: *). */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2919,6 +3099,8 @@ export interface operations {
                 headers: {
                     /** @description The new entry's URL. */
                     Location?: string;
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     /** @description `true` when this is the first create's answer again, for a repeated Idempotency-Key. */
                     "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
@@ -3033,6 +3215,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3098,7 +3282,14 @@ export interface operations {
     "hobbies-replace": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
+                "If-Match"?: string;
+                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                "If-None-Match"?: string;
+                /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
+                "If-Unmodified-Since"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3116,6 +3307,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3151,6 +3344,15 @@ export interface operations {
             };
             /** @description No hobby entry with this id belongs to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition failed: the resource changed since the version If-Match names (or exists, for If-None-Match: *). */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3208,7 +3410,14 @@ export interface operations {
     "hobbies-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
+                "If-Match"?: string;
+                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                "If-None-Match"?: string;
+                /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
+                "If-Unmodified-Since"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3219,6 +3428,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3254,6 +3465,15 @@ export interface operations {
             };
             /** @description No hobby entry with this id belongs to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition failed: the resource changed since the version If-Match names (or exists, for If-None-Match: *). */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3379,6 +3599,8 @@ export interface operations {
                 headers: {
                     /** @description The new entry's URL. */
                     Location?: string;
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     /** @description `true` when this is the first create's answer again, for a repeated Idempotency-Key. */
                     "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
@@ -3493,6 +3715,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3558,7 +3782,14 @@ export interface operations {
     "goals-replace": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
+                "If-Match"?: string;
+                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                "If-None-Match"?: string;
+                /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
+                "If-Unmodified-Since"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3583,6 +3814,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3627,6 +3860,15 @@ export interface operations {
             };
             /** @description A status move that is not allowed. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition failed: the resource changed since the version If-Match names (or exists, for If-None-Match: *). */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3684,7 +3926,14 @@ export interface operations {
     "goals-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
+                "If-Match"?: string;
+                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                "If-None-Match"?: string;
+                /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
+                "If-Unmodified-Since"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3695,6 +3944,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3730,6 +3981,15 @@ export interface operations {
             };
             /** @description No goal entry with this id belongs to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition failed: the resource changed since the version If-Match names (or exists, for If-None-Match: *). */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { idempotencyKeyHeader, idempotencyKeyOf, synchronouslyParsed } from "@app/rest";
+import {
+  entityTagOf,
+  ETAG_HEADER,
+  idempotencyKeyHeader,
+  idempotencyKeyOf,
+  synchronouslyParsed,
+  versionCheckOf,
+} from "@app/rest";
 import type { Collection } from "../collections.ts";
 import {
   createEntry,
@@ -56,6 +63,7 @@ export function collectionRouter<C extends Collection>(collection: C) {
           successStatus: 201,
           successHeaders: {
             Location: "The new entry's URL.",
+            ...ETAG_HEADER,
             "Idempotent-Replayed":
               "`true` when this is the first create's answer again, for a repeated Idempotency-Key.",
           },
@@ -73,6 +81,7 @@ export function collectionRouter<C extends Collection>(collection: C) {
           ? await createEntryOnce(ctx.db, collection, ctx.userId, input, key)
           : { entry: await createEntry(ctx.db, collection, ctx.userId, input), replayed: false };
         ctx.response.headers.set("Location", `${path}/${entry.id}`);
+        ctx.response.headers.set("ETag", entityTagOf(entry.updated_at));
         if (replayed) ctx.response.headers.set("Idempotent-Replayed", "true");
         return entry;
       }),
@@ -86,11 +95,15 @@ export function collectionRouter<C extends Collection>(collection: C) {
           summary: `Get one entry of ${name}`,
           description: "One of the caller's entries; another person's id is a 404, as an unknown one.",
         },
-        rest: { errors: notFound },
+        rest: { successHeaders: ETAG_HEADER, errors: notFound },
       })
       .input(idInput)
       .output(collection.output)
-      .query(({ ctx, input }) => getEntry(ctx.db, collection, ctx.userId, input.id)),
+      .query(async ({ ctx, input }) => {
+        const entry = await getEntry(ctx.db, collection, ctx.userId, input.id);
+        ctx.response.headers.set("ETag", entityTagOf(entry.updated_at));
+        return entry;
+      }),
 
     replace: userProcedure
       .meta({
@@ -99,15 +112,20 @@ export function collectionRouter<C extends Collection>(collection: C) {
           path: `${path}/{id}`,
           tags,
           summary: `Replace one entry of ${name}`,
-          description: "The complete entry: optional fields left out are cleared.",
+          description:
+            "The complete entry: optional fields left out are cleared. " +
+            "With If-Match (the ETag a read gave, or the entry's updated_at in quotes), it writes only over that version.",
         },
-        rest: { errors: replaceErrors },
+        rest: { conditional: true, errors: replaceErrors },
       })
       .input(collection.replaceInput)
       .output(collection.output)
-      .mutation(({ ctx, input }) => {
+      .mutation(async ({ ctx, input }) => {
         const { id, ...fields } = input;
-        return replaceEntry(ctx.db, collection, ctx.userId, id, fields);
+        const check = versionCheckOf(ctx.preconditions) ?? undefined;
+        const entry = await replaceEntry(ctx.db, collection, ctx.userId, id, fields, check);
+        ctx.response.headers.set("ETag", entityTagOf(entry.updated_at));
+        return entry;
       }),
 
     delete: userProcedure
@@ -117,14 +135,16 @@ export function collectionRouter<C extends Collection>(collection: C) {
           path: `${path}/{id}`,
           tags,
           summary: `Delete one entry of ${name}`,
-          description: "Removes one of the caller's entries for good.",
+          description:
+            "Removes one of the caller's entries for good; with If-Match, only if it is still that version.",
         },
-        rest: { errors: notFound },
+        rest: { conditional: true, errors: notFound },
       })
       .input(idInput)
       .output(deletedOutput)
       .mutation(async ({ ctx, input }) => {
-        await deleteEntry(ctx.db, collection, ctx.userId, input.id);
+        const check = versionCheckOf(ctx.preconditions) ?? undefined;
+        await deleteEntry(ctx.db, collection, ctx.userId, input.id, check);
         return { statusCode: 200 as const, message: `${entityType} entry ${input.id} deleted` };
       }),
   });

@@ -1,4 +1,4 @@
-import { DomainError } from "@app/rest";
+import { DomainError, entityTagOf, ETAG_HEADER, versionCheckOf } from "@app/rest";
 import { profileInput, profileOutput, type Profile } from "../schemas/profile.ts";
 import { getProfile, putProfile } from "../store/profile-store.ts";
 import { router, userProcedure } from "../trpc.ts";
@@ -15,12 +15,13 @@ export const profileRouter = router({
         summary: "Get the caller's profile",
         description: "The profile the caller stored with PUT; 404 before the first PUT.",
       },
-      rest: { errors: { 404: "No profile stored yet: PUT one first." } },
+      rest: { successHeaders: ETAG_HEADER, errors: { 404: "No profile stored yet: PUT one first." } },
     })
     .output(profileOutput)
     .query(async ({ ctx }) => {
       const profile = await getProfile(ctx.db, ctx.userId);
       if (!profile) throw new DomainError(404, "no profile yet; PUT /me/profile creates it");
+      ctx.response.headers.set("ETag", entityTagOf(profile.updated_at));
       return profile;
     }),
 
@@ -31,12 +32,24 @@ export const profileRouter = router({
         path: "/me/profile",
         tags,
         summary: "Create or replace the caller's profile",
-        description: "An upsert: never 404. Optional fields left out are cleared.",
+        description:
+          "An upsert: never 404. Optional fields left out are cleared. " +
+          "With If-Match (the ETag a read gave), it writes only over that version; with If-None-Match: *, only if there is no profile yet.",
       },
+      rest: { conditional: true },
       // One row written, so one move of the version; the answer is the whole profile.
       wholeResumeChange: (profile: Profile) => (resume) => ({ ...resume, profile }),
     })
     .input(profileInput)
     .output(profileOutput)
-    .mutation(({ ctx, input }) => putProfile(ctx.db, ctx.userId, input)),
+    .mutation(async ({ ctx, input }) => {
+      const profile = await putProfile(
+        ctx.db,
+        ctx.userId,
+        input,
+        versionCheckOf(ctx.preconditions) ?? undefined,
+      );
+      ctx.response.headers.set("ETag", entityTagOf(profile.updated_at));
+      return profile;
+    }),
 });

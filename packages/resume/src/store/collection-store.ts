@@ -1,17 +1,62 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { z } from "zod";
-import { inTransaction, queryRows, type Database } from "@app/db";
+import { inTransaction, queryRows, type Database, type Queryable } from "@app/db";
 import { DomainError } from "@app/rest/errors";
+import type { VersionCheck } from "@app/rest/preconditions";
 import type { Collection } from "../collections.ts";
 import { LIMITS } from "../limits.ts";
 import { tableOf } from "./collection-tables.ts";
-import { advisoryXactLock, castParameters, columnValues, entryJson, listJson } from "./sql.ts";
+import {
+  advisoryXactLock,
+  castParameters,
+  columnValues,
+  entryJson,
+  listJson,
+  NEXT_UPDATED_AT,
+  VERSION_SQL,
+} from "./sql.ts";
 
 /** An entry of `C` as the API answers it (the JSON that entryJson builds). */
 type Entry<C extends Collection> = z.output<C["output"]>;
 
 const notFound = (collection: Collection) =>
   new DomainError(404, `no ${collection.entityType} entry with that id`);
+
+/** The 412 of a conditional write (If-Match...) whose entry is at another version than it asks for. */
+export const versionConflict = (what: string, current: string | null) =>
+  new DomainError(
+    412,
+    current === null
+      ? `there is no ${what} at the version the request names (If-Match); create it first`
+      : `the ${what} is at version "${current}" (its updated_at), not the one the request's preconditions ask for: read it again before writing over it`,
+  );
+
+/**
+ * Runs `write` on the entry when `check` (the request's If-Match...) passes
+ * for its version, read and locked in the same transaction so that no other
+ * write comes between; without a check, `write` runs alone. An entry that is
+ * not there is the 404 whatever the check (RFC 9110, 13.2.1).
+ */
+async function checkedWrite<T>(
+  db: Database,
+  collection: Collection,
+  userId: string,
+  id: string,
+  check: VersionCheck | undefined,
+  write: (db: Queryable) => Promise<T>,
+): Promise<T> {
+  if (!check) return write(db);
+  return inTransaction(db, async (tx) => {
+    const [row] = await tx.query<{ version: string }>(
+      `SELECT ${VERSION_SQL} AS version FROM ${tableOf(collection).table} t WHERE t.id = $1::uuid AND t.user_id = $2 FOR UPDATE`,
+      id,
+      userId,
+    );
+    if (!row) throw notFound(collection);
+    if (!check(row.version)) throw versionConflict(`${collection.entityType} entry`, row.version);
+    return write(tx);
+  });
+}
 
 export async function listEntries<C extends Collection>(
   db: Database,
@@ -162,7 +207,8 @@ export async function purgeExpiredRows(db: Database): Promise<void> {
 /**
  * Replaces every field of an entry (omitted optional fields are cleared). A
  * field with restricted moves (goal status) changes only along an allowed move,
- * checked in the same statement as the write.
+ * checked in the same statement as the write; `check` is the request's
+ * If-Match... (checkedWrite), which goes before the move's check.
  */
 export async function replaceEntry<C extends Collection>(
   db: Database,
@@ -170,6 +216,7 @@ export async function replaceEntry<C extends Collection>(
   userId: string,
   id: string,
   fields: Record<string, unknown>,
+  check?: VersionCheck,
 ): Promise<Entry<C>> {
   const { table, columns } = tableOf(collection);
   const values = columnValues(columns, fields);
@@ -179,15 +226,17 @@ export async function replaceEntry<C extends Collection>(
   const guard = transition
     ? `AND (t.${transition.column}::text = $${3 + values.length} OR t.${transition.column}::text = ANY($${4 + values.length}::text[]))`
     : "";
-  const [row] = await queryRows<{ entry: Entry<C> }>(
-    db,
-    `UPDATE ${table} AS t SET ${assignments.join(", ")}, updated_at = now()
-      WHERE t.id = $1::uuid AND t.user_id = $2 ${guard}
-     RETURNING ${entryJson(collection)} AS entry`,
-    id,
-    userId,
-    ...values,
-    ...(transition ? [fields[transition.column], movesFrom] : []),
+  const [row] = await checkedWrite(db, collection, userId, id, check, (db) =>
+    queryRows<{ entry: Entry<C> }>(
+      db,
+      `UPDATE ${table} AS t SET ${assignments.join(", ")}, updated_at = ${NEXT_UPDATED_AT}
+        WHERE t.id = $1::uuid AND t.user_id = $2 ${guard}
+       RETURNING ${entryJson(collection)} AS entry`,
+      id,
+      userId,
+      ...values,
+      ...(transition ? [fields[transition.column], movesFrom] : []),
+    ),
   );
   if (row) return row.entry;
 
@@ -209,17 +258,21 @@ function allowedOrigins(moves: Record<string, readonly string[]>, to: string): s
     .map(([from]) => from);
 }
 
+/** Deletes an entry for good; `check` is the request's If-Match... (checkedWrite). */
 export async function deleteEntry(
   db: Database,
   collection: Collection,
   userId: string,
   id: string,
+  check?: VersionCheck,
 ): Promise<void> {
-  const deleted = await queryRows(
-    db,
-    `DELETE FROM ${tableOf(collection).table} t WHERE t.id = $1::uuid AND t.user_id = $2 RETURNING true`,
-    id,
-    userId,
+  const deleted = await checkedWrite(db, collection, userId, id, check, (db) =>
+    queryRows(
+      db,
+      `DELETE FROM ${tableOf(collection).table} t WHERE t.id = $1::uuid AND t.user_id = $2 RETURNING true`,
+      id,
+      userId,
+    ),
   );
   if (deleted.length === 0) throw notFound(collection);
 }

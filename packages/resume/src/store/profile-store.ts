@@ -1,6 +1,7 @@
 import {
   batchCallsPerClient,
   databaseErrorCode,
+  inTransaction,
   isDatabase,
   isoTimestampSql,
   mayBeOneWritersFailure,
@@ -8,8 +9,10 @@ import {
   type Database,
   type Queryable,
 } from "@app/db";
+import type { VersionCheck } from "@app/rest/preconditions";
 import type { Profile, ProfileInput } from "../schemas/profile.ts";
-import { columnValues, PROFILE_COLUMNS, profileJson } from "./sql.ts";
+import { versionConflict } from "./collection-store.ts";
+import { columnValues, NEXT_UPDATED_AT, PROFILE_COLUMNS, profileJson, VERSION_SQL } from "./sql.ts";
 
 /** The caller's profile; null before the first PUT. */
 export async function getProfile(db: Database, userId: string): Promise<Profile | null> {
@@ -28,13 +31,21 @@ export async function getProfile(db: Database, userId: string): Promise<Profile 
  * and the row's two times: JSON built in PostgreSQL cost every write about
  * 0.1 ms (docs/benchmarks.md, "Resume reads and writes").
  * On the database (not in a caller's transaction) it commits together with
- * the other profile writes that arrive meanwhile (upsertTogether).
+ * the other profile writes that arrive meanwhile (upsertTogether), unless it
+ * has a `check` (the request's If-Match...: checkedUpsert).
  */
-export async function putProfile(db: Queryable, userId: string, fields: ProfileInput): Promise<Profile> {
+export async function putProfile(
+  db: Queryable,
+  userId: string,
+  fields: ProfileInput,
+  check?: VersionCheck,
+): Promise<Profile> {
   const values = columnValues(PROFILE_COLUMNS, fields);
-  const written = isDatabase(db)
-    ? await writtenTogether(db, userId, values)
-    : await upsertAlone(db, { userId, values });
+  const written = !isDatabase(db)
+    ? await upsertAlone(db, { userId, values })
+    : check
+      ? await checkedUpsert(db, { userId, values }, check)
+      : await writtenTogether(db, userId, values);
   if ("failed" in written) throw written.failed;
   return {
     entity_type: "profile",
@@ -45,6 +56,28 @@ export async function putProfile(db: Queryable, userId: string, fields: ProfileI
     created_at: written.created_at,
     updated_at: written.updated_at,
   };
+}
+
+/**
+ * Writes the profile when `check` passes for its version (null when there is
+ * none), read and locked in the same transaction. No row to lock when there
+ * is no profile: the insert then adds one only if none was added meanwhile
+ * (else the check runs again, on the one added).
+ */
+async function checkedUpsert(db: Database, write: ProfileValues, check: VersionCheck): Promise<Written> {
+  return inTransaction(db, async (tx) => {
+    for (;;) {
+      const [row] = await tx.query<{ version: string }>(
+        `SELECT ${VERSION_SQL} AS version FROM resume.profiles t WHERE t.user_id = $1 FOR UPDATE`,
+        write.userId,
+      );
+      const current = row?.version ?? null;
+      if (!check(current)) throw versionConflict("profile", current);
+      const times = await upsertProfiles(tx, [write], current === null ? "DO NOTHING" : "DO UPDATE");
+      const written = times.get(write.userId);
+      if (written) return written;
+    }
+  });
 }
 
 /** One person's profile as written: the values in PROFILE_COLUMNS's order. */
@@ -65,21 +98,35 @@ interface ProfileWrite extends ProfileValues {
 const PROFILE_COLUMN_NAMES = Object.keys(PROFILE_COLUMNS);
 /**
  * Any number of people's profiles in one statement: one array per column, the
- * rows in the arrays' order (one text for every size, so one prepared statement).
+ * rows in the arrays' order (one text for every size, so one prepared
+ * statement). `DO NOTHING` adds only the profiles that are not there.
  */
-const UPSERT_PROFILES_SQL = `INSERT INTO resume.profiles AS t (user_id, ${PROFILE_COLUMN_NAMES.join(", ")})
+const upsertProfilesSql = (onConflict: "DO UPDATE" | "DO NOTHING") =>
+  `INSERT INTO resume.profiles AS t (user_id, ${PROFILE_COLUMN_NAMES.join(", ")})
   SELECT * FROM unnest($1::text[], ${Object.values(PROFILE_COLUMNS)
     .map((type, i) => `$${i + 2}::${type}[]`)
     .join(", ")})
-  ON CONFLICT (user_id) DO UPDATE SET ${PROFILE_COLUMN_NAMES.map((c) => `${c} = EXCLUDED.${c}`).join(", ")}, updated_at = now()
+  ON CONFLICT (user_id) ${
+    onConflict === "DO NOTHING"
+      ? "DO NOTHING"
+      : `DO UPDATE SET ${PROFILE_COLUMN_NAMES.map((c) => `${c} = EXCLUDED.${c}`).join(", ")}, updated_at = ${NEXT_UPDATED_AT}`
+  }
   RETURNING t.user_id, ${isoTimestampSql("t.created_at")} AS created_at, ${isoTimestampSql("t.updated_at")} AS updated_at`;
+const UPSERT_PROFILES_SQL = {
+  "DO UPDATE": upsertProfilesSql("DO UPDATE"),
+  "DO NOTHING": upsertProfilesSql("DO NOTHING"),
+};
 
-/** Each person's times, by user id; `writes` hold each person at most once. */
-async function upsertProfiles(db: Queryable, writes: ProfileValues[]): Promise<Map<string, WrittenTimes>> {
+/** Each person's times, by user id (those written); `writes` hold each person at most once. */
+async function upsertProfiles(
+  db: Queryable,
+  writes: ProfileValues[],
+  onConflict: "DO UPDATE" | "DO NOTHING" = "DO UPDATE",
+): Promise<Map<string, WrittenTimes>> {
   const columns = PROFILE_COLUMN_NAMES.map((_, i) => writes.map(({ values }) => values[i]));
   const rows = await queryRows<WrittenTimes & { user_id: string }>(
     db,
-    UPSERT_PROFILES_SQL,
+    UPSERT_PROFILES_SQL[onConflict],
     writes.map(({ userId }) => userId),
     ...columns,
   );

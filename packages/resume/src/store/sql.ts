@@ -24,6 +24,16 @@ export function entryJson(collection: Collection): string {
     'updated_at', ${isoTimestampSql("t.updated_at")})`;
 }
 
+/**
+ * What a write sets the `updated_at` of its row (alias `t`) to: now, and at
+ * least 1 ms past the last write's, so that no two versions of a row share
+ * one (a version is what If-Match compares; @app/rest/preconditions).
+ */
+export const NEXT_UPDATED_AT = `greatest(now(), t.updated_at + interval '1 millisecond')`;
+
+/** A row's version (alias `t`) as the API gives it: its updated_at, as in its JSON. */
+export const VERSION_SQL = isoTimestampSql("t.updated_at");
+
 export const PROFILE_COLUMNS = {
   name: "text",
   headline: "text",
