@@ -7,8 +7,8 @@ import { tokenFor } from "../test/tokens.ts";
 /**
  * A browser-based REST client on another origin: a blank page served by a
  * server of its own (no Content-Security-Policy of ours in the way) calls the
- * API with a bearer token and an Idempotency-Key, so Chromium sends a real
- * preflight first. One API server allows the client's origin
+ * API with a bearer token and an Idempotency-Key, then replaces what it made
+ * with If-Match (the ETag it read), so Chromium sends a real preflight first. One API server allows the client's origin
  * (CORS_ALLOWED_ORIGINS); the e2e server allows none.
  */
 let client: http.Server;
@@ -30,7 +30,10 @@ test.afterAll(async () => {
   client?.close();
 });
 
-/** What the client page's script gets from a cross-origin POST to `apiUrl`, or why fetch failed. */
+/**
+ * What the client page's script gets from a cross-origin POST to `apiUrl` and
+ * a conditional PUT of what it made, or why fetch failed.
+ */
 async function postFromClientPage(page: Page, apiUrl: string, token: string) {
   await page.goto(clientUrl);
   return page.evaluate(
@@ -45,9 +48,20 @@ async function postFromClientPage(page: Page, apiUrl: string, token: string) {
           },
           body: JSON.stringify({ name: "Cross-origin" }),
         });
-        return { status: created.status, location: created.headers.get("location"), failed: null };
+        const location = created.headers.get("location");
+        const etag = created.headers.get("etag");
+        const replaced = await fetch(`${apiUrl}${location}`, {
+          method: "PUT",
+          headers: {
+            authorization: `Bearer ${token}`,
+            "content-type": "application/json",
+            "if-match": etag ?? "",
+          },
+          body: JSON.stringify({ name: "Cross-origin, replaced" }),
+        });
+        return { status: created.status, location, etag, replaced: replaced.status, failed: null };
       } catch (error) {
-        return { status: 0, location: null, failed: String(error) };
+        return { status: 0, location: null, etag: null, replaced: 0, failed: String(error) };
       }
     },
     { apiUrl, token },
@@ -59,6 +73,9 @@ test("a page of an allowed origin calls /me/* across origins, preflight and all"
   const result = await postFromClientPage(page, allowing!.url, await tokenFor(`cors-${Date.now()}`));
   expect(result).toMatchObject({ status: 201, failed: null });
   expect(result.location).toMatch(/^\/me\/hobbies\/[0-9a-f-]{36}$/);
+  // ETag is exposed to the script, and If-Match passes the preflight.
+  expect(result.etag).toMatch(/^"\d{4}-\d\d-\d\dT[\d:.]+Z"$/);
+  expect(result.replaced).toBe(200);
 });
 
 test("a page of another origin is kept out when the API allows no origin", async ({ page }) => {

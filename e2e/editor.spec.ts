@@ -389,22 +389,22 @@ test("the Download menu saves every format as the file it is, holding what was e
   await expect(page.getByTestId("preview")).toContainText("COBOL");
 
   const markdown = await downloadFromMenu(page, "Markdown (.md)");
-  expect(markdown.name).toBe("resume.md");
+  expect(markdown.name).toBe("Grace-Hopper-resume.md");
   expect(markdown.bytes.toString()).toContain("# Grace Hopper");
   expect(markdown.bytes.toString()).toContain("COBOL (intermediate)");
 
   const data = await downloadFromMenu(page, "Resume data (.json)");
-  expect(data.name).toBe("resume.json");
+  expect(data.name).toBe("Grace-Hopper-resume-data.json");
   const resume = JSON.parse(data.bytes.toString());
   expect(resume.profile.name).toBe("Grace Hopper");
   expect(resume.skills.map((s: { name: string }) => s.name)).toEqual(["COBOL"]);
 
   const jsonResume = await downloadFromMenu(page, "JSON Resume (.json)");
-  expect(jsonResume.name).toBe("jsonresume.json");
+  expect(jsonResume.name).toBe("Grace-Hopper-resume.json");
   expect(JSON.parse(jsonResume.bytes.toString()).basics.name).toBe("Grace Hopper");
 
   const text = await downloadFromMenu(page, "Plain text (.txt)");
-  expect(text.name).toBe("resume.txt");
+  expect(text.name).toBe("Grace-Hopper-resume.txt");
   expect(text.bytes.toString()).toMatch(/^Grace Hopper\nStaff Engineer\n/);
 
   const pdf = await downloadFromMenu(page, "PDF (A4)");
@@ -421,7 +421,7 @@ test("the Download menu saves every format as the file it is, holding what was e
   const theme = THEME_NAMES[1]!;
   await page.getByLabel("Style").selectOption(theme);
   const themed = await downloadFromMenu(page, `Themed page: ${theme} (.html)`);
-  expect(themed.name).toBe(`resume-${theme}.html`);
+  expect(themed.name).toBe(`Grace-Hopper-resume-${theme}.html`);
   expect(themed.bytes.toString()).toMatch(/<html[\s\S]*Grace Hopper[\s\S]*COBOL/);
 });
 

@@ -73,7 +73,7 @@ test("import shows what it replaces, changes nothing on cancel or on a refused f
     page.waitForEvent("download"),
     page.getByRole("button", { name: "JSON Resume (.json)" }).click(),
   ]);
-  expect(download.suggestedFilename()).toBe("jsonresume.json");
+  expect(download.suggestedFilename()).toBe("Ada-Lovelace-resume.json");
   const exported = JSON.parse(await readFile((await download.path())!, "utf8"));
   expect(exported.basics.name).toBe("Ada Lovelace");
   expect(exported.work.map((w: { name: string }) => w.name)).toEqual(["Analytical Engines", "Babbage & Co"]);

@@ -93,3 +93,24 @@ test("the editor's preview offers Markdown and each theme, and prints the chosen
   await page.getByRole("button", { name: "Print / Save as PDF" }).click();
   expect(await page.evaluate<string | null>(printed)).toBe("editor");
 });
+
+test("a word longer than a phone's screen wraps on every theme's page instead of widening it", async ({
+  page,
+}) => {
+  const authorization = `Bearer ${await tokenFor(uniqueUser("long-word"))}`;
+  const headers = { authorization, "content-type": "application/json" };
+  const word = "Supercalifragilistic".repeat(8);
+  await page.request.put("/me/profile", {
+    headers,
+    data: { name: "Grace Hopper", headline: word, summary: `Builds ${word} systems.`, links: {} },
+  });
+  await page.request.post("/me/skills", { headers, data: { name: word, category: "tool" } });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.setExtraHTTPHeaders({ authorization });
+  for (const theme of THEME_NAMES) {
+    await page.goto(`/me/resume?format=html&theme=${theme}`);
+    await expect(page.getByText("Grace Hopper").first()).toBeVisible();
+    const width = await page.evaluate<number>("document.documentElement.scrollWidth");
+    expect(width, theme).toBeLessThanOrEqual(375);
+  }
+});

@@ -230,10 +230,10 @@ describe("logs, request ids and metrics", () => {
     }
   });
 
-  it("give a request the server cannot read an id of its own, on its answer and on its log line", async () => {
-    for (const [service, url] of [
-      ["web", webUrl],
-      ["ledger", ledgerUrl],
+  it("give a request the server cannot read an id of its own, on its answer and on its log line, and count it", async () => {
+    for (const [service, url, metricsUrl] of [
+      ["web", webUrl, webMetrics],
+      ["ledger", ledgerUrl, ledgerMetrics],
     ] as const) {
       const unreadable = {
         "headers too large": await sendRaw(url, {
@@ -251,6 +251,12 @@ describe("logs, request ids and metrics", () => {
         });
       }
       expect(unreadable["headers too large"].status).toBe(431);
+      expect(await (await fetch(metricsUrl)).text()).toMatch(
+        new RegExp(
+          `^http_requests_total\\{method="-",route="unparsed",status="431",service="${service}"\\} [1-9]`,
+          "m",
+        ),
+      );
     }
   });
 

@@ -40,7 +40,7 @@ describe("CORS on /me/*", () => {
     expect(answer.headers.get("access-control-allow-origin")).toBe(ALLOWED);
     expect(answer.headers.get("access-control-allow-methods")).toBe("GET, HEAD, POST, PUT, DELETE");
     expect(answer.headers.get("access-control-allow-headers")).toBe(
-      "Authorization, Content-Type, Idempotency-Key, X-Request-Id",
+      "Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, If-Unmodified-Since, X-Request-Id",
     );
     expect(answer.headers.get("access-control-max-age")).toBe("600");
     expect(answer.headers.get("vary")).toContain("Origin");
@@ -58,7 +58,7 @@ describe("CORS on /me/*", () => {
     expect(created.headers.get("access-control-allow-origin")).toBe(ALLOWED);
     const exposed = created.headers.get("access-control-expose-headers")!.split(", ");
     expect(exposed).toEqual(
-      expect.arrayContaining(["Location", "Retry-After", "API-Version", "X-Request-Id"]),
+      expect.arrayContaining(["Location", "ETag", "Retry-After", "API-Version", "X-Request-Id"]),
     );
     expect(created.headers.get("vary")).toBe("Origin");
     const refused = await fetch(`${open.url}/me/skills`, { headers: { origin: ALLOWED } });

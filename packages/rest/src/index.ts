@@ -42,7 +42,6 @@ export { idempotencyKeyHeader, idempotencyKeyOf } from "./idempotency-key.ts";
 export {
   entityTagOf,
   hasPreconditions,
-  PRECONDITION_HEADERS,
   preconditionHeadersOf,
   versionCheckOf,
   type PreconditionHeaders,

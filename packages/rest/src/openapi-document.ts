@@ -174,7 +174,7 @@ const PRECONDITION_DESCRIPTIONS: Record<(typeof PRECONDITION_HEADERS)[number], s
   "If-Match":
     "Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412.",
   "If-None-Match":
-    "`*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one.",
+    "`*`: write only if there is no such resource yet, else 412 (PUT /me/profile: a first profile only); or ETags the current version must not be.",
   "If-Unmodified-Since":
     "An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact).",
 };
@@ -214,7 +214,11 @@ function responsesFor(
   hasParameters: boolean,
 ) {
   const rest = meta.rest ?? {};
-  const successHeaders = rest.conditional ? { ...ETAG_HEADER, ...rest.successHeaders } : rest.successHeaders;
+  // A conditional write answers the version it wrote; a delete leaves none.
+  const successHeaders =
+    rest.conditional && method !== "delete"
+      ? { ...ETAG_HEADER, ...rest.successHeaders }
+      : rest.successHeaders;
   const ok: ResponseLike = {
     ...success,
     content: { ...success.content, ...schemaContent(rest.alternateContent) },

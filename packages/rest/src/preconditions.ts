@@ -52,9 +52,9 @@ export function versionCheckOf(headers: PreconditionHeaders): VersionCheck | nul
   if (!hasPreconditions(headers)) return null;
   const ifMatch = headers.ifMatch === null ? null : tagListOf("If-Match", headers.ifMatch);
   const ifNoneMatch = headers.ifNoneMatch === null ? null : tagListOf("If-None-Match", headers.ifNoneMatch);
-  // An invalid date is ignored (13.1.4), and so is the header beside If-Match.
+  // A value that is not an HTTP date is ignored (13.1.4), and so is the header beside If-Match.
   const unmodifiedSince =
-    ifMatch === null && headers.ifUnmodifiedSince !== null ? Date.parse(headers.ifUnmodifiedSince) : NaN;
+    ifMatch === null && headers.ifUnmodifiedSince !== null ? httpDateOf(headers.ifUnmodifiedSince) : NaN;
 
   return (current) => {
     const tag = current === null ? null : entityTagOf(current);
@@ -76,6 +76,42 @@ const strongMatch = (listed: EntityTag, current: string | null) =>
   !listed.weak && current !== null && `"${listed.opaque}"` === current;
 const weakMatch = (listed: EntityTag, current: string | null) =>
   current !== null && `"${listed.opaque}"` === current;
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const MONTH = `(${MONTHS.join("|")})`;
+const DAY = "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)";
+const TIME = String.raw`(\d\d):(\d\d):(\d\d)`;
+/** RFC 9110's three forms of an HTTP-date (5.6.7): IMF-fixdate, RFC 850's, asctime's. */
+const IMF_FIXDATE = new RegExp(String.raw`^${DAY}, (\d\d) ${MONTH} (\d{4}) ${TIME} GMT$`);
+const RFC_850_DATE = new RegExp(String.raw`^${DAY}[a-z]{3,6}, (\d\d)-${MONTH}-(\d\d) ${TIME} GMT$`);
+const ASCTIME_DATE = new RegExp(String.raw`^${DAY} ${MONTH} ([ \d]\d) ${TIME} (\d{4})$`);
+
+/** An HTTP-date as milliseconds since the epoch; NaN for anything else (a date `Date.parse` would guess at). */
+function httpDateOf(value: string): number {
+  let parts: [day: string, month: string, year: number, ...time: string[]] | null = null;
+  let match = IMF_FIXDATE.exec(value);
+  if (match) parts = [match[1]!, match[2]!, Number(match[3]), match[4]!, match[5]!, match[6]!];
+  else if ((match = RFC_850_DATE.exec(value))) {
+    // A two-digit year more than 50 years ahead is the last such year past (RFC 9110, 5.6.7).
+    const year = 2000 + Number(match[3]);
+    const thisYear = new Date().getUTCFullYear();
+    parts = [match[1]!, match[2]!, year > thisYear + 50 ? year - 100 : year, match[4]!, match[5]!, match[6]!];
+  } else if ((match = ASCTIME_DATE.exec(value))) {
+    parts = [match[2]!.trim(), match[1]!, Number(match[6]), match[3]!, match[4]!, match[5]!];
+  }
+  if (!parts) return NaN;
+  const [day, month, year, hours, minutes, seconds] = parts;
+  const time = Date.UTC(
+    year,
+    MONTHS.indexOf(month),
+    Number(day),
+    Number(hours),
+    Number(minutes),
+    Number(seconds),
+  );
+  // Date.UTC rolls 31 Feb over into March: such a date is no date.
+  return new Date(time).getUTCDate() === Number(day) && Number(seconds) < 60 ? time : NaN;
+}
 
 const TAG = String.raw`(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"`;
 /** A list of entity-tags, empty elements allowed (RFC 9110, 5.6.1); a tag may hold commas, never quotes. */

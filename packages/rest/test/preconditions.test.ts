@@ -51,3 +51,30 @@ describe("versionCheckOf (RFC 9110, 13.2.2)", () => {
     expect(() => versionCheckOf(headers({ ifNoneMatch: "nope" }))).toThrow(/If-None-Match must be \*/);
   });
 });
+
+describe("If-Unmodified-Since's dates", () => {
+  const at = (date: string) => holds({ ifUnmodifiedSince: date }, VERSION);
+
+  it("reads the three forms of an HTTP date", () => {
+    expect(at("Sat, 31 Jan 2026 11:59:59 GMT")).toBe(false);
+    expect(at("Saturday, 31-Jan-26 11:59:59 GMT")).toBe(false);
+    expect(at("Sat Jan 31 11:59:59 2026")).toBe(false);
+    expect(at("Sat, 31 Jan 2026 12:00:00 GMT")).toBe(true);
+    expect(at("Saturday, 31-Jan-26 12:00:00 GMT")).toBe(true);
+    expect(at("Sat Jan 31 12:00:00 2026")).toBe(true);
+    expect(at("Sun Feb  1 00:00:00 2026")).toBe(true);
+  });
+
+  it("ignores what is not one, which Date.parse would have guessed at", () => {
+    for (const date of [
+      "1",
+      "2026-01-31",
+      "2026-01-31T11:00:00Z",
+      "Sat, 31 Jan 2026 11:59:59",
+      "Sat, 31 Feb 2026 11:00:00 GMT",
+      "Sat, 31 Jan 2026 11:59:59.500 GMT",
+    ]) {
+      expect(at(date), date).toBe(true);
+    }
+  });
+});

@@ -19,3 +19,4 @@ export { describeUnshown, unshownPartsOf } from "./json-resume/describe-unshown.
 export type { ResumeAppRouter } from "./router.ts";
 export { dateRange, monthYear } from "./resume-dates.ts";
 export { renameFields } from "./rename-fields.ts";
+export { resumeFileName } from "./documents/attachment-disposition.ts";

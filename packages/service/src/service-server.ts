@@ -167,7 +167,11 @@ export function createServiceServer({
     const record = partlyRead ? records.get(answering) : undefined;
     const id = record?.id ?? randomUUID();
     if (record) record.refusedWith = status;
-    else logRequest({ id, method: "-", route: "unparsed" }, status, 0);
+    else {
+      const unparsed: RequestRecord = { id, method: "-", route: "unparsed" };
+      metrics?.observeRequest(unparsed.method, unparsed.route, status, 0);
+      logRequest(unparsed, status, 0);
+    }
     const { headers, body } = refusedRequest(status, message);
     const lines = Object.entries({
       ...headers,

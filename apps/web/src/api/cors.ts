@@ -3,9 +3,10 @@ import type { Answer } from "@app/rest";
 
 /** What a browser script on another origin may send and read (docs/resume-api.md, "Cross-origin access (CORS)"). */
 const ALLOWED_METHODS = "GET, HEAD, POST, PUT, DELETE";
-const ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, X-Request-Id";
+const ALLOWED_HEADERS =
+  "Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, If-Unmodified-Since, X-Request-Id";
 const EXPOSED_HEADERS =
-  "Location, Retry-After, API-Version, X-Request-Id, Idempotent-Replayed, WWW-Authenticate, Content-Disposition, X-Unrendered-Characters";
+  "Location, ETag, Retry-After, API-Version, X-Request-Id, Idempotent-Replayed, WWW-Authenticate, Content-Disposition, X-Unrendered-Characters";
 const PREFLIGHT_MAX_AGE_SECONDS = "600";
 
 export interface Cors {

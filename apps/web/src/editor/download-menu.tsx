@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { THEME_NAMES, type ThemeName } from "@app/resume/client";
+import { resumeFileName, THEME_NAMES, type ThemeName } from "@app/resume/client";
 import { useEditorSession } from "./editor-session.tsx";
 import { downloadFile } from "./download-file.ts";
 import { useDisclosureMenu } from "./use-disclosure-menu.ts";
@@ -9,23 +9,27 @@ interface DownloadChoice {
   label: string;
   /** The query of GET /me/resume. */
   query: string;
-  /** The file's name when the answer names none (Content-Disposition names PDF and Word files). */
+  /**
+   * The file's name when the answer names none (Content-Disposition names PDF
+   * and Word files), after the person as those are.
+   */
   fileName: string;
 }
 
-function choices(theme: ThemeName): DownloadChoice[] {
+function choices(theme: ThemeName, personName: string): DownloadChoice[] {
+  const named = (extension: string, variant?: string) => resumeFileName(personName, extension, variant);
   return [
-    { label: "PDF (A4)", query: "format=pdf&paper=a4", fileName: "resume.pdf" },
-    { label: "PDF (US Letter)", query: "format=pdf&paper=letter", fileName: "resume.pdf" },
-    { label: "Word (.docx)", query: "format=docx", fileName: "resume.docx" },
-    { label: "Plain text (.txt)", query: "format=text", fileName: "resume.txt" },
-    { label: "Markdown (.md)", query: "format=markdown", fileName: "resume.md" },
-    { label: "JSON Resume (.json)", query: "format=jsonresume", fileName: "jsonresume.json" },
-    { label: "Resume data (.json)", query: "format=json", fileName: "resume.json" },
+    { label: "PDF (A4)", query: "format=pdf&paper=a4", fileName: named("pdf") },
+    { label: "PDF (US Letter)", query: "format=pdf&paper=letter", fileName: named("pdf") },
+    { label: "Word (.docx)", query: "format=docx", fileName: named("docx") },
+    { label: "Plain text (.txt)", query: "format=text", fileName: named("txt") },
+    { label: "Markdown (.md)", query: "format=markdown", fileName: named("md") },
+    { label: "JSON Resume (.json)", query: "format=jsonresume", fileName: named("json") },
+    { label: "Resume data (.json)", query: "format=json", fileName: named("json", "data") },
     {
       label: `Themed page: ${theme} (.html)`,
       query: `format=html&theme=${theme}`,
-      fileName: `resume-${theme}.html`,
+      fileName: named("html", theme),
     },
   ];
 }
@@ -38,10 +42,13 @@ function choices(theme: ThemeName): DownloadChoice[] {
  */
 export function DownloadMenu({
   theme,
+  personName,
   disabled,
   onProblem,
 }: {
   theme: ThemeName | null;
+  /** The profile's name, which the files are named after. */
+  personName: string;
   disabled: boolean;
   onProblem(message: string): void;
 }) {
@@ -66,7 +73,7 @@ export function DownloadMenu({
       </button>
       {menu.open && (
         <ul {...menu.list} className="menu-list" aria-label="Download as">
-          {choices(theme ?? THEME_NAMES[0]).map((choice) => (
+          {choices(theme ?? THEME_NAMES[0], personName).map((choice) => (
             <li key={choice.label}>
               <button
                 type="button"

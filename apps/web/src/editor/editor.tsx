@@ -132,6 +132,7 @@ function EditorContent({ account }: { account: ReactNode }) {
         <div className="row toolbar-actions">
           <DownloadMenu
             theme={previewStyle === "markdown" ? null : previewStyle}
+            personName={resume?.profile?.name ?? ""}
             disabled={!resume}
             onProblem={setProblem}
           />

@@ -59,10 +59,7 @@ export function EntryForm<Name extends CollectionName>({
       input,
       () =>
         entry
-          ? procedures.replace.mutate(
-              { id: entry.id, ...input },
-              { context: onlyOver(String(values[BASED_ON])) },
-            )
+          ? procedures.replace.mutate({ id: entry.id, ...input }, { context: onlyOver(basedOn(entry)) })
           : procedures.create.mutate(input, {
               context: { headers: { "idempotency-key": idempotencyKeyFor(draftKey, input) } },
             }),
@@ -75,9 +72,15 @@ export function EntryForm<Name extends CollectionName>({
     } else if (outcome === "changed" && entry) {
       // Saving again goes over the version there is now: the person has been told, and chooses.
       const current = await procedures.get.query({ id: entry.id }).catch(() => null);
-      if (current) setValues({ ...values, [BASED_ON]: current.updated_at });
+      if (current) setValues((typed) => ({ ...typed, [BASED_ON]: current.updated_at }));
       onChangedElsewhere();
     }
+  }
+
+  /** The version the draft was typed over; a draft kept from before drafts held it goes over the one shown. */
+  function basedOn(shown: EntryOf<Name>): string {
+    const version = values[BASED_ON];
+    return typeof version === "string" ? version : shown.updated_at;
   }
 
   function cancel() {

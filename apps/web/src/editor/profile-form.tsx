@@ -82,7 +82,7 @@ interface Props {
 export function ProfileForm({ profile, onChanged }: Props) {
   const { userId } = useEditorSession();
   const [values, setValues, clearDraft] = useSessionDraft(`draft:${userId}:profile`, () => valuesOf(profile));
-  const { errors, failure, save, reset } = useValidatedSave();
+  const { errors, failure, saving, save, reset } = useValidatedSave();
   const [status, setStatus] = useConfirmation();
   /** The profile another tab or app saved over the one this form was opened from (after a refused save). */
   const [theirs, setTheirs] = useState<Profile | null | undefined>(undefined);
@@ -96,13 +96,18 @@ export function ProfileForm({ profile, onChanged }: Props) {
       links: Object.fromEntries(values.links.filter((l) => l.name || l.url).map((l) => [l.name, l.url])),
     };
     setStatus("");
+    // A draft kept from before drafts held their version goes over the version shown, as it did then.
+    const version = values.based_on === undefined ? (profile?.updated_at ?? null) : values.based_on;
     let saved: Profile | undefined;
     const write = async () => {
-      saved = await api.profile.put.mutate(input, { context: onlyOver(values.based_on) });
+      saved = await api.profile.put.mutate(input, { context: onlyOver(version) });
     };
     const outcome = await save(profileFields, input, write, { refused: repeatedLinks(values) });
     if (outcome === "saved") {
-      clearDraft({ ...values, based_on: saved!.updated_at });
+      const based_on = saved!.updated_at;
+      // What was typed while the save was under way stays, as a draft over the version saved.
+      setValues((current) => ({ ...current, based_on }));
+      clearDraft({ ...values, based_on });
       setTheirs(undefined);
       setStatus("Profile saved.");
       onChanged();
@@ -113,7 +118,7 @@ export function ProfileForm({ profile, onChanged }: Props) {
         .catch((error: unknown) => (isNotFound(error) ? null : undefined));
       if (current !== undefined) {
         setTheirs(current);
-        setValues({ ...values, based_on: current?.updated_at ?? null });
+        setValues((typed) => ({ ...typed, based_on: current?.updated_at ?? null }));
       }
       onChanged();
     }
@@ -121,7 +126,9 @@ export function ProfileForm({ profile, onChanged }: Props) {
 
   /** Drops what was typed for the profile the other tab or app saved. */
   function keepTheirs() {
-    clearDraft(valuesOf(theirs ?? null));
+    const saved = valuesOf(theirs ?? null);
+    setValues(saved);
+    clearDraft(saved);
     setTheirs(undefined);
     reset();
     setStatus("Your changes were discarded: the form shows the saved profile.");
@@ -230,7 +237,9 @@ export function ProfileForm({ profile, onChanged }: Props) {
           </p>
         )}
         <div className="actions">
-          <button type="submit">Save profile</button>
+          <button type="submit" disabled={saving}>
+            Save profile
+          </button>
           {failure?.kind === "changed" && theirs !== undefined && (
             <button type="button" className="secondary" onClick={keepTheirs}>
               Discard my changes

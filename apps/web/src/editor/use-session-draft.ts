@@ -1,5 +1,5 @@
 "use client";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState, type Dispatch, type SetStateAction } from "react";
 
 /**
  * The drafts this tab keeps: what was typed and not saved, whether its form
@@ -35,13 +35,14 @@ export function leaveKeepingDrafts(): void {
  * State kept in sessionStorage under `key` as well while it differs from
  * `initial()`, so that what a person typed survives a failed save, an expired
  * session and a sign-in round trip. Meanwhile closing or leaving the page asks
- * first. `clear` (saved, or cancelled) drops the draft and makes the state as
- * it is, or `next`, the one to compare with.
+ * first. `clear` (saved, or cancelled) drops the draft and makes `saved` (by
+ * default the state as it is) the one to compare with: what was typed after
+ * it, while a save was under way, stays a draft.
  */
 export function useSessionDraft<T>(
   key: string,
   initial: () => T,
-): [T, (next: T) => void, (next?: T) => void] {
+): [T, Dispatch<SetStateAction<T>>, (saved?: T) => void] {
   const [opened, setOpened] = useState(() => JSON.stringify(initial()));
   const [value, setValue] = useState<T>(() => {
     const stored = typeof window === "undefined" ? null : window.sessionStorage.getItem(key);
@@ -54,10 +55,9 @@ export function useSessionDraft<T>(
     window.addEventListener("beforeunload", askBeforeLeaving);
   }, [key, value, opened]);
   const clear = useCallback(
-    (next?: T) => {
+    (saved?: T) => {
       window.sessionStorage.removeItem(key);
-      if (next !== undefined) setValue(next);
-      setOpened(JSON.stringify(next ?? value));
+      setOpened(JSON.stringify(saved ?? value));
     },
     [key, value],
   );

@@ -841,7 +841,7 @@ export interface operations {
             header?: {
                 /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
                 "If-Match"?: string;
-                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                /** @description `*`: write only if there is no such resource yet, else 412 (PUT /me/profile: a first profile only); or ETags the current version must not be. */
                 "If-None-Match"?: string;
                 /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
                 "If-Unmodified-Since"?: string;
@@ -1247,7 +1247,7 @@ export interface operations {
             header?: {
                 /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
                 "If-Match"?: string;
-                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                /** @description `*`: write only if there is no such resource yet, else 412 (PUT /me/profile: a first profile only); or ETags the current version must not be. */
                 "If-None-Match"?: string;
                 /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
                 "If-Unmodified-Since"?: string;
@@ -1387,7 +1387,7 @@ export interface operations {
             header?: {
                 /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
                 "If-Match"?: string;
-                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                /** @description `*`: write only if there is no such resource yet, else 412 (PUT /me/profile: a first profile only); or ETags the current version must not be. */
                 "If-None-Match"?: string;
                 /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
                 "If-Unmodified-Since"?: string;
@@ -1402,8 +1402,6 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
-                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
-                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1760,7 +1758,7 @@ export interface operations {
             header?: {
                 /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
                 "If-Match"?: string;
-                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                /** @description `*`: write only if there is no such resource yet, else 412 (PUT /me/profile: a first profile only); or ETags the current version must not be. */
                 "If-None-Match"?: string;
                 /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
                 "If-Unmodified-Since"?: string;
@@ -1896,7 +1894,7 @@ export interface operations {
             header?: {
                 /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
                 "If-Match"?: string;
-                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                /** @description `*`: write only if there is no such resource yet, else 412 (PUT /me/profile: a first profile only); or ETags the current version must not be. */
                 "If-None-Match"?: string;
                 /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
                 "If-Unmodified-Since"?: string;
@@ -1911,8 +1909,6 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
-                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
-                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2270,7 +2266,7 @@ export interface operations {
             header?: {
                 /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
                 "If-Match"?: string;
-                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                /** @description `*`: write only if there is no such resource yet, else 412 (PUT /me/profile: a first profile only); or ETags the current version must not be. */
                 "If-None-Match"?: string;
                 /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
                 "If-Unmodified-Since"?: string;
@@ -2407,7 +2403,7 @@ export interface operations {
             header?: {
                 /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
                 "If-Match"?: string;
-                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                /** @description `*`: write only if there is no such resource yet, else 412 (PUT /me/profile: a first profile only); or ETags the current version must not be. */
                 "If-None-Match"?: string;
                 /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
                 "If-Unmodified-Since"?: string;
@@ -2422,8 +2418,6 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
-                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
-                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2782,7 +2776,7 @@ export interface operations {
             header?: {
                 /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
                 "If-Match"?: string;
-                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                /** @description `*`: write only if there is no such resource yet, else 412 (PUT /me/profile: a first profile only); or ETags the current version must not be. */
                 "If-None-Match"?: string;
                 /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
                 "If-Unmodified-Since"?: string;
@@ -2920,7 +2914,7 @@ export interface operations {
             header?: {
                 /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
                 "If-Match"?: string;
-                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                /** @description `*`: write only if there is no such resource yet, else 412 (PUT /me/profile: a first profile only); or ETags the current version must not be. */
                 "If-None-Match"?: string;
                 /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
                 "If-Unmodified-Since"?: string;
@@ -2935,8 +2929,6 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
-                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
-                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3285,7 +3277,7 @@ export interface operations {
             header?: {
                 /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
                 "If-Match"?: string;
-                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                /** @description `*`: write only if there is no such resource yet, else 412 (PUT /me/profile: a first profile only); or ETags the current version must not be. */
                 "If-None-Match"?: string;
                 /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
                 "If-Unmodified-Since"?: string;
@@ -3413,7 +3405,7 @@ export interface operations {
             header?: {
                 /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
                 "If-Match"?: string;
-                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                /** @description `*`: write only if there is no such resource yet, else 412 (PUT /me/profile: a first profile only); or ETags the current version must not be. */
                 "If-None-Match"?: string;
                 /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
                 "If-Unmodified-Since"?: string;
@@ -3428,8 +3420,6 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
-                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
-                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3785,7 +3775,7 @@ export interface operations {
             header?: {
                 /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
                 "If-Match"?: string;
-                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                /** @description `*`: write only if there is no such resource yet, else 412 (PUT /me/profile: a first profile only); or ETags the current version must not be. */
                 "If-None-Match"?: string;
                 /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
                 "If-Unmodified-Since"?: string;
@@ -3929,7 +3919,7 @@ export interface operations {
             header?: {
                 /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
                 "If-Match"?: string;
-                /** @description `*`: write only if there is no such resource yet (else 412); or ETags that must not be the current one. */
+                /** @description `*`: write only if there is no such resource yet, else 412 (PUT /me/profile: a first profile only); or ETags the current version must not be. */
                 "If-None-Match"?: string;
                 /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
                 "If-Unmodified-Since"?: string;
@@ -3944,8 +3934,6 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
-                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
-                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,24 +1,36 @@
 /**
+ * The name of a file of the resume of `personName`: `Ada-Lovelace-resume.pdf`,
+ * or with a `variant`, `Ada-Lovelace-resume-data.json` (`my-resume.pdf`
+ * without a name). Characters no file system takes become hyphens.
+ */
+export function resumeFileName(personName: string, extension: string, variant?: string): string {
+  return fileNameOf(personName.replace(/[\\/:*?"<>|\p{Cc}\p{Cf}]/gu, " "), extension, variant);
+}
+
+function fileNameOf(name: string, extension: string, variant?: string): string {
+  const words =
+    name
+      .split(/[\s-]+/)
+      .filter(Boolean)
+      .join("-") || "my";
+  return `${words}-resume${variant ? `-${variant}` : ""}.${extension}`;
+}
+
+/**
  * `Content-Disposition: attachment` naming the file `<name>-resume.<ext>`
  * (RFC 6266): `filename` holds an ASCII form of the name (accents dropped,
  * other scripts left out), `filename*` the name itself, UTF-8 and
  * percent-encoded, for the clients that read it (every current browser).
  */
 export function attachmentDisposition(personName: string, extension: string): string {
-  const fileName = (name: string) =>
-    `${
-      name
-        .split(/[\s-]+/)
-        .filter(Boolean)
-        .join("-") || "my"
-    }-resume.${extension}`;
-  const exact = fileName(personName.replace(/[\\/:*?"<>|\p{Cc}\p{Cf}]/gu, " "));
-  const ascii = fileName(
+  const exact = resumeFileName(personName, extension);
+  const ascii = fileNameOf(
     personName
       .normalize("NFKD")
       .replace(/\p{M}/gu, "")
       .replace(/[ŁłØøĐđßÆæŒœÞþı]/g, (letter) => LATIN_LETTERS[letter]!)
       .replace(/[^A-Za-z0-9._-]+/g, " "),
+    extension,
   );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRfc5987(exact)}`;
 }

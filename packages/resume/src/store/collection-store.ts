@@ -15,21 +15,13 @@ import {
   NEXT_UPDATED_AT,
   VERSION_SQL,
 } from "./sql.ts";
+import { versionConflict } from "./version-conflict.ts";
 
 /** An entry of `C` as the API answers it (the JSON that entryJson builds). */
 type Entry<C extends Collection> = z.output<C["output"]>;
 
 const notFound = (collection: Collection) =>
   new DomainError(404, `no ${collection.entityType} entry with that id`);
-
-/** The 412 of a conditional write (If-Match...) whose entry is at another version than it asks for. */
-export const versionConflict = (what: string, current: string | null) =>
-  new DomainError(
-    412,
-    current === null
-      ? `there is no ${what} at the version the request names (If-Match); create it first`
-      : `the ${what} is at version "${current}" (its updated_at), not the one the request's preconditions ask for: read it again before writing over it`,
-  );
 
 /**
  * Runs `write` on the entry when `check` (the request's If-Match...) passes

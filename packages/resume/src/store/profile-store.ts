@@ -11,8 +11,8 @@ import {
 } from "@app/db";
 import type { VersionCheck } from "@app/rest/preconditions";
 import type { Profile, ProfileInput } from "../schemas/profile.ts";
-import { versionConflict } from "./collection-store.ts";
 import { columnValues, NEXT_UPDATED_AT, PROFILE_COLUMNS, profileJson, VERSION_SQL } from "./sql.ts";
+import { versionConflict } from "./version-conflict.ts";
 
 /** The caller's profile; null before the first PUT. */
 export async function getProfile(db: Database, userId: string): Promise<Profile | null> {
@@ -32,7 +32,8 @@ export async function getProfile(db: Database, userId: string): Promise<Profile 
  * 0.1 ms (docs/benchmarks.md, "Resume reads and writes").
  * On the database (not in a caller's transaction) it commits together with
  * the other profile writes that arrive meanwhile (upsertTogether), unless it
- * has a `check` (the request's If-Match...: checkedUpsert).
+ * has a `check` (the request's If-Match...: checkedUpsert, in a transaction of
+ * its own, so not in a caller's).
  */
 export async function putProfile(
   db: Queryable,
@@ -41,6 +42,7 @@ export async function putProfile(
   check?: VersionCheck,
 ): Promise<Profile> {
   const values = columnValues(PROFILE_COLUMNS, fields);
+  if (check && !isDatabase(db)) throw new Error("a checked profile write runs in a transaction of its own");
   const written = !isDatabase(db)
     ? await upsertAlone(db, { userId, values })
     : check

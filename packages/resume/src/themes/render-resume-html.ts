@@ -9,6 +9,14 @@ import { THEMES, type ThemeName } from "./theme-names.ts";
 export const THEMED_PAGE_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:";
 
+/**
+ * A word longer than the line (a URL, a hash) wraps instead of widening the
+ * page past a phone's screen: neither theme says so, and a 160-character word
+ * made an `even` page 2,230 px wide on a 375 px screen. After the theme's own
+ * CSS (offlinePage gathers it last), so that it holds over it.
+ */
+const LONG_WORDS_WRAP = "<style>body { overflow-wrap: anywhere; }</style>";
+
 interface Theme {
   render(resume: JsonResume): string | Promise<string>;
 }
@@ -44,5 +52,5 @@ export async function renderResumeHtml(resume: WholeResume, name: ThemeName): Pr
   const exported = toJsonResume(resume);
   const theme = await themeOf(name);
   const html = await renderWithTextEscaped(name, theme.render, themeDocument(name, exported));
-  return offlinePage(completedThemePage(name, html, exported));
+  return offlinePage(completedThemePage(name, html, exported) + LONG_WORDS_WRAP);
 }
