@@ -102,6 +102,36 @@ test("opening a form moves focus into it, and closing it returns focus to the bu
   await expect(edit).toBeFocused();
 });
 
+test("Escape closes a form as Cancel does, asking first when something typed would go", async ({ page }) => {
+  await signIn(page, uniqueUser("escape"));
+  const hobbies = section(page, "Hobbies");
+  const add = hobbies.getByRole("button", { name: "Add hobby", exact: true });
+  const form = hobbies.getByRole("form", { name: "Add hobby" });
+  await add.click();
+  await page.keyboard.press("Escape");
+  await expect(form).toBeHidden();
+  await expect(add).toBeFocused();
+
+  await add.click();
+  await form.getByLabel("Hobby", { exact: true }).fill("Chess");
+  const asked: string[] = [];
+  page.once("dialog", (dialog) => {
+    asked.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.keyboard.press("Escape");
+  await expect.poll(() => asked).toEqual(["Discard what you typed in this form?"]);
+  await expect(form.getByLabel("Hobby", { exact: true })).toHaveValue("Chess");
+
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.keyboard.press("Escape");
+  await expect(form).toBeHidden();
+  await expect(add).toBeFocused();
+  // Nothing of it is kept: the form opens empty, and leaving the page asks nothing.
+  await add.click();
+  await expect(form.getByLabel("Hobby", { exact: true })).toHaveValue("");
+});
+
 test("after the session expires the header says so, and Sign in again keeps the user id", async ({
   page,
   context,

@@ -229,6 +229,19 @@ describe("GET /me/resume?format=pdf", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("x-unrendered-characters")).toBe("U+5B57 U+6F22");
   });
+
+  it("does not name the bidi marks it rightly draws as nothing (isolates, the Arabic letter mark)", async () => {
+    const other = (await newUser()).authorization;
+    await httpClient(web.url, { authorization: other }).put("/me/profile", {
+      name: "\u2068Dana Levi\u2069",
+      headline: "Title: \u2067מפתח בכיר\u2069 · \u061C١٢٣",
+      links: {},
+    });
+    const response = await fetch(`${web.url}/me/resume?format=pdf`, { headers: { authorization: other } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-unrendered-characters")).toBeNull();
+    expect(notdefGlyphsDrawn(new Uint8Array(await response.arrayBuffer()))).toBe(0);
+  });
 });
 
 describe("the editor's session cookie", () => {

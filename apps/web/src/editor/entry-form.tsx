@@ -1,12 +1,12 @@
 "use client";
-import { useEffect, useRef, type FormEvent } from "react";
+import { useEffect, useRef, type FormEvent, type KeyboardEvent } from "react";
 import { COLLECTIONS, GOAL_MOVES, type CollectionName, type EntryOf } from "@app/resume/client";
 import { useEditorSession } from "./editor-session.tsx";
 import { SECTIONS, withLabels, type FieldSpec } from "./field-specs.ts";
 import { BASED_ON, formValuesOf, inputOf, openFlag, type FormValues } from "./form-values.ts";
 import { TextListEditor } from "./text-list-editor.tsx";
 import { api, forgetIdempotencyKey, idempotencyKeyFor, onlyOver } from "./trpc.ts";
-import { useSessionDraft } from "./use-session-draft.ts";
+import { hasDraft, useSessionDraft } from "./use-session-draft.ts";
 import { useValidatedSave } from "./use-validated-save.ts";
 
 interface Props<Name extends CollectionName> {
@@ -89,11 +89,19 @@ export function EntryForm<Name extends CollectionName>({
     onCancel();
   }
 
+  /** Escape is Cancel, after asking when something typed would go with it. */
+  function cancelOnEscape(event: KeyboardEvent) {
+    if (event.key !== "Escape" || event.defaultPrevented) return;
+    event.preventDefault();
+    if (!hasDraft(draftKey) || window.confirm("Discard what you typed in this form?")) cancel();
+  }
+
   return (
     <form
       ref={formRef}
       className="card"
       onSubmit={submit}
+      onKeyDown={cancelOnEscape}
       noValidate
       aria-label={`${entry ? "Edit" : "Add"} ${section.noun}`}
     >

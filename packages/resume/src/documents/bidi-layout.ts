@@ -108,19 +108,30 @@ function withBmpStandIns(text: string): string {
   );
 }
 
+/** Characters meant to show as nothing: bidi marks and isolates, joiners, variation selectors. */
+const SHOWN_AS_NOTHING = /\p{Default_Ignorable_Code_Point}/gu;
+
 /**
  * `font`, its layout changed for the texts pdfkit draws with a
  * PARAGRAPH_FEATURES marker: each line in its runs (visualRuns), laid out
- * each in its own direction and joined.
+ * each in its own direction and joined. In every text, a character meant to
+ * show as nothing that the font has no glyph for (an isolate, the Arabic
+ * letter mark) is left out once the runs are known: fontkit would hide it,
+ * but takes it for its missing-glyph box once that glyph was made for another
+ * character (pdfkit makes it first, for every font).
  */
 export function withBidiLayout(font: fontkit.Font): fontkit.Font {
   const layout = font.layout.bind(font);
+  const shown = (text: string) =>
+    text.replace(SHOWN_AS_NOTHING, (character) =>
+      font.hasGlyphForCodePoint(character.codePointAt(0)!) ? character : "",
+    );
   font.layout = (text, features, ...rest) => {
     const rightToLeft =
       features === PARAGRAPH_FEATURES.rtl ? true : features === PARAGRAPH_FEATURES.ltr ? false : undefined;
-    if (rightToLeft === undefined) return layout(text, features, ...rest);
+    if (rightToLeft === undefined) return layout(shown(text), features, ...rest);
     const runs = visualRuns(text, rightToLeft).map((run) =>
-      layout(run.text, [], undefined, undefined, run.rightToLeft ? "rtl" : "ltr"),
+      layout(shown(run.text), [], undefined, undefined, run.rightToLeft ? "rtl" : "ltr"),
     );
     if (runs.length <= 1) return runs[0] ?? layout(text, [], ...rest);
     // pdfkit scales the positions after layout, so the width is summed when read, as fontkit's own runs do.

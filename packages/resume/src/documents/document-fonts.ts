@@ -32,8 +32,9 @@ export function pdfFonts(): { regular: fontkit.Font; bold: fontkit.Font } {
 
 /**
  * The distinct characters of `texts` that one of the embedded fonts cannot
- * draw (the bold one draws names and headings), as `U+XXXX`; white space and
- * controls aside.
+ * draw (the bold one draws names and headings), as `U+XXXX`; white space,
+ * controls and the characters meant to show as nothing aside (bidi marks and
+ * isolates, joiners: fontkit lays those out as nothing, whatever the font).
  */
 export function unrenderedCharacters(texts: Iterable<string>): string[] {
   const { regular, bold } = pdfFonts();
@@ -41,7 +42,7 @@ export function unrenderedCharacters(texts: Iterable<string>): string[] {
   for (const text of texts) {
     for (const character of text) {
       const codePoint = character.codePointAt(0)!;
-      if (/[\s\p{Cc}]/u.test(character) || missing.has(codePoint)) continue;
+      if (/[\s\p{Cc}\p{Default_Ignorable_Code_Point}]/u.test(character) || missing.has(codePoint)) continue;
       if (!regular.hasGlyphForCodePoint(codePoint) || !bold.hasGlyphForCodePoint(codePoint))
         missing.add(codePoint);
     }
