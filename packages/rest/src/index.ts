@@ -42,6 +42,7 @@ export { idempotencyKeyHeader, idempotencyKeyOf } from "./idempotency-key.ts";
 export {
   entityTagOf,
   hasPreconditions,
+  PRECONDITION_HEADERS,
   preconditionHeadersOf,
   versionCheckOf,
   type PreconditionHeaders,

@@ -198,6 +198,14 @@ export const ETAG_HEADER = {
   ETag: "The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version.",
 };
 
+/** The headers a route's success answer carries: those it declares, and a conditional write's ETag. */
+export function successHeadersOf(rest: RestMeta, method: string): Record<string, string> | undefined {
+  // A conditional write answers the version it wrote; a delete leaves none.
+  return rest.conditional && method.toLowerCase() !== "delete"
+    ? { ...ETAG_HEADER, ...rest.successHeaders }
+    : rest.successHeaders;
+}
+
 const PRECONDITION_ERRORS: Record<number, string> = {
   412: "A precondition failed: the resource changed since the version If-Match names (or exists, for If-None-Match: *).",
 };
@@ -214,11 +222,7 @@ function responsesFor(
   hasParameters: boolean,
 ) {
   const rest = meta.rest ?? {};
-  // A conditional write answers the version it wrote; a delete leaves none.
-  const successHeaders =
-    rest.conditional && method !== "delete"
-      ? { ...ETAG_HEADER, ...rest.successHeaders }
-      : rest.successHeaders;
+  const successHeaders = successHeadersOf(rest, method);
   const ok: ResponseLike = {
     ...success,
     content: { ...success.content, ...schemaContent(rest.alternateContent) },

@@ -3,6 +3,7 @@ import { apiErrorOf, invalidRequestError } from "./api-error.ts";
 import { errorAnswer, jsonAnswer, methodNotAllowedAnswer, type Answer, type RestRequest } from "./answer.ts";
 import { formatDocumentPath, type DocumentPath } from "./document-path.ts";
 import { DomainError } from "./domain-error.ts";
+import { entityTagOf } from "./preconditions.ts";
 import type { ResponseControl } from "./response-control.ts";
 import { isJsonNumberText, roundedWholeNumbers } from "./rounded-numbers.ts";
 import { createRouteTable, type Route, type RouteTable } from "./route-table.ts";
@@ -252,8 +253,8 @@ function objectFieldNamed(route: Route, key: string): string | undefined {
 
 /**
  * A result as its answer: the route's declared success status unless the
- * procedure chose another it declares (a replay's 200), the headers it set,
- * and the result as JSON, or as it is under a Content-Type of its own
+ * procedure chose another it declares (a replay's 200), the headers it set
+ * (and the ETag of its `updated_at`, where the route declares one), and the result as JSON, or as it is under a Content-Type of its own
  * (Markdown, HTML; a Buffer's bytes: PDF, Word). A status the route does not declare, or that it declares
  * as its status anyway, is a mistake of the procedure's: it fails loudly.
  */
@@ -265,6 +266,8 @@ function successAnswer(route: Route, response: ResponseControl, data: unknown): 
     );
   }
   const headers = Object.fromEntries(response.headers);
+  const version = route.answersVersion ? (data as { updated_at?: unknown }).updated_at : undefined;
+  if (typeof version === "string") headers.etag = entityTagOf(version);
   const status = response.status ?? successStatus;
   const contentType = headers["content-type"];
   if (contentType && !contentType.startsWith("application/json")) {

@@ -1,5 +1,5 @@
 import type { OpenAPIObject, OpenApiRouter } from "trpc-to-openapi";
-import type { RestMeta, ServiceMeta } from "./openapi-document.ts";
+import { successHeadersOf, type RestMeta, type ServiceMeta } from "./openapi-document.ts";
 import { procedureRunnerOf, type RunnableProcedureDef } from "./procedure-runner.ts";
 
 interface ProcedureDef extends Omit<RunnableProcedureDef, "type"> {
@@ -27,6 +27,8 @@ export interface Route {
   numericQueryFields: ReadonlySet<string>;
   /** Input fields that are objects, read from `name[key]=value` pairs (OpenAPI's deepObject). */
   objectQueryFields: ReadonlySet<string>;
+  /** Its answer declares an ETag: the edge sets it from the answer's `updated_at` (preconditions.ts). */
+  answersVersion: boolean;
 }
 
 /** What a request path matched: its template, the methods it takes, the path's parameters. */
@@ -81,6 +83,7 @@ export function createRouteTable(router: OpenApiRouter, document: OpenAPIObject)
           procedure: served,
           numericQueryFields: numericQueryFields(method, def),
           objectQueryFields: objectQueryFields(method, def),
+          answersVersion: "ETag" in (successHeadersOf(served.rest, method) ?? {}),
         });
       }
       const methods = [...routes.keys()].flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method]));

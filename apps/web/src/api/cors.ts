@@ -1,10 +1,15 @@
 import type { IncomingMessage } from "node:http";
-import type { Answer } from "@app/rest";
+import { PRECONDITION_HEADERS, type Answer } from "@app/rest";
 
 /** What a browser script on another origin may send and read (docs/resume-api.md, "Cross-origin access (CORS)"). */
 const ALLOWED_METHODS = "GET, HEAD, POST, PUT, DELETE";
-const ALLOWED_HEADERS =
-  "Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, If-Unmodified-Since, X-Request-Id";
+const ALLOWED_HEADERS = [
+  "Authorization",
+  "Content-Type",
+  "Idempotency-Key",
+  ...PRECONDITION_HEADERS,
+  "X-Request-Id",
+].join(", ");
 const EXPOSED_HEADERS =
   "Location, ETag, Retry-After, API-Version, X-Request-Id, Idempotent-Replayed, WWW-Authenticate, Content-Disposition, X-Unrendered-Characters";
 const PREFLIGHT_MAX_AGE_SECONDS = "600";

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import {
-  entityTagOf,
   ETAG_HEADER,
   idempotencyKeyHeader,
   idempotencyKeyOf,
@@ -81,7 +80,6 @@ export function collectionRouter<C extends Collection>(collection: C) {
           ? await createEntryOnce(ctx.db, collection, ctx.userId, input, key)
           : { entry: await createEntry(ctx.db, collection, ctx.userId, input), replayed: false };
         ctx.response.headers.set("Location", `${path}/${entry.id}`);
-        ctx.response.headers.set("ETag", entityTagOf(entry.updated_at));
         if (replayed) ctx.response.headers.set("Idempotent-Replayed", "true");
         return entry;
       }),
@@ -99,11 +97,7 @@ export function collectionRouter<C extends Collection>(collection: C) {
       })
       .input(idInput)
       .output(collection.output)
-      .query(async ({ ctx, input }) => {
-        const entry = await getEntry(ctx.db, collection, ctx.userId, input.id);
-        ctx.response.headers.set("ETag", entityTagOf(entry.updated_at));
-        return entry;
-      }),
+      .query(({ ctx, input }) => getEntry(ctx.db, collection, ctx.userId, input.id)),
 
     replace: userProcedure
       .meta({
@@ -120,12 +114,16 @@ export function collectionRouter<C extends Collection>(collection: C) {
       })
       .input(collection.replaceInput)
       .output(collection.output)
-      .mutation(async ({ ctx, input }) => {
+      .mutation(({ ctx, input }) => {
         const { id, ...fields } = input;
-        const check = versionCheckOf(ctx.preconditions) ?? undefined;
-        const entry = await replaceEntry(ctx.db, collection, ctx.userId, id, fields, check);
-        ctx.response.headers.set("ETag", entityTagOf(entry.updated_at));
-        return entry;
+        return replaceEntry(
+          ctx.db,
+          collection,
+          ctx.userId,
+          id,
+          fields,
+          versionCheckOf(ctx.preconditions) ?? undefined,
+        );
       }),
 
     delete: userProcedure

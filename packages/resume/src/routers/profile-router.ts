@@ -1,4 +1,4 @@
-import { DomainError, entityTagOf, ETAG_HEADER, versionCheckOf } from "@app/rest";
+import { DomainError, ETAG_HEADER, versionCheckOf } from "@app/rest";
 import { profileInput, profileOutput, type Profile } from "../schemas/profile.ts";
 import { getProfile, putProfile } from "../store/profile-store.ts";
 import { router, userProcedure } from "../trpc.ts";
@@ -21,7 +21,6 @@ export const profileRouter = router({
     .query(async ({ ctx }) => {
       const profile = await getProfile(ctx.db, ctx.userId);
       if (!profile) throw new DomainError(404, "no profile yet; PUT /me/profile creates it");
-      ctx.response.headers.set("ETag", entityTagOf(profile.updated_at));
       return profile;
     }),
 
@@ -42,14 +41,7 @@ export const profileRouter = router({
     })
     .input(profileInput)
     .output(profileOutput)
-    .mutation(async ({ ctx, input }) => {
-      const profile = await putProfile(
-        ctx.db,
-        ctx.userId,
-        input,
-        versionCheckOf(ctx.preconditions) ?? undefined,
-      );
-      ctx.response.headers.set("ETag", entityTagOf(profile.updated_at));
-      return profile;
-    }),
+    .mutation(({ ctx, input }) =>
+      putProfile(ctx.db, ctx.userId, input, versionCheckOf(ctx.preconditions) ?? undefined),
+    ),
 });
