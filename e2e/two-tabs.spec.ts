@@ -130,3 +130,85 @@ test("a draft reopened after a reload still goes only over the version it was ty
   await reopened.getByRole("button", { name: "Save hobby" }).click();
   await expect(reopened.getByRole("alert")).toContainText(CHANGED);
 });
+
+test("an entry deleted in another tab: its open form keeps the typing and adds it again; a second delete says it is gone", async ({
+  page,
+  context,
+}) => {
+  await signIn(page, uniqueUser("two-tabs-deleted"));
+  await addHobby(page, "Chess");
+  await addHobby(page, "Go");
+  const other = await secondTab(context);
+  other.on("dialog", (dialog) => void dialog.accept());
+  page.on("dialog", (dialog) => void dialog.accept());
+
+  const mine = section(page, "Hobbies");
+  await mine.getByRole("button", { name: "Edit Chess" }).click();
+  const form = mine.getByRole("form", { name: "Edit hobby" });
+  await form.getByLabel("Hobby", { exact: true }).fill("Blitz chess");
+  await section(other, "Hobbies").getByRole("button", { name: "Delete Chess" }).click();
+  await expect(section(other, "Hobbies").getByRole("button", { name: "Edit Chess" })).toBeHidden();
+
+  await form.getByRole("button", { name: "Save hobby" }).click();
+  await expect(form.getByRole("alert")).toContainText(
+    "This hobby was deleted in another tab or app after you opened it, so nothing was saved.",
+  );
+  await expect(form.getByLabel("Hobby", { exact: true })).toHaveValue("Blitz chess");
+  // The preview has reloaded without the deleted entry; the form stays, to add it again.
+  await expect(page.getByTestId("preview")).not.toContainText("Chess");
+  await form.getByRole("button", { name: "Add hobby again" }).click();
+  await expect(form).toBeHidden();
+  await expect(mine.getByTestId("hobbies-entry")).toHaveText([/Go/, /Blitz chess/]);
+  await expect(mine.getByRole("button", { name: "Add hobby", exact: true })).toBeFocused();
+
+  // The other tab still lists Go as it was; this tab deletes it first.
+  await mine.getByRole("button", { name: "Delete Go" }).click();
+  await expect(mine.getByRole("button", { name: "Edit Go" })).toBeHidden();
+  await section(other, "Hobbies").getByRole("button", { name: "Delete Go" }).click();
+  await expect(section(other, "Hobbies").getByRole("status")).toHaveText(
+    "“Go” was already deleted in another tab or app.",
+  );
+  await expect(section(other, "Hobbies").getByTestId("hobbies-entry")).toHaveText([/Blitz chess/]);
+  await expect(section(other, "Hobbies").getByRole("alert")).toHaveCount(0);
+});
+
+test("a save sent again after its answer was lost is saved, not refused as changed elsewhere", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("two-tabs-lost-answer"));
+  await addHobby(page, "Chess");
+  await page.getByLabel("Name", { exact: true }).fill("Ada Lovelace");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByText("Profile saved.")).toBeVisible();
+
+  // The first write of each reaches the server and is written; its answer never reaches the page.
+  const lost = new Set<string>();
+  await page.route(/\/api\/trpc\/(hobbies\.replace|profile\.put)/, async (route) => {
+    const procedure = new URL(route.request().url()).pathname.split("/").pop()!;
+    await route.fetch();
+    if (lost.has(procedure)) return route.continue();
+    lost.add(procedure);
+    await route.abort("connectionreset");
+  });
+
+  const mine = section(page, "Hobbies");
+  await mine.getByRole("button", { name: "Edit Chess" }).click();
+  const form = mine.getByRole("form", { name: "Edit hobby" });
+  await form.getByLabel("Hobby", { exact: true }).fill("Blitz chess");
+  await form.getByRole("button", { name: "Save hobby" }).click();
+  await expect(form.getByRole("alert")).toContainText("Could not reach the server");
+  await form.getByRole("button", { name: "Save hobby" }).click();
+  await expect(form).toBeHidden();
+  await expect(mine.getByRole("status")).toHaveText("Saved.");
+  await expect(mine.getByTestId("hobbies-entry")).toHaveText([/Blitz chess/]);
+
+  await page.getByLabel("Headline").fill("Analyst");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Could not reach the server" })).toBeVisible();
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByText("Profile saved.")).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: /\S/ })).toHaveCount(0);
+  expect([...lost].sort()).toEqual(["hobbies.replace", "profile.put"]);
+  await page.reload(); // no draft left: no question on leaving
+  await expect(page.getByLabel("Headline")).toHaveValue("Analyst");
+});

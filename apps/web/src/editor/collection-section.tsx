@@ -30,6 +30,12 @@ export function CollectionSection<Name extends CollectionName>({
   const [editing, setEditing] = useState<string | null>(
     () => ["new", ...entries.map((e) => e.id)].find((id) => hasDraft(draftKey(id))) ?? null,
   );
+  /** The entry whose open form found it deleted by another tab or app: its form stays, to add it again. */
+  const [deleted, setDeleted] = useState<EntryOf<Name> | null>(null);
+  const rows =
+    deleted && editing === deleted.id && !entries.some((e) => e.id === deleted.id)
+      ? [...entries, deleted]
+      : entries;
   const [confirmation, announce] = useConfirmation();
   const [problem, setProblem] = useState("");
   const sectionRef = useRef<HTMLElement>(null);
@@ -40,37 +46,49 @@ export function CollectionSection<Name extends CollectionName>({
     const opener = returnFocusTo.current;
     if (editing !== null || opener === null) return;
     returnFocusTo.current = null;
-    sectionRef.current?.querySelector<HTMLElement>(`[data-opens="${opener}"]`)?.focus();
+    // An entry deleted while its form was open has no Edit button left: Add takes the focus.
+    const opens = (id: string) => sectionRef.current?.querySelector<HTMLElement>(`[data-opens="${id}"]`);
+    (opens(opener) ?? opens("new"))?.focus();
   }, [editing]);
 
   function open(id: string) {
     returnFocusTo.current = id;
     setProblem("");
+    setDeleted(null);
     setEditing(id);
+  }
+
+  function close() {
+    setDeleted(null);
+    setEditing(null);
   }
 
   async function remove(entry: EntryOf<Name>) {
     const { title } = section.summary(entry);
     if (!window.confirm(`Delete “${title}”? This cannot be undone.`)) return;
+    let done = `Deleted “${title}”.`;
     try {
       // Only the version the person saw: what another tab or app changed meanwhile is shown first.
       await api[collection].delete.mutate({ id: entry.id }, { context: onlyOver(entry.updated_at) });
-      setProblem("");
-      announce(`Deleted “${title}”.`);
-      // The focus was on the Delete button that goes with its entry: the next entry's Edit takes it,
-      // else the one before's, else Add.
-      const index = entries.findIndex((e) => e.id === entry.id);
-      const next = entries[index + 1] ?? entries[index - 1];
-      sectionRef.current?.querySelector<HTMLElement>(`[data-opens="${next?.id ?? "new"}"]`)?.focus();
-      onChanged();
     } catch (error) {
       const failure = handleFailure(error);
-      if (failure.kind !== "changed") return setProblem(failure.message);
-      setProblem(
-        `“${title}” was changed in another tab or app since this page showed it, so it was not deleted. Here it is as it is now: delete it again if you still want to.`,
-      );
-      onChanged();
+      if (failure.kind === "changed") {
+        setProblem(
+          `“${title}” was changed in another tab or app since this page showed it, so it was not deleted. Here it is as it is now: delete it again if you still want to.`,
+        );
+        return onChanged();
+      }
+      if (failure.kind !== "gone") return setProblem(failure.message);
+      done = `“${title}” was already deleted in another tab or app.`;
     }
+    setProblem("");
+    announce(done);
+    // The focus was on the Delete button that goes with its entry: the next entry's Edit takes it,
+    // else the one before's, else Add.
+    const index = entries.findIndex((e) => e.id === entry.id);
+    const next = entries[index + 1] ?? entries[index - 1];
+    sectionRef.current?.querySelector<HTMLElement>(`[data-opens="${next?.id ?? "new"}"]`)?.focus();
+    onChanged();
   }
 
   const headingId = `${collection}-heading`;
@@ -78,13 +96,18 @@ export function CollectionSection<Name extends CollectionName>({
     <EntryForm
       collection={collection}
       {...(entry ? { entry } : {})}
+      {...(entry && entry.id === deleted?.id ? { deleted: true } : {})}
       onSaved={() => {
-        setEditing(null);
-        announce(entry ? "Saved." : "Added.");
+        close();
+        announce(entry && entry.id !== deleted?.id ? "Saved." : "Added.");
         onChanged();
       }}
-      onCancel={() => setEditing(null)}
+      onCancel={close}
       onChangedElsewhere={onChanged}
+      onDeletedElsewhere={() => {
+        setDeleted(entry ?? null);
+        onChanged();
+      }}
     />
   );
 
@@ -92,7 +115,7 @@ export function CollectionSection<Name extends CollectionName>({
     <section className="card" aria-labelledby={headingId} ref={sectionRef}>
       <h2 id={headingId}>{section.title}</h2>
       <ul className="entries">
-        {entries.map((entry) => {
+        {rows.map((entry) => {
           const { id } = entry;
           const { title, meta } = section.summary(entry);
           return (
@@ -131,7 +154,7 @@ export function CollectionSection<Name extends CollectionName>({
           );
         })}
       </ul>
-      {entries.length === 0 && <p className="status">No {section.title.toLowerCase()} yet.</p>}
+      {rows.length === 0 && <p className="status">No {section.title.toLowerCase()} yet.</p>}
       {editing === "new" ? (
         form()
       ) : (

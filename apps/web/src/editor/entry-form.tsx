@@ -3,7 +3,7 @@ import { useEffect, useRef, type FormEvent, type KeyboardEvent } from "react";
 import { COLLECTIONS, GOAL_MOVES, type CollectionName, type EntryOf } from "@app/resume/client";
 import { useEditorSession } from "./editor-session.tsx";
 import { SECTIONS, withLabels, type FieldSpec } from "./field-specs.ts";
-import { BASED_ON, formValuesOf, inputOf, openFlag, type FormValues } from "./form-values.ts";
+import { BASED_ON, formValuesOf, inputOf, openFlag, sameInput, type FormValues } from "./form-values.ts";
 import { TextListEditor } from "./text-list-editor.tsx";
 import { api, forgetIdempotencyKey, idempotencyKeyFor, onlyOver } from "./trpc.ts";
 import { hasDraft, useSessionDraft } from "./use-session-draft.ts";
@@ -17,6 +17,13 @@ interface Props<Name extends CollectionName> {
   onCancel(): void;
   /** The entry was found changed by another tab or app (a save refused): the section shows it anew. */
   onChangedElsewhere(): void;
+  /**
+   * The entry was found deleted by another tab or app (a save refused): the
+   * section keeps this form open, now with `deleted`, while it shows the rest anew.
+   */
+  onDeletedElsewhere(): void;
+  /** The entry was deleted elsewhere since the form opened: saving adds it again, with what was typed. */
+  deleted?: boolean;
 }
 
 /** The add or edit form of one entry, validated with the server's own zod schema before it is sent. */
@@ -26,6 +33,8 @@ export function EntryForm<Name extends CollectionName>({
   onSaved,
   onCancel,
   onChangedElsewhere,
+  onDeletedElsewhere,
+  deleted = false,
 }: Props<Name>) {
   const { userId } = useEditorSession();
   const section = SECTIONS[collection];
@@ -36,7 +45,7 @@ export function EntryForm<Name extends CollectionName>({
     ...formValuesOf(section.fields, entry),
     ...(entry ? { [BASED_ON]: entry.updated_at } : {}),
   }));
-  const { errors: apiErrors, failure, saving, save } = useValidatedSave();
+  const { errors: apiErrors, failure, saving, save, reset } = useValidatedSave();
   // Messages name other fields by their labels ("must not be before Start date"), not their API names.
   const errors = Object.fromEntries(
     Object.entries(apiErrors).map(([path, message]) => [path, withLabels(message, section.fields)]),
@@ -58,7 +67,7 @@ export function EntryForm<Name extends CollectionName>({
       schema,
       input,
       () =>
-        entry
+        entry && !deleted
           ? procedures.replace.mutate({ id: entry.id, ...input }, { context: onlyOver(basedOn(entry)) })
           : procedures.create.mutate(input, {
               context: { headers: { "idempotency-key": idempotencyKeyFor(draftKey, input) } },
@@ -66,15 +75,27 @@ export function EntryForm<Name extends CollectionName>({
       { form: formRef.current },
     );
     if (outcome === "saved") {
-      clearDraft();
-      forgetIdempotencyKey(draftKey);
-      onSaved();
+      saved();
+    } else if (outcome === "gone" && entry) {
+      onDeletedElsewhere();
     } else if (outcome === "changed" && entry) {
-      // Saving again goes over the version there is now: the person has been told, and chooses.
       const current = await procedures.get.query({ id: entry.id }).catch(() => null);
+      // What is there now is what this save wrote (a save sent again after its answer was lost), or
+      // another tab saved the same: nothing of the person's is lost by calling it saved.
+      if (current && sameInput(inputOf(section.fields, formValuesOf(section.fields, current)), input)) {
+        reset();
+        return saved();
+      }
+      // Saving again goes over the version there is now: the person has been told, and chooses.
       if (current) setValues((typed) => ({ ...typed, [BASED_ON]: current.updated_at }));
       onChangedElsewhere();
     }
+  }
+
+  function saved() {
+    clearDraft();
+    forgetIdempotencyKey(draftKey);
+    onSaved();
   }
 
   /** The version the draft was typed over; a draft kept from before drafts held it goes over the one shown. */
@@ -113,21 +134,29 @@ export function EntryForm<Name extends CollectionName>({
             field={field}
             values={values}
             errors={errors}
-            entry={entry}
+            entry={deleted ? undefined : entry}
             set={set}
           />
         ))}
       </div>
       {failure && (
         <p className="form-error" role="alert">
-          {failure.message}
+          {failure.kind === "gone"
+            ? `This ${section.noun} was deleted in another tab or app after you opened it, so nothing was saved. Add it again to keep what you typed, or Cancel.`
+            : failure.message}
           {failure.kind === "changed" &&
             " Save again to replace that version with yours, or Cancel to keep it."}
         </p>
       )}
       <div className="actions">
         <button type="submit" disabled={saving}>
-          {saving ? "Saving…" : entry ? `Save ${section.noun}` : `Add ${section.noun}`}
+          {saving
+            ? "Saving…"
+            : deleted
+              ? `Add ${section.noun} again`
+              : entry
+                ? `Save ${section.noun}`
+                : `Add ${section.noun}`}
         </button>
         <button type="button" className="secondary" onClick={cancel}>
           Cancel

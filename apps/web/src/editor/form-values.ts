@@ -41,6 +41,24 @@ export function inputOf(fields: FieldSpec[], values: FormValues): Record<string,
 }
 
 /**
+ * Whether two request bodies say the same, whatever the order of their keys
+ * (the service keeps a profile's links in an order of its own).
+ */
+export function sameInput(a: unknown, b: unknown): boolean {
+  return JSON.stringify(sortedKeys(a)) === JSON.stringify(sortedKeys(b));
+}
+
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortedKeys((value as Record<string, unknown>)[key])]),
+  );
+}
+
+/**
  * Field path -> first message, from a zod error, in the editor's words where
  * zod's are a programmer's: a select left unchosen, a refused link name
  * (zod says only "Invalid key in record"; its key schema says why).

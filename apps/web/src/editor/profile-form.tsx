@@ -4,6 +4,7 @@ import { profileFields, type Profile } from "@app/resume/client";
 import { useConfirmation } from "./editor-confirmation.tsx";
 import { useEditorSession } from "./editor-session.tsx";
 import { api, isNotFound, onlyOver } from "./trpc.ts";
+import { sameInput } from "./form-values.ts";
 import { useSessionDraft } from "./use-session-draft.ts";
 import { useValidatedSave } from "./use-validated-save.ts";
 
@@ -63,6 +64,16 @@ function valuesOf(profile: Profile | null): ProfileValues {
   };
 }
 
+/** The request body the form's values stand for. */
+function inputOf(values: ProfileValues) {
+  return {
+    ...Object.fromEntries(
+      TEXT_FIELDS.map((f) => [f.name, values[f.name] === "" && !f.required ? null : values[f.name]]),
+    ),
+    links: Object.fromEntries(values.links.filter((l) => l.name || l.url).map((l) => [l.name, l.url])),
+  };
+}
+
 /**
  * Link names given to more than one row, as the API says it (once trimmed: the
  * API's own rule): sent as an object, the rows would be one link, the others lost.
@@ -89,12 +100,7 @@ export function ProfileForm({ profile, onChanged }: Props) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const input = {
-      ...Object.fromEntries(
-        TEXT_FIELDS.map((f) => [f.name, values[f.name] === "" && !f.required ? null : values[f.name]]),
-      ),
-      links: Object.fromEntries(values.links.filter((l) => l.name || l.url).map((l) => [l.name, l.url])),
-    };
+    const input = inputOf(values);
     setStatus("");
     // A draft kept from before drafts held their version goes over the version shown, as it did then.
     const version = values.based_on === undefined ? (profile?.updated_at ?? null) : values.based_on;
@@ -104,24 +110,35 @@ export function ProfileForm({ profile, onChanged }: Props) {
     };
     const outcome = await save(profileFields, input, write, { refused: repeatedLinks(values) });
     if (outcome === "saved") {
-      const based_on = saved!.updated_at;
-      // What was typed while the save was under way stays, as a draft over the version saved.
-      setValues((current) => ({ ...current, based_on }));
-      clearDraft({ ...values, based_on });
-      setTheirs(undefined);
-      setStatus("Profile saved.");
-      onChanged();
+      keepSaved(saved!);
     } else if (outcome === "changed") {
-      // Saving again goes over the profile there is now: the person has been told, and chooses.
       const current = await api.profile.get
         .query()
         .catch((error: unknown) => (isNotFound(error) ? null : undefined));
+      // What is there now is what this save wrote (a save sent again after its answer was lost), or
+      // another tab saved the same: nothing of the person's is lost by calling it saved.
+      if (current && sameInput(inputOf(valuesOf(current)), input)) {
+        reset();
+        return keepSaved(current);
+      }
+      // Saving again goes over the profile there is now: the person has been told, and chooses.
       if (current !== undefined) {
         setTheirs(current);
         setValues((typed) => ({ ...typed, based_on: current?.updated_at ?? null }));
       }
       onChanged();
     }
+  }
+
+  /** The form goes on from `saved`, the profile as the service now has it. */
+  function keepSaved(saved: Profile) {
+    const based_on = saved.updated_at;
+    // What was typed while the save was under way stays, as a draft over the version saved.
+    setValues((current) => ({ ...current, based_on }));
+    clearDraft({ ...values, based_on });
+    setTheirs(undefined);
+    setStatus("Profile saved.");
+    onChanged();
   }
 
   /** Drops what was typed for the profile the other tab or app saved. */

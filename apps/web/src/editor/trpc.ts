@@ -76,11 +76,10 @@ export function forgetIdempotencyKey(draftKey: string): void {
 }
 
 /** Whether a call failed because what it named is not there (404). */
-export const isNotFound = (error: unknown): boolean =>
-  error instanceof TRPCClientError && (error.data as { httpStatus?: number } | undefined)?.httpStatus === 404;
+export const isNotFound = (error: unknown): boolean => describeFailure(error).kind === "gone";
 
 export interface SaveFailure {
-  kind: "invalid" | "signed-out" | "offline" | "conflict" | "changed" | "other";
+  kind: "invalid" | "signed-out" | "offline" | "conflict" | "changed" | "gone" | "other";
   message: string;
   /** Field path -> message, from the server's `issues`. */
   fieldErrors: Record<string, string>;
@@ -112,6 +111,8 @@ export function describeFailure(error: unknown): SaveFailure {
         message: "Your session has expired. Sign in again; what you typed is kept.",
         fieldErrors,
       };
+    case 404:
+      return { kind: "gone", message, fieldErrors };
     case 409:
       return { kind: "conflict", message, fieldErrors };
     case 412:
