@@ -102,6 +102,53 @@ test("opening a form moves focus into it, and closing it returns focus to the bu
   await expect(edit).toBeFocused();
 });
 
+test("a job's end is asked for: a date, or Current role; an empty start date says so, and the first refused field takes the focus", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("end-asked"));
+  const form = await openAddForm(page, "Experience", "experience");
+  await form.getByLabel("Title", { exact: true }).fill("Analyst");
+  await form.getByLabel("Organization").fill("Babbage & Co");
+  await form.getByRole("button", { name: "Add experience", exact: true }).click();
+  await expect(form.getByLabel("Start date")).toBeFocused();
+  await expect(form.locator('[id$="start_date-error"]')).toHaveText("must not be empty");
+  await expect(form.locator('[id$="end_date-error"]')).toHaveText("enter a date, or tick “Current role”");
+  await expect(form.getByLabel("End date")).toHaveAttribute("aria-invalid", "true");
+
+  await form.getByLabel("Start date").fill("2018-03-01");
+  await form.getByRole("button", { name: "Add experience", exact: true }).click();
+  await expect(form.getByLabel("End date")).toBeFocused();
+  await expect(section(page, "Experience").getByTestId("experience-entry")).toHaveCount(0);
+
+  await form.getByRole("checkbox", { name: "Current role" }).check();
+  await form.getByRole("button", { name: "Add experience", exact: true }).click();
+  await expect(section(page, "Experience").getByTestId("experience-entry")).toHaveText([
+    /Analyst — Babbage & Co\s*Mar 2018 – Present/,
+  ]);
+});
+
+test("the profile's link rows and the Versions and API tokens panels take the focus where the person works next", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("focus-links"));
+  const addLink = page.getByRole("button", { name: "Add link" });
+  await addLink.click();
+  await expect(page.getByLabel("Link 1 name")).toBeFocused();
+  await page.keyboard.type("github");
+  await addLink.click();
+  await expect(page.getByLabel("Link 2 name")).toBeFocused();
+  await page.getByRole("button", { name: "Remove link 1" }).click();
+  await expect(page.getByLabel("Link 1 name")).toBeFocused();
+  await expect(page.getByLabel("Link 1 name")).toHaveValue("");
+  await page.getByRole("button", { name: "Remove link 1" }).click();
+  await expect(addLink).toBeFocused();
+
+  await page.getByRole("button", { name: "Manage versions" }).click();
+  await expect(page.getByLabel("Name of the new version")).toBeFocused();
+  await page.getByRole("button", { name: "Manage API tokens" }).click();
+  await expect(page.getByLabel("Token name")).toBeFocused();
+});
+
 test("Escape closes a form as Cancel does, asking first when something typed would go", async ({ page }) => {
   await signIn(page, uniqueUser("escape"));
   const hobbies = section(page, "Hobbies");

@@ -206,6 +206,7 @@ test("selects with a server default show it for a new entry, and saving without 
   await experience.getByLabel("Title", { exact: true }).fill("Engineer");
   await experience.getByLabel("Organization").fill("Acme");
   await experience.getByLabel("Start date").fill("2020-01-15");
+  await experience.getByLabel("Current role").check();
   await experience.getByRole("button", { name: "Add experience", exact: true }).click();
   await expect(experience).toBeHidden();
   const stored = await page.request.get("/me/resume?format=json");

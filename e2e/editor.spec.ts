@@ -450,6 +450,7 @@ test("hostile text is shown as text in the editor and the preview and runs no sc
     await form.getByLabel("Title", { exact: true }).fill(hostile);
     await form.getByLabel("Organization").fill("<script>alert(2)</script>");
     await form.getByLabel("Start date").fill("2020-01-01");
+    await form.getByLabel("Current role").check();
     await form.getByRole("button", { name: "Add responsibility" }).click();
     await form.getByLabel("Responsibilities 1").fill(hostile);
   });

@@ -27,10 +27,18 @@ async function threeJobs(page: Page) {
   await expect(page.getByRole("heading", { name: "Profile" })).toBeVisible();
 }
 
+/** What the test reads of an element in the page (the tests are compiled without the DOM's types). */
+interface PageElement {
+  scrollIntoView(options: { block: string }): void;
+  getBoundingClientRect(): { x: number; y: number; width: number; height: number };
+  contains(other: unknown): boolean;
+  ownerDocument: { elementFromPoint(x: number, y: number): unknown };
+}
+
 /** Makes a version named `name` in the Versions panel and returns its editor. */
 async function makeVersion(page: Page, name: string) {
   await page.getByRole("button", { name: "Manage versions" }).click();
-  await page.getByRole("form", { name: "New version" }).getByLabel("Version name").fill(name);
+  await page.getByRole("form", { name: "New version" }).getByLabel("Name of the new version").fill(name);
   await page.getByRole("button", { name: "Create version" }).click();
   const editor = page.getByTestId("version-editor");
   await expect(editor.getByRole("heading", { name: `Version “${name}”` })).toBeVisible();
@@ -67,6 +75,17 @@ test("a version with two of three jobs, its link copied and opened with no sessi
   expect(ownPdf.suggestedFilename()).toBe("Jo-Tailor-resume.pdf");
 
   const links = editor.getByTestId("share-links");
+  // The version's preview scrolls with the forms: it covers none of the controls below it.
+  for (const scrolled of ["start", "center", "end"] as const) {
+    const reached = await links
+      .getByRole("button", { name: "Create link" })
+      .evaluate((button: PageElement, block) => {
+        button.scrollIntoView({ block });
+        const { x, y, width, height } = button.getBoundingClientRect();
+        return button.contains(button.ownerDocument.elementFromPoint(x + width / 2, y + height / 2));
+      }, scrolled);
+    expect(reached, `Create link scrolled to the ${scrolled}`).toBe(true);
+  }
   await links.getByRole("button", { name: "Create link" }).click();
   await expect(links.getByRole("status")).toHaveText("Link made: copy it and send it.");
   await links.getByRole("button", { name: /^Copy link 1/ }).click();

@@ -8,6 +8,7 @@
  */
 import path from "node:path";
 import { resolveAuthSetup } from "@app/auth";
+import { dataDirectory } from "@app/db/paths";
 import { LEDGER_ACTIONS } from "@app/ledger";
 import { loadCredentials } from "@app/sigv4";
 import { developmentCredentialsFile } from "../apps/ledger/src/env.ts";
@@ -28,6 +29,14 @@ import { isAlive, launchingProcesses } from "./launching-processes.ts";
 import { ensurePortsFree, lockDataDir, StartRefused } from "./start-preflight.ts";
 
 const step = (text: string) => console.log(`\n▶ ${text}`);
+/** A path as the banner names it: from the working folder when inside it, else whole. */
+const shownPath = (file: string) => {
+  const relative = path.relative(process.cwd(), file);
+  return relative === "" || relative.startsWith("..") ? file : relative;
+};
+/** `word` as one shell word, quoted when it needs to be. */
+const shellWord = (word: string) =>
+  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 const fail = (message: string): never => {
   console.error(`\n✗ ${message}`);
   process.exit(1);
@@ -75,7 +84,11 @@ step("the Prisma client");
 await run(process.execPath, ["--import", "tsx", "scripts/prisma-generate.ts"]);
 await stopIfRequested();
 
-step(env.DATABASE_URL ? "using DATABASE_URL" : "starting embedded PostgreSQL (.data/postgres)");
+step(
+  env.DATABASE_URL
+    ? "using DATABASE_URL"
+    : `starting embedded PostgreSQL (${shownPath(path.join(env.DATA_DIR, "postgres"))})`,
+);
 const database = await openDatabase();
 await stopIfRequested(database);
 if (database.directory && database.directory !== path.join(env.DATA_DIR, "postgres")) {
@@ -143,6 +156,8 @@ await Promise.all([waitForHealthy(`${webUrl}/healthz`), waitForHealthy(`${ledger
 );
 
 const credentialsFile = env.LEDGER_CREDENTIALS_FILE ?? developmentCredentialsFile(env.DATA_DIR);
+// The token command reads the local issuer's key from the data folder: this one, when it is not the default.
+const tokenCommand = `${env.DATA_DIR === dataDirectory(undefined) ? "" : `DATA_DIR=${shellWord(shownPath(env.DATA_DIR))} `}npm run -s token -- --user alice`;
 const [key] = (await loadCredentials(credentialsFile, LEDGER_ACTIONS)).values();
 const auth = await resolveAuthSetup(
   { ...env, CLERK_PUBLISHABLE_KEY: env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY },
@@ -152,11 +167,11 @@ console.log(`
 Ready.
   Web app      ${webUrl}            (health: ${webUrl}/healthz)
   Ledger       ${ledgerUrl}            (health: ${ledgerUrl}/healthz)
-  Database     ${env.DATABASE_URL ? "DATABASE_URL" : "embedded; connection string in .data/database-url"}
+  Database     ${env.DATABASE_URL ? "DATABASE_URL" : `embedded; connection string in ${shownPath(path.join(env.DATA_DIR, "database-url"))}`}
   Editor       ${webUrl}/editor   (${auth.mode === "local" ? "local development sign-in" : `sign-in: ${auth.mode}`})
-  Token        TOKEN=$(npm run -s token -- --user alice)
+  Token        TOKEN=$(${tokenCommand})
                curl -H "Authorization: Bearer $TOKEN" "${webUrl}/me/resume?format=markdown"
   API docs     ${webUrl}/docs   (OpenAPI: ${webUrl}/openapi.json)
-  Ledger key   ${key?.accessKeyId} (from ${path.relative(process.cwd(), credentialsFile)})
+  Ledger key   ${key?.accessKeyId} (from ${shownPath(credentialsFile)})
                curl --aws-sigv4 "aws:amz:${env.LEDGER_REGION}:execute-api" --user "${key?.accessKeyId}:${key?.secretAccessKey}" ${ledgerUrl}/accounts
 Press Ctrl-C to stop.`);

@@ -128,6 +128,20 @@ describe("npm start", () => {
     await expectServing(first.ports.PORT);
   });
 
+  it("the banner's token command, run as printed, gives a token the web app takes, and names the data folder's files", async () => {
+    const shownDir = path.relative(repoRoot, firstDir);
+    const command = /TOKEN=\$\((.+)\)\n/.exec(first.output())?.[1];
+    expect(command).toBe(`DATA_DIR=${shownDir} npm run -s token -- --user alice`);
+    const { DATA_DIR: _unset, ...inherited } = process.env;
+    const token = execFileSync("sh", ["-c", command!], { cwd: repoRoot, env: inherited, encoding: "utf8" });
+    const answer = await fetch(`http://127.0.0.1:${first.ports.PORT}/me/resume`, {
+      headers: { authorization: `Bearer ${token.trim()}` },
+    });
+    expect(answer.status).toBe(200);
+    expect(first.output()).toContain(`starting embedded PostgreSQL (${shownDir}/postgres)`);
+    expect(first.output()).toContain(`connection string in ${shownDir}/database-url`);
+  });
+
   it("a second start on the same checkout ends at once, names the running one, and touches nothing of it", async () => {
     const before = processTree(first.npm.pid!);
     const startedAt = Date.now();

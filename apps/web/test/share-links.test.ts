@@ -242,6 +242,38 @@ describe("GET /r/{slug}", () => {
     }
   });
 
+  it("answers a browser opening a dead link with one page that says so, and a program with the JSON 404", async () => {
+    const { api, versionId } = await sharedVersion();
+    const revoked = await makeLink(api, versionId);
+    expect((await api.delete(`/me/links/${revoked.id}`)).status).toBe(200);
+    const browser = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
+    const answers = await Promise.all(
+      [
+        `${first.url}/r/${"A".repeat(32)}`,
+        revoked.url,
+        `${revoked.url}.pdf`,
+        `${first.url}/r/not-a-slug`,
+      ].map(async (url) => {
+        const response = await fetch(url, { headers: browser });
+        return { status: response.status, headers: comparable(response), body: await response.text() };
+      }),
+    );
+    expect(answers[0]!.status).toBe(404);
+    expect(Object.fromEntries(answers[0]!.headers)).toMatchObject({
+      "content-type": "text/html; charset=utf-8",
+      vary: "accept",
+    });
+    expect(answers[0]!.body).toContain("<h1>This link no longer works</h1>");
+    for (const answer of answers.slice(1)) expect(answer).toEqual(answers[0]);
+
+    for (const accept of ["*/*", "application/json", "text/html;q=0, */*"]) {
+      const response = await fetch(revoked.url, { headers: { accept } });
+      expect(response.status, accept).toBe(404);
+      expect(response.headers.get("content-type"), accept).toBe("application/json; charset=utf-8");
+      expect(response.headers.get("vary"), accept).toBe("accept");
+    }
+  });
+
   it("counts views: each page answered (GET, 200), not HEAD, not the files", async () => {
     const { api, versionId } = await sharedVersion();
     const link = await makeLink(api, versionId);

@@ -31,6 +31,7 @@ import {
 } from "@app/resume";
 import { createFailureReporter, type Logger, type RequestRecord, type ServiceMetrics } from "@app/service";
 import type { createAnswerCache } from "./answer-cache.ts";
+import { acceptsHtml, DEAD_LINK_PAGE } from "./dead-link-page.ts";
 import type { DocumentWorkers } from "./document-workers.ts";
 import type { SharedRateLimit } from "./shared-rate-limit.ts";
 
@@ -46,8 +47,16 @@ const VIEWS_FLUSH_MS = 1_000;
  * Unknown, revoked and expired links get this one answer, byte for byte
  * (the headers the server adds are the same for all three too), after the
  * same lookup: nothing tells a guess that once worked from one that never did.
+ * A browser gets it as a page that says so (DEAD_LINK_PAGE), as one answer too.
  */
-const NOT_FOUND = errorAnswer(404, "no page here: this link is unknown, revoked or expired");
+const NOT_FOUND = errorAnswer(404, "no page here: this link is unknown, revoked or expired", {
+  vary: "accept",
+});
+const NOT_FOUND_PAGE: Answer = {
+  status: 404,
+  headers: { "content-type": "text/html; charset=utf-8", vary: "accept" },
+  body: DEAD_LINK_PAGE,
+};
 
 type SharedFile = "page" | "pdf" | "docx";
 
@@ -137,6 +146,7 @@ export function createPublicPages({
   async function serve(req: IncomingMessage, target: RequestTarget, record: RequestRecord): Promise<Answer> {
     record.route = PUBLIC_PAGE_ROUTE;
     const method = req.method ?? "GET";
+    const notFound = acceptsHtml(req.headers.accept) ? NOT_FOUND_PAGE : NOT_FOUND;
     if (!READ_METHODS.includes(method))
       return methodNotAllowedAnswer(method, PUBLIC_PAGE_ROUTE, READ_METHODS);
     try {
@@ -152,7 +162,7 @@ export function createPublicPages({
           "retry-after": String(retryAfter),
         });
       }
-      if (!wanted || !hash || !shared) return NOT_FOUND;
+      if (!wanted || !hash || !shared) return notFound;
       const group = `link:${hash}`;
       let answer =
         shared.resumeVersion === null ? undefined : answerCache.get(group, wanted.file, shared.resumeVersion);
@@ -166,7 +176,7 @@ export function createPublicPages({
       return answer;
     } catch (error) {
       // The version went between the lookup and its read (deleted meanwhile): as any link gone.
-      if (error instanceof DomainError && error.status === 404) return NOT_FOUND;
+      if (error instanceof DomainError && error.status === 404) return notFound;
       if (error instanceof DomainError) return errorAnswerOf(error);
       failures.report(PUBLIC_PAGE_ROUTE, error);
       return failureAnswer(error, isDatabaseUnavailable);

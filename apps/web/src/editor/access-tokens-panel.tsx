@@ -26,6 +26,10 @@ export default function AccessTokensPanel() {
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [status, setStatus] = useState("");
   const secretRef = useRef<HTMLInputElement>(null);
+  const nameRef = useRef<HTMLInputElement>(null);
+
+  // Opened by its button, which is gone now: the new token's name takes the focus.
+  useEffect(() => nameRef.current?.focus(), []);
 
   const fail = useCallback(
     (error: unknown) => {
@@ -96,6 +100,7 @@ export default function AccessTokensPanel() {
               Token name
             </label>
             <input
+              ref={nameRef}
               id="token-name"
               value={name}
               maxLength={100}

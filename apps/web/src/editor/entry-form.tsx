@@ -3,7 +3,15 @@ import { useEffect, useRef, type FormEvent, type KeyboardEvent } from "react";
 import { COLLECTIONS, GOAL_MOVES, type CollectionName, type EntryOf } from "@app/resume/client";
 import { useEditorSession } from "./editor-session.tsx";
 import { SECTIONS, withLabels, type FieldSpec } from "./field-specs.ts";
-import { BASED_ON, formValuesOf, inputOf, openFlag, sameInput, type FormValues } from "./form-values.ts";
+import {
+  BASED_ON,
+  formValuesOf,
+  inputOf,
+  openFlag,
+  sameInput,
+  unansweredDates,
+  type FormValues,
+} from "./form-values.ts";
 import { TextListEditor } from "./text-list-editor.tsx";
 import { api, forgetIdempotencyKey, idempotencyKeyFor, onlyOver } from "./trpc.ts";
 import { hasDraft, useSessionDraft } from "./use-session-draft.ts";
@@ -72,7 +80,7 @@ export function EntryForm<Name extends CollectionName>({
           : procedures.create.mutate(input, {
               context: { headers: { "idempotency-key": idempotencyKeyFor(draftKey, input) } },
             }),
-      { form: formRef.current },
+      { form: formRef.current, refused: unansweredDates(section.fields, values) },
     );
     if (outcome === "saved") {
       saved();

@@ -41,6 +41,23 @@ export function inputOf(fields: FieldSpec[], values: FormValues): Record<string,
 }
 
 /**
+ * What the form refuses before the schema sees it, by field: a required date
+ * left empty (the schema would say it is no real date), and an end date left
+ * empty without its box ticked ("Current role"), which the service stores as
+ * an open end: the resume would say "Present" of a job that ended.
+ */
+export function unansweredDates(fields: FieldSpec[], values: FormValues): Record<string, string> {
+  const refused: Record<string, string> = {};
+  for (const field of fields) {
+    if (field.kind !== "date" || values[field.name] !== "") continue;
+    if (field.required) refused[field.name] = "must not be empty";
+    else if (field.openEndedLabel && !values[openFlag(field.name)])
+      refused[field.name] = `enter a date, or tick “${field.openEndedLabel}”`;
+  }
+  return refused;
+}
+
+/**
  * Whether two request bodies say the same, whatever the order of their keys
  * (the service keeps a profile's links in an order of its own).
  */

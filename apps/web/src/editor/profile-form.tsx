@@ -1,5 +1,5 @@
 "use client";
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { profileFields, type Profile } from "@app/resume/client";
 import { useConfirmation } from "./editor-confirmation.tsx";
 import { useEditorSession } from "./editor-session.tsx";
@@ -97,6 +97,17 @@ export function ProfileForm({ profile, onChanged }: Props) {
   const [status, setStatus] = useConfirmation();
   /** The profile another tab or app saved over the one this form was opened from (after a refused save). */
   const [theirs, setTheirs] = useState<Profile | null | undefined>(undefined);
+  const formRef = useRef<HTMLFormElement>(null);
+  const addLinkRef = useRef<HTMLButtonElement>(null);
+  /** The link row whose name takes the focus once rows were added or removed; Add link when it is gone. */
+  const focusLinkRow = useRef<number | null>(null);
+
+  useEffect(() => {
+    const row = focusLinkRow.current;
+    if (row === null) return;
+    focusLinkRow.current = null;
+    (document.getElementById(`link-name-${row}`) ?? addLinkRef.current)?.focus();
+  }, [values.links.length]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -108,7 +119,10 @@ export function ProfileForm({ profile, onChanged }: Props) {
     const write = async () => {
       saved = await api.profile.put.mutate(input, { context: onlyOver(version) });
     };
-    const outcome = await save(profileFields, input, write, { refused: repeatedLinks(values) });
+    const outcome = await save(profileFields, input, write, {
+      form: formRef.current,
+      refused: repeatedLinks(values),
+    });
     if (outcome === "saved") {
       keepSaved(saved!);
     } else if (outcome === "changed") {
@@ -163,7 +177,7 @@ export function ProfileForm({ profile, onChanged }: Props) {
   return (
     <section className="card" aria-labelledby="profile-heading">
       <h2 id="profile-heading">Profile</h2>
-      <form onSubmit={submit} noValidate>
+      <form ref={formRef} onSubmit={submit} noValidate>
         <div className="grid">
           {TEXT_FIELDS.filter((f) => !f.multiline).map((f) => (
             <div key={f.name}>
@@ -224,7 +238,11 @@ export function ProfileForm({ profile, onChanged }: Props) {
                     type="button"
                     className="danger"
                     aria-label={`Remove link ${i + 1}`}
-                    onClick={() => setValues({ ...values, links: values.links.filter((_, j) => j !== i) })}
+                    onClick={() => {
+                      // The next row takes the focus, else the one before, else Add link.
+                      focusLinkRow.current = Math.min(i, values.links.length - 2);
+                      setValues({ ...values, links: values.links.filter((_, j) => j !== i) });
+                    }}
                   >
                     ✕
                   </button>
@@ -239,9 +257,13 @@ export function ProfileForm({ profile, onChanged }: Props) {
           })}
           {error("links")}
           <button
+            ref={addLinkRef}
             type="button"
             className="secondary"
-            onClick={() => setValues({ ...values, links: [...values.links, { name: "", url: "" }] })}
+            onClick={() => {
+              focusLinkRow.current = values.links.length;
+              setValues({ ...values, links: [...values.links, { name: "", url: "" }] });
+            }}
           >
             Add link
           </button>

@@ -1,5 +1,5 @@
 "use client";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { z } from "zod";
 import { errorsOf } from "./form-values.ts";
 import type { SaveFailure } from "./trpc.ts";
@@ -41,13 +41,20 @@ export type SaveOutcome = "saved" | SaveFailure["kind"];
  * A form's save: validate with the server's schema first (messages at the
  * fields, nothing sent), with the form's own checks, then write; a refused
  * write shows the server's messages at its fields (an expired session goes
- * through useFailureHandler).
+ * through useFailureHandler). The first field refused takes the focus.
  */
 export function useValidatedSave() {
   const handleFailure = useFailureHandler();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<SaveFailure | null>(null);
   const [saving, setSaving] = useState(false);
+  /** The form whose first refused field takes the focus once its messages are shown. */
+  const focusIn = useRef<HTMLFormElement | null>(null);
+
+  useEffect(() => {
+    focusIn.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+    focusIn.current = null;
+  }, [errors]);
 
   async function save(
     schema: z.ZodType,
@@ -56,8 +63,10 @@ export function useValidatedSave() {
     { form, refused = {} }: SaveChecks = {},
   ): Promise<SaveOutcome> {
     const checked = schema.safeParse(input);
-    const found = { ...unreadableInputs(form), ...refused };
+    // What the browser could not read says more than a check of the empty value it gives instead.
+    const found = { ...refused, ...unreadableInputs(form) };
     if (!checked.success || Object.keys(found).length > 0) {
+      focusIn.current = form ?? null;
       setErrors({ ...(checked.success ? {} : errorsOf(checked.error)), ...found });
       setFailure(INVALID);
       return INVALID.kind;
@@ -70,6 +79,7 @@ export function useValidatedSave() {
       return "saved";
     } catch (error) {
       const described = handleFailure(error);
+      focusIn.current = form ?? null;
       setErrors(described.fieldErrors);
       setFailure(described);
       return described.kind;

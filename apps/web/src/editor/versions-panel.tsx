@@ -29,6 +29,10 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
   const [status, setStatus] = useState("");
   const [openId, setOpenId] = useState<string | null>(null);
   const listRef = useRef<HTMLUListElement>(null);
+  const newNameRef = useRef<HTMLInputElement>(null);
+
+  // Opened by its button, which is gone now: the new version's name takes the focus.
+  useEffect(() => newNameRef.current?.focus(), []);
 
   const reload = useCallback(async () => {
     try {
@@ -80,10 +84,11 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
     <div data-testid="versions">
       <form aria-label="New version" onSubmit={(event) => void create(event)} noValidate>
         <label htmlFor="version-new-name" className="required">
-          Version name
+          Name of the new version
         </label>
         <div className="row">
           <input
+            ref={newNameRef}
             id="version-new-name"
             value={name}
             maxLength={100}
