@@ -159,6 +159,8 @@ const credentialsFile = env.LEDGER_CREDENTIALS_FILE ?? developmentCredentialsFil
 // The token command reads the local issuer's key from the data folder: this one, when it is not the default.
 const tokenCommand = `${env.DATA_DIR === dataDirectory(undefined) ? "" : `DATA_DIR=${shellWord(shownPath(env.DATA_DIR))} `}npm run -s token -- --user alice`;
 const [key] = (await loadCredentials(credentialsFile, LEDGER_ACTIONS)).values();
+// The generated development key's secret is printed; a configured file's secrets stay in it (no terminal or log).
+const secretShown = env.LEDGER_CREDENTIALS_FILE ? "<its secret, from the file>" : key?.secretAccessKey;
 const auth = await resolveAuthSetup(
   { ...env, CLERK_PUBLISHABLE_KEY: env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY },
   env.DATA_DIR,
@@ -173,5 +175,5 @@ Ready.
                curl -H "Authorization: Bearer $TOKEN" "${webUrl}/me/resume?format=markdown"
   API docs     ${webUrl}/docs   (OpenAPI: ${webUrl}/openapi.json)
   Ledger key   ${key?.accessKeyId} (from ${shownPath(credentialsFile)})
-               curl --aws-sigv4 "aws:amz:${env.LEDGER_REGION}:execute-api" --user "${key?.accessKeyId}:${key?.secretAccessKey}" ${ledgerUrl}/accounts
+               curl --aws-sigv4 "aws:amz:${env.LEDGER_REGION}:execute-api" --user "${key?.accessKeyId}:${secretShown}" ${ledgerUrl}/accounts
 Press Ctrl-C to stop.`);

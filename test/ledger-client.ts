@@ -26,7 +26,7 @@ export function ledgerClient(baseUrl: string, key: Credential = FULL_KEY) {
       ...(body === undefined
         ? { headers }
         : {
-            body: typeof body === "string" ? body : JSON.stringify(body),
+            body: typeof body === "string" || body instanceof Uint8Array ? body : JSON.stringify(body),
             headers: { "content-type": contentType, ...headers },
           }),
     });

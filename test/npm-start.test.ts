@@ -7,7 +7,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rm } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -140,6 +140,13 @@ describe("npm start", () => {
     expect(answer.status).toBe(200);
     expect(first.output()).toContain(`starting embedded PostgreSQL (${shownDir}/postgres)`);
     expect(first.output()).toContain(`connection string in ${shownDir}/database-url`);
+    // The generated development key, secret and all, for the curl line to work as printed.
+    const [development] = JSON.parse(
+      await readFile(path.join(firstDir, "ledger-credentials.json"), "utf8"),
+    ) as {
+      secretAccessKey: string;
+    }[];
+    expect(first.output()).toContain(`:${development!.secretAccessKey}"`);
   });
 
   it("a second start on the same checkout ends at once, names the running one, and touches nothing of it", async () => {
@@ -208,8 +215,23 @@ describe("npm start", () => {
   for (const signal of ["SIGTERM", "SIGHUP"] as const) {
     it(`${signal} to npm stops every process it started, PostgreSQL included`, async () => {
       const dir = signal === "SIGTERM" ? firstDir : await dataDir(signal);
-      const started = signal === "SIGTERM" ? first : await npmStart(dir);
+      // The second start on keys of its own: their secret stays in their file, off the terminal.
+      const configured = {
+        accessKeyId: "AKIACONFIGUREDKEY1",
+        secretAccessKey: `secret-${crypto.randomUUID()}`,
+      };
+      const keysFile = path.join(dir, "configured-keys.json");
+      await writeFile(
+        keysFile,
+        JSON.stringify([{ ...configured, principal: "ops", actions: ["ledger:Read"] }]),
+      );
+      const started =
+        signal === "SIGTERM" ? first : await npmStart(dir, {}, { LEDGER_CREDENTIALS_FILE: keysFile });
       await waitFor(() => started.output().includes("Ready."), "Ready.");
+      if (signal === "SIGHUP") {
+        expect(started.output()).toContain(`Ledger key   ${configured.accessKeyId}`);
+        expect(started.output()).not.toContain(configured.secretAccessKey);
+      }
       const postmasterPid = Number(
         (await readFile(path.join(dir, "postgres", "postmaster.pid"), "utf8")).split("\n")[0],
       );

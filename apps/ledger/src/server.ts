@@ -115,7 +115,7 @@ export function createLedgerServer({
         { credentials, region, service: "execute-api" },
       );
       record.user = caller.principal;
-      return await rest.handle(restRequestOf(req, target, body.toString("utf8")), {
+      return await rest.handle(restRequestOf(req, target, body), {
         requestId: record.id,
         context: async () => ({
           db,

@@ -58,6 +58,11 @@ describe("balances", () => {
     expect((await balance(sales, "2026-12-31")).balance).toBe(-1250);
     const today = new Date().toISOString().slice(0, 10);
     expect(await balance(cash)).toMatchObject({ as_of: today, balance: 1250 });
+    // An id sent in upper case names the same account, answered as stored (as every other route does).
+    expect((await client.get(`/accounts/${cash.toUpperCase()}/balance`)).body).toMatchObject({
+      account_id: cash,
+      balance: 1250,
+    });
     expect((await client.get(`/accounts/${cash}/balance?as_of=2026-02-30`)).status).toBe(400);
     expect((await client.get(`/accounts/${cash}/balance?as_of=0000-01-01`)).status).toBe(400);
     expect((await client.get("/accounts/6b0c3c4e-4d5e-4f60-8a1b-2c3d4e5f6a7b/balance")).status).toBe(404);

@@ -92,6 +92,16 @@ describe("an account's entries", () => {
       expect(result.status, query).toBe(400);
       expect(result.body).toMatchObject({ statusCode: 400, error: "BAD_REQUEST", issues: expect.any(Array) });
     }
+    // A parameter sent twice is named for what it is, not as a list that is no number or date.
+    for (const path of [
+      `/accounts/${cash}/entries?limit=5&limit=6`,
+      `/accounts/${cash}/balance?as_of=2026-01-15&as_of=2026-01-16`,
+    ]) {
+      const twice = (await client.get(path)).body;
+      expect(twice.issues, path).toEqual([
+        { path: expect.any(String), message: "is given more than once: send it once" },
+      ]);
+    }
     expect((await client.get("/accounts/6b0c3c4e-4d5e-4f60-8a1b-2c3d4e5f6a7b/entries")).status).toBe(404);
   });
 });

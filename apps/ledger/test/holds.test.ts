@@ -244,6 +244,28 @@ describe("holds", () => {
     expect(unknown.status).toBe(404);
   });
 
+  it("refuses a hold's time outside 1 s to 30 days, each with what is wrong with it", async () => {
+    const { wallet, shop } = await fundedWallet(100);
+    for (const [seconds, message] of [
+      [0, "must be at least 1 second"],
+      [-5, "must be at least 1 second"],
+      [1.5, "must be a whole number of seconds"],
+      [2_592_001, "must be at most 2592000 (30 days)"],
+    ] as const) {
+      const answer = await client.post(
+        "/transactions",
+        hold(
+          [
+            [wallet, 10],
+            [shop, -10],
+          ],
+          seconds,
+        ),
+      );
+      expect(answer.body.issues, String(seconds)).toEqual([{ path: "hold.expires_in_seconds", message }]);
+    }
+  });
+
   it("refuses a body id other than the path's on a post, void, reversal and account change, changing nothing", async () => {
     const { wallet, shop } = await fundedWallet(100);
     const entries: [string, number][] = [

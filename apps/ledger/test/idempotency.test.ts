@@ -85,6 +85,45 @@ describe("idempotency", () => {
     expect(unknownAccount.text).toBe(first.text);
   });
 
+  it("takes a retry that says the same in other words for the same body: fields in another order, defaults sent, ids in upper case", async () => {
+    const key = `same-${crypto.randomUUID()}`;
+    const first = await client.post("/transactions", { ...body(key), metadata: { b: "2", a: "1" } });
+    expect(first.status).toBe(201);
+    const { idempotency_key, description, effective_date, entries } = body(key);
+    for (const retry of [
+      // The same fields, written in reverse order; metadata's keys too.
+      {
+        metadata: { a: "1", b: "2" },
+        entries: entries.map(({ account_id, amount }) => ({ amount, account_id })),
+        effective_date,
+        description,
+        idempotency_key,
+      },
+      {
+        ...body(key),
+        metadata: { b: "2", a: "1" },
+        entries: entries.map((e) => ({ ...e, account_id: e.account_id.toUpperCase() })),
+      },
+    ]) {
+      const again = await client.post("/transactions", retry);
+      expect(again.status).toBe(200);
+      expect(again.text).toBe(first.text);
+      expect(again.headers.get("idempotency-key-mismatch"), JSON.stringify(retry)).toBeNull();
+    }
+    // An omitted metadata is {}: the same as one sent empty.
+    const plain = `plain-${crypto.randomUUID()}`;
+    expect((await client.post("/transactions", body(plain))).status).toBe(201);
+    const withDefaults = await client.post("/transactions", {
+      ...body(plain),
+      metadata: {},
+      description: "idempotent",
+    });
+    expect(withDefaults.headers.get("idempotency-key-mismatch")).toBeNull();
+    // Other metadata is another body.
+    const other = await client.post("/transactions", { ...body(key), metadata: { a: "1", b: "3" } });
+    expect(other.headers.get("idempotency-key-mismatch")).toBe("true");
+  });
+
   it("answers a new post as GET and every replay answer it later, byte for byte: posts, batch items, reversals", async () => {
     // Accounts of its own: a balance past ±(2^53-1) would break other files' GET /balances.
     const [dollars, dollarIncome] = [

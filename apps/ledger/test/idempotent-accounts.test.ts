@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ledgerClient, type LedgerClient } from "../../../test/ledger-client.ts";
 import { OTHER_FULL_KEY, startLedgerServer, type LedgerServer } from "../../../test/ledger-server.ts";
 
@@ -43,6 +45,56 @@ describe("POST /accounts with an Idempotency-Key", () => {
     expect(other.status).toBe(422);
     expect(other.body).toMatchObject({ statusCode: 422, error: "IDEMPOTENCY_KEY_REUSED" });
     expect(await accountsNamed(name)).toHaveLength(1);
+  });
+
+  it("takes a retry that says the same in other words for the same body: fields in another order, defaults sent", async () => {
+    const name = `reworded ${crypto.randomUUID()}`;
+    const key = `create-${crypto.randomUUID()}`;
+    const first = await create(key, { name, type: "asset", currency: "USD", metadata: { b: "2", a: "1" } });
+    expect(first.status).toBe(201);
+    for (const retry of [
+      { metadata: { a: "1", b: "2" }, currency: "USD", type: "asset", name },
+      {
+        name,
+        type: "asset",
+        currency: "USD",
+        min_balance: null,
+        max_balance: null,
+        metadata: { b: "2", a: "1" },
+      },
+    ]) {
+      const again = await create(key, retry);
+      expect(again.status, JSON.stringify(retry)).toBe(201);
+      expect(again.text).toBe(first.text);
+    }
+    expect((await create(key, { name, type: "asset", currency: "USD", metadata: { a: "1" } })).status).toBe(
+      422,
+    );
+    expect(await accountsNamed(name)).toHaveLength(1);
+  });
+
+  it("still answers the retry of a key kept from before, hashed as its body was sent", async () => {
+    const name = `kept ${crypto.randomUUID()}`;
+    const key = `create-${crypto.randomUUID()}`;
+    const sent = { name, type: "asset", currency: "USD" };
+    const first = await create(key, sent);
+    expect(first.status).toBe(201);
+    // How the key was kept before 2026-11-30: sha256 of the parsed body as JSON, in its order.
+    const asSent = createHash("sha256").update(JSON.stringify(sent)).digest("hex");
+    const sql = new pg.Client({ connectionString: inject("databaseUrl") });
+    await sql.connect();
+    try {
+      await sql.query(
+        "UPDATE ledger.account_idempotency_keys SET request_hash = $1 WHERE idempotency_key = $2",
+        [asSent, key],
+      );
+    } finally {
+      await sql.end();
+    }
+    const again = await create(key, sent);
+    expect([again.status, again.headers.get("idempotent-replayed")]).toEqual([201, "true"]);
+    expect(again.text).toBe(first.text);
+    expect((await create(key, { ...sent, currency: "EUR" })).status).toBe(422);
   });
 
   it("makes one account of 20 simultaneous creates with one key; all 20 answer it", async () => {

@@ -98,9 +98,35 @@ describe("accounts", () => {
     expect(await issuesOf("usd")).toEqual([
       { path: "currency", message: "must be an upper-case ISO 4217 code" },
     ]);
-    expect(await issuesOf("XYZ")).toEqual([
-      { path: "currency", message: "is not an ISO 4217 currency code" },
-    ]);
+    // Not a code at all, a precious metal, ISO's testing code: not currencies of this ledger.
+    for (const code of ["XYZ", "XAU", "XTS"]) {
+      expect(await issuesOf(code), code).toEqual([
+        {
+          path: "currency",
+          message:
+            "is not a currency this ledger takes (an ISO 4217 currency; the OpenAPI document lists them)",
+        },
+      ]);
+    }
+  });
+
+  it("refuses a signed body that is not UTF-8 (400) or says another charset (415), and writes nothing", async () => {
+    const name = `Café ${crypto.randomUUID()}`;
+    const account = JSON.stringify({ name, type: "asset", currency: "EUR" });
+    // Latin-1's "é" is no UTF-8: read loosely, it would be stored as "Caf\uFFFD", not what was signed.
+    const latin1 = await client.send("POST", "/accounts", Buffer.from(account, "latin1"));
+    expect(latin1.status).toBe(400);
+    expect(latin1.body).toEqual({
+      statusCode: 400,
+      error: "BAD_REQUEST",
+      message: "the body is not UTF-8, as JSON must be",
+    });
+    const said = await client.send("POST", "/accounts", account, "application/json; charset=iso-8859-1");
+    expect(said.status).toBe(415);
+    expect(said.body).toMatchObject({ message: "the body must be JSON in UTF-8, not iso-8859-1" });
+    const names = (await client.allAccounts()).map((a) => a.name);
+    const uuid = name.slice("Café ".length);
+    expect(names.filter((stored) => stored.endsWith(uuid))).toEqual([]);
   });
 });
 

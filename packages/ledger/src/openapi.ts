@@ -11,8 +11,7 @@ export const ledgerOpenApiDocument = buildOpenApiDocument(ledgerRouter, {
     "Double-entry bookkeeping: accounts, immutable balanced transactions (idempotent by idempotency_key), " +
     "balances summed from entries. Amounts are integers in the currency's minor unit; positive is a debit. " +
     "Requests are signed with AWS Signature Version 4 (service execute-api).",
-  // No SPDX identifier: Swagger UI would link it to spdx.org, which has no page for a proprietary licence.
-  license: { name: "Proprietary (private package; see README)" },
+  license: { name: "Proprietary (private package; see README)", identifier: "LicenseRef-Proprietary" },
   contact: { name: "The ledger service's maintainers (see README.md)" },
   securitySchemes: {
     sigv4: {

@@ -1,12 +1,13 @@
 import { synchronouslyParsed } from "@app/rest";
 import { calendarDate, recordWithoutProtoKey, text } from "@app/rest/fields";
 import { z } from "zod";
+import { CURRENCIES } from "./currencies.ts";
 import { cursorInput, nextCursorOutput } from "./list-cursor.ts";
 
 const ACCOUNT_TYPES = ["asset", "liability", "income", "expense"] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
 
-const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
+const KNOWN_CURRENCIES = new Set(CURRENCIES);
 
 export const LIMITS = {
   nameLength: 200,
@@ -33,9 +34,12 @@ const currencyCode = z
   .string()
   // A code not upper-case is one issue, not also an unknown code.
   .regex(/^[A-Z]{3}$/, { message: "must be an upper-case ISO 4217 code", abort: true })
-  .refine((code) => KNOWN_CURRENCIES.has(code), "is not an ISO 4217 currency code")
-  // The codes this server's Node knows (Intl.supportedValuesOf("currency")), for clients to see.
-  .meta({ enum: [...KNOWN_CURRENCIES].sort() });
+  .refine(
+    (code) => KNOWN_CURRENCIES.has(code),
+    "is not a currency this ledger takes (an ISO 4217 currency; the OpenAPI document lists them)",
+  )
+  // For clients to see: the same list on every instance (currencies.ts).
+  .meta({ enum: CURRENCIES });
 
 /** Integer minor units (cents, yen), never zero, within ±(2^53-1). Positive debits, negative credits. */
 export const amount = z
@@ -200,7 +204,7 @@ const holdInput = z
   .strictObject({
     expires_in_seconds: z
       .int("must be a whole number of seconds")
-      .min(1)
+      .min(1, "must be at least 1 second")
       .max(LIMITS.holdSeconds, `must be at most ${LIMITS.holdSeconds} (30 days)`),
   })
   .meta({

@@ -7,8 +7,8 @@ export interface RestRequest {
   method: string;
   target: RequestTarget;
   headers: { get(name: string): string | null };
-  /** The raw body, "" when there is none (for signature checks and JSON parsing). */
-  body: string;
+  /** The raw body, empty when there is none (for signature checks; the REST edge reads it as UTF-8 JSON). */
+  body: Buffer;
 }
 
 /** An HTTP answer, before it is sent. */

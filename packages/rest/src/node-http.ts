@@ -7,6 +7,7 @@ export class ClientAbortedError extends Error {
   override name = "ClientAbortedError";
 }
 
+const NO_BODY = Buffer.alloc(0);
 const CLIENT_GONE = "the client closed the connection before its body ended";
 
 /**
@@ -48,7 +49,11 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
 }
 
 /** A node:http request as the REST handler reads it, with its target as the server parsed it; `body` is "" until read. */
-export function restRequestOf(req: IncomingMessage, target: RequestTarget, body = ""): RestRequest {
+export function restRequestOf(
+  req: IncomingMessage,
+  target: RequestTarget,
+  body: Buffer = NO_BODY,
+): RestRequest {
   return {
     method: req.method ?? "GET",
     target,

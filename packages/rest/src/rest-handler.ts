@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import type { OpenAPIObject, OpenApiRouter } from "trpc-to-openapi";
 import { apiErrorOf, invalidRequestError } from "./api-error.ts";
 import { errorAnswer, jsonAnswer, methodNotAllowedAnswer, type Answer, type RestRequest } from "./answer.ts";
@@ -6,6 +7,7 @@ import { DomainError } from "./domain-error.ts";
 import { entityTagOf } from "./preconditions.ts";
 import type { ResponseControl } from "./response-control.ts";
 import { isJsonNumberText, roundedWholeNumbers } from "./rounded-numbers.ts";
+import type { RequestTarget } from "./request-target.ts";
 import { createRouteTable, type Route, type RouteTable } from "./route-table.ts";
 
 /** What every REST context carries: where a procedure puts its headers (and a status its route does not declare). */
@@ -41,7 +43,7 @@ export interface RestCall {
    * Reads a body that is not in `request.body` yet (the ledger reads it first to
    * check the signature); null past `limit` bytes.
    */
-  readBody?(limit: number): Promise<string | null>;
+  readBody?(limit: number): Promise<Buffer | null>;
   /** The request's id (X-Request-Id), handed to `onError` for the line it logs. */
   requestId?: string;
 }
@@ -58,6 +60,7 @@ export interface RestHandler {
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
+const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 
 /**
  * The HTTP side of every route of a service: the route table is built once at
@@ -82,35 +85,40 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     if (!route || !match.methods.includes(method))
       return methodNotAllowedAnswer(method, match.template, match.methods);
 
-    let body = received.body;
+    let text = "";
     if (BODY_METHODS.has(method)) {
       // A POST whose fields are all optional (a share link) needs no `{}` to be sent; a whole
       // resume put (bodyInput) does, or an empty request would replace the resume with nothing.
-      if (sentNothing(headers) && !route.procedure.rest.bodyInput) body = "{}";
+      if (sentNothing(headers) && !route.procedure.rest.bodyInput) text = "{}";
       else {
         const refusal = bodyRefusal(headers);
         if (refusal) return refusal;
+        let bytes = received.body;
         if (call.readBody) {
           const limit = bodyLimitOf(route);
           const read = await call.readBody(limit);
           if (read === null) return errorAnswer(413, `the body is larger than ${limit} bytes`);
-          body = read;
+          bytes = read;
         }
+        // Decoded as it is, not with U+FFFD for what is not UTF-8: that would be stored as if sent.
+        if (!isUtf8(bytes)) return errorAnswer(400, "the body is not UTF-8, as JSON must be");
+        text = bytes.toString("utf8");
       }
     }
-    return answerCall(route, match.parameters, { ...received, body }, call);
+    return answerCall(route, match.parameters, target, text, call);
   }
 
   async function answerCall(
     route: Route,
     parameters: Record<string, string>,
-    request: RestRequest,
+    target: RequestTarget,
+    body: string,
     { context, requestId }: RestCall,
   ): Promise<Answer> {
     const { procedure } = route;
     let ctx: RestContext | undefined;
     try {
-      const input = inputOf(route, parameters, request, options.bodyFieldAgainstPath ?? "ignored");
+      const input = inputOf(route, parameters, target, body, options.bodyFieldAgainstPath ?? "ignored");
       ctx = await context();
       const data = await procedure.call(ctx, input);
       return successAnswer(route, ctx.response, data);
@@ -129,10 +137,16 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   };
 }
 
-/** 415 for a body that is not JSON, or is encoded. */
+/** 415 for a body that is not JSON, is said to be in another charset than UTF-8, or is encoded. */
 function bodyRefusal(headers: RestRequest["headers"]): Answer | undefined {
-  if (!JSON_CONTENT_TYPE.test(headers.get("content-type") ?? "")) {
+  const contentType = headers.get("content-type") ?? "";
+  if (!JSON_CONTENT_TYPE.test(contentType)) {
     return errorAnswer(415, "the body must be JSON (Content-Type: application/json)");
+  }
+  // JSON is UTF-8 (RFC 8259, 8.1): a body said to be Latin-1 would be read as what it is not.
+  const charset = CHARSET_PARAMETER.exec(contentType)?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
+    return errorAnswer(415, `the body must be JSON in UTF-8, not ${charset}`);
   }
   // Not decoded here: a compressed body would read as malformed JSON, and a plain one sent
   // under a coding's name would be taken for what it does not say (RFC 9110, 15.5.16).
@@ -165,13 +179,17 @@ function sentNothing(headers: RestRequest["headers"]): boolean {
 function inputOf(
   route: Route,
   parameters: Record<string, string>,
-  request: RestRequest,
+  target: RequestTarget,
+  text: string,
   bodyFieldAgainstPath: "refused" | "ignored",
 ): unknown {
-  if (!BODY_METHODS.has(route.method)) return { ...queryInput(route, request.target.query), ...parameters };
+  if (!BODY_METHODS.has(route.method)) {
+    refuseMalformedQuery(target.raw);
+    return { ...queryInput(route, target.query), ...parameters };
+  }
   let body: unknown;
   try {
-    body = JSON.parse(request.body);
+    body = JSON.parse(text);
   } catch {
     throw new DomainError(400, "the body is not valid JSON");
   }
@@ -181,8 +199,8 @@ function inputOf(
   }
   const { bodyInput } = route.procedure.rest;
   // A document's issues name its own paths, as a person reads them (`work[3].startDate`).
-  refuseRoundedNumbers(request.body, bodyInput ? formatDocumentPath : (path) => path.join("."));
-  if (bodyInput) return { ...Object.fromEntries(request.target.query), [bodyInput]: body, ...parameters };
+  refuseRoundedNumbers(text, bodyInput ? formatDocumentPath : (path) => path.join("."));
+  if (bodyInput) return { ...Object.fromEntries(target.query), [bodyInput]: body, ...parameters };
   if (bodyFieldAgainstPath === "refused") refuseBodyFieldsAgainstPath(body, parameters);
   return { ...body, ...parameters };
 }
@@ -220,11 +238,15 @@ function queryInput(route: Route, query: URLSearchParams): Record<string, unknow
   const objects = new Map<string, [string, unknown][]>();
   for (const key of new Set(query.keys())) {
     const values = query.getAll(key);
+    // Refused with its own words: the schema would call the list it makes no date, or no number.
+    if (values.length > 1 && !route.listQueryFields.has(key)) {
+      throw invalidRequestError([{ path: key, message: "is given more than once: send it once" }]);
+    }
     const value = values.length === 1 ? values[0] : values;
     const field = objectFieldNamed(route, key);
     if (field === undefined) {
-      // Number() would read an empty value as 0 and `0x10` as 16: those, and a parameter sent
-      // twice, reach the schema as they are, to be refused as no number.
+      // Number() would read an empty value as 0 and `0x10` as 16: those reach the schema as they
+      // are, to be refused as no number.
       const numeric =
         route.numericQueryFields.has(key) && typeof value === "string" && isJsonNumberText(value);
       input[key] = numeric ? Number(value) : value;
@@ -241,6 +263,34 @@ function queryInput(route: Route, query: URLSearchParams): Record<string, unknow
   // fromEntries makes every key its own property, "__proto__" too (which the schema then refuses).
   for (const [field, entries] of objects) input[field] = Object.fromEntries(entries);
   return input;
+}
+
+/**
+ * A 400 naming each query parameter whose percent-encoding is no UTF-8
+ * (`%FF`, `%ZZ`, an encoded lone surrogate): URLSearchParams would read it as
+ * U+FFFD, or as the text it is, and search for what the client did not send.
+ */
+function refuseMalformedQuery(raw: string): void {
+  const question = raw.indexOf("?");
+  if (question < 0 || !raw.includes("%", question)) return;
+  const issues = raw
+    .slice(question + 1)
+    .split("&")
+    .filter((pair) => !isWellEncoded(pair))
+    .map((pair) => ({
+      path: new URLSearchParams(pair).keys().next().value ?? pair,
+      message: "is not percent-encoded UTF-8",
+    }));
+  if (issues.length > 0) throw invalidRequestError(issues);
+}
+
+function isWellEncoded(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The object field (`metadata`) a query key is written as one of, well (`metadata[k]`) or not (`metadata.k`). */

@@ -27,6 +27,8 @@ export interface Route {
   numericQueryFields: ReadonlySet<string>;
   /** Input fields that are objects, read from `name[key]=value` pairs (OpenAPI's deepObject). */
   objectQueryFields: ReadonlySet<string>;
+  /** Input fields that are lists, which a query gives by repeating the parameter (any other is given once). */
+  listQueryFields: ReadonlySet<string>;
   /** Its answer declares an ETag: the edge sets it from the answer's `updated_at` (preconditions.ts). */
   answersVersion: boolean;
 }
@@ -83,6 +85,7 @@ export function createRouteTable(router: OpenApiRouter, document: OpenAPIObject)
           procedure: served,
           numericQueryFields: numericQueryFields(method, def),
           objectQueryFields: objectQueryFields(method, def),
+          listQueryFields: listQueryFields(method, def),
           answersVersion: "ETag" in (successHeadersOf(served.rest, method) ?? {}),
         });
       }
@@ -139,6 +142,16 @@ function objectQueryFields(method: string, def: ProcedureDef): Set<string> {
   );
 }
 
+/** The top-level input fields of a query route that are lists. */
+function listQueryFields(method: string, def: ProcedureDef): Set<string> {
+  if (method !== "GET" && method !== "DELETE") return new Set();
+  return new Set(
+    Object.entries(objectShapeOf(def.inputs[0]) ?? {})
+      .filter(([, schema]) => isList(schema))
+      .map(([field]) => field),
+  );
+}
+
 interface ZodDef {
   type: string;
   shape?: Record<string, unknown>;
@@ -157,11 +170,22 @@ function objectShapeOf(schema: unknown): Record<string, unknown> | undefined {
   return undefined;
 }
 
+const WRAPPERS = ["optional", "default", "prefault", "nullable"];
+
+/** Whether a field is a list, under optional, default and nullable wrappers. */
+function isList(schema: unknown): boolean {
+  const def = defOf(schema);
+  if (!def) return false;
+  if (WRAPPERS.includes(def.type)) return isList(def.innerType);
+  if (def.type === "pipe") return isList(defOf(def.in)?.type === "transform" ? def.out : def.in);
+  return def.type === "array";
+}
+
 /** A field's kind under optional, default, nullable and array wrappers. */
 function innerKindOf(schema: unknown): string | undefined {
   const def = defOf(schema);
   if (!def) return undefined;
-  if (["optional", "default", "prefault", "nullable"].includes(def.type)) return innerKindOf(def.innerType);
+  if (WRAPPERS.includes(def.type)) return innerKindOf(def.innerType);
   if (def.type === "array") return innerKindOf(def.element);
   // A preprocessed field (a transform into a schema) is of its schema's kind.
   if (def.type === "pipe") return innerKindOf(defOf(def.in)?.type === "transform" ? def.out : def.in);

@@ -81,9 +81,14 @@ const document = buildOpenApiDocument(router, {
 const rest = createRestHandler({ router, document, maxBodyBytes: 100 });
 const context = async (): Promise<Context> => ({ response: createResponseControl(), user: "ada" });
 
-function request(method: string, target: string, body = "", contentType = "application/json"): RestRequest {
-  const headers = new Headers(body || method === "POST" ? { "content-type": contentType } : {});
-  return { method, target: parseRequestTarget(target), headers, body };
+function request(
+  method: string,
+  target: string,
+  body: string | Buffer = "",
+  contentType = "application/json",
+): RestRequest {
+  const headers = new Headers(body.length > 0 || method === "POST" ? { "content-type": contentType } : {});
+  return { method, target: parseRequestTarget(target), headers, body: Buffer.from(body) };
 }
 
 const json = (body: string | Buffer) => JSON.parse(body.toString()) as Record<string, unknown>;
@@ -140,6 +145,53 @@ describe("REST handler", () => {
     expect(reads).toBe(1);
   });
 
+  it("refuses a body that is not UTF-8 (400) or is said to be in another charset (415), and reads one that says UTF-8", async () => {
+    // "Café" in Latin-1: E9 alone is no UTF-8; decoded loosely it would be stored as "Caf\uFFFD".
+    const latin1 = Buffer.from('{"text":"Caf\u00e9","stars":1}', "latin1");
+    const notUtf8 = await rest.handle(request("POST", "/notes", latin1), { context });
+    expect(notUtf8.status).toBe(400);
+    expect(json(notUtf8.body)).toEqual({
+      statusCode: 400,
+      error: "BAD_REQUEST",
+      message: "the body is not UTF-8, as JSON must be",
+    });
+    const late = await rest.handle(request("POST", "/notes"), { context, readBody: async () => latin1 });
+    expect(late.status).toBe(400);
+
+    const said = await rest.handle(
+      request("POST", "/notes", '{"text":"Cafe","stars":1}', 'application/json; charset="ISO-8859-1"'),
+      { context },
+    );
+    expect(said.status).toBe(415);
+    expect(json(said.body)).toMatchObject({ message: "the body must be JSON in UTF-8, not iso-8859-1" });
+
+    for (const contentType of ["application/json; charset=utf-8", "application/json;charset=UTF8"]) {
+      const utf8 = await rest.handle(request("POST", "/notes", '{"text":"Café","stars":1}', contentType), {
+        context,
+      });
+      expect(utf8.status, contentType).toBe(201);
+      expect(json(utf8.body), contentType).toMatchObject({ text: "Café" });
+    }
+  });
+
+  it("refuses a query parameter given twice, or not percent-encoded UTF-8, naming it", async () => {
+    const issuesOf = async (query: string) => {
+      const answer = await rest.handle(request("GET", `/notes?${query}`), { context });
+      expect(answer.status, query).toBe(400);
+      return json(answer.body).issues;
+    };
+    expect(await issuesOf("limit=5&limit=6")).toEqual([
+      { path: "limit", message: "is given more than once: send it once" },
+    ]);
+    for (const query of ["limit=%FF", "limit=%ZZ", "limit=%ED%A0%80", "li%FFmit=1"]) {
+      expect(await issuesOf(query), query).toEqual([
+        { path: expect.stringMatching(/^li/), message: "is not percent-encoded UTF-8" },
+      ]);
+    }
+    const encoded = await rest.handle(request("GET", "/notes?limit=%35"), { context });
+    expect(json(encoded.body)).toEqual({ limit: 5, user: "ada" });
+  });
+
   it("answers a procedure's status and headers (201 and Location) with its JSON", async () => {
     const created = await rest.handle(request("POST", "/notes", '{"text":"hi","stars":3}'), { context });
     expect(created.status).toBe(201);
@@ -175,7 +227,7 @@ describe("REST handler", () => {
   it("reads a body that the server had not read yet", async () => {
     const created = await rest.handle(request("POST", "/notes"), {
       context,
-      readBody: async () => '{"text":"late","stars":1}',
+      readBody: async () => Buffer.from('{"text":"late","stars":1}'),
     });
     expect(json(created.body)).toEqual({ id: "n1", text: "late", stars: 1 });
   });

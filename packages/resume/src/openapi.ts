@@ -13,8 +13,7 @@ export const resumeOpenApiDocument = buildOpenApiDocument(resumeAppRouter, {
     "tailored versions of it (some entries, a headline of their own) and share links to them, whose public pages (/r/{slug}) take no token. Every route takes `Authorization: Bearer <token>`: a JWT of the sign-in provider or a personal access token; " +
     "every response carries `API-Version`. Errors share one body: " +
     '`{"statusCode","error","message","issues"?}`.',
-  // No SPDX identifier: Swagger UI would link it to spdx.org, which has no page for a proprietary licence.
-  license: { name: "Proprietary (private package; see README)" },
+  license: { name: "Proprietary (private package; see README)", identifier: "LicenseRef-Proprietary" },
   contact: { name: "The resume service's maintainers (see README.md)" },
   securitySchemes: {
     bearerAuth: {

@@ -234,7 +234,7 @@ export function createResumeApi({
       }
     }
     await buildAndKeep(
-      { method: "GET", target: parseRequestTarget(path), headers: NO_HEADERS, body: "" },
+      { method: "GET", target: parseRequestTarget(path), headers: NO_HEADERS, body: Buffer.alloc(0) },
       identity,
       { group, keys },
       () => 0,
@@ -265,7 +265,7 @@ export function createResumeApi({
         ? await serveWholeResume(request, await identity())
         : await rest.handle(request, {
             context: async () => contextOf(await identityForProcedure(identity()), request.headers),
-            readBody: async (limit) => (await readBody(req, limit))?.toString("utf8") ?? null,
+            readBody: (limit) => readBody(req, limit),
           });
     } catch (error) {
       if (error instanceof ClientAbortedError) return errorAnswer(400, error.message);

@@ -1,8 +1,9 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { isConstraintViolation, queryRows, type Database } from "@app/db";
 import { DomainError, invalidRequestError } from "@app/rest/errors";
 import { cursorPart, listCursor } from "../list-cursor.ts";
 import type { Account, AccountFilters, AccountType } from "../schemas.ts";
+import { inKeyOrder, requestHash } from "./request-hash.ts";
 import { ACCOUNT_JSON, statementValues } from "./sql.ts";
 
 type NewAccount = {
@@ -34,6 +35,23 @@ export async function createAccount(db: Database, input: NewAccount): Promise<Ac
   return row!.account;
 }
 
+/** What a create means, for its Idempotency-Key: the account it makes, whatever the body's order or its defaults sent. */
+const accountRequestHash = (input: NewAccount) =>
+  requestHash({
+    name: input.name,
+    type: input.type,
+    currency: input.currency,
+    min_balance: input.min_balance ?? null,
+    max_balance: input.max_balance ?? null,
+    metadata: inKeyOrder(input.metadata ?? {}),
+  });
+
+/**
+ * How keys were hashed before 2026-11-30: the body as parsed, in its order.
+ * A key of then, kept as long as the ledger, still answers its retry.
+ */
+const hashAsSent = (input: NewAccount) => requestHash(input);
+
 /**
  * createAccount under the principal's Idempotency-Key (docs/ledger-api.md,
  * "Idempotency"):
@@ -49,7 +67,7 @@ export async function createAccountOnce(
   principal: string,
   idempotencyKey: string,
 ): Promise<{ account: Account; replayed: boolean }> {
-  const requestHash = createHash("sha256").update(JSON.stringify(input)).digest("hex");
+  const hash = accountRequestHash(input);
   try {
     const [row] = await queryRows<{ account: Account }>(
       db,
@@ -60,7 +78,7 @@ export async function createAccountOnce(
       ...accountValues(input),
       principal,
       idempotencyKey,
-      requestHash,
+      hash,
     );
     return { account: row!.account, replayed: false };
   } catch (error) {
@@ -72,7 +90,7 @@ export async function createAccountOnce(
     principal,
     idempotencyKey,
   );
-  if (original!.request_hash !== requestHash) {
+  if (original!.request_hash !== hash && original!.request_hash !== hashAsSent(input)) {
     throw new DomainError(
       422,
       "this Idempotency-Key was used with another body; send a new key for a new account",

@@ -26,6 +26,7 @@ function safeOrNull(digits: string): number | null {
  */
 export async function getBalance(db: Database, accountId: string, asOf: string) {
   const [row] = await queryRows<{
+    id: string;
     currency: string;
     balance: string;
     pending_debits: string;
@@ -34,7 +35,7 @@ export async function getBalance(db: Database, accountId: string, asOf: string) 
     db,
     // The sum is not correlated with the account row, so it is planned for this
     // very account (index-only or parallel scan), exactly like the bare SUM.
-    `SELECT a.currency, b.balance::text AS balance, p.debits::text AS pending_debits, p.credits::text AS pending_credits
+    `SELECT a.id, a.currency, b.balance::text AS balance, p.debits::text AS pending_debits, p.credits::text AS pending_credits
        FROM ledger.accounts a,
             (SELECT coalesce(sum(amount), 0) AS balance FROM ledger.entries
               WHERE account_id = $1::uuid AND effective_date <= $2::date) b,
@@ -45,7 +46,8 @@ export async function getBalance(db: Database, accountId: string, asOf: string) 
   );
   if (!row) throw accountNotFound();
   return {
-    account_id: accountId,
+    // The id as stored, as every other answer gives it: the path's may be in upper case.
+    account_id: row.id,
     as_of: asOf,
     currency: row.currency,
     ...exactBalance(row.balance),

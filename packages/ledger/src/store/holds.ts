@@ -22,13 +22,13 @@ import {
   replayOf,
   type KnownTransaction,
 } from "./post-checked.ts";
+import { inKeyOrder, requestHash } from "./request-hash.ts";
 import { TRANSACTION_JSON } from "./sql.ts";
 import {
   getTransaction,
   postResultOf,
   transactionNotFound,
   replayOfKnownKey,
-  requestHash,
   type PostResult,
 } from "./transactions.ts";
 
@@ -53,7 +53,15 @@ const lostResolution = (error: unknown) => LOST_RESOLUTION.some((name) => isCons
  * (written-holds.ts); another is read with its key (readHoldPostState).
  */
 export async function postHold(db: Database, input: PostHoldInput, principal: string): Promise<PostResult> {
-  const hash = requestHash({ kind: "hold-post", ...input, description: input.description ?? null });
+  const hash = requestHash({
+    kind: "hold-post",
+    id: input.id.toLowerCase(),
+    idempotency_key: input.idempotency_key,
+    description: input.description ?? null,
+    effective_date: input.effective_date,
+    entries: input.entries?.map((e) => ({ account_id: e.account_id.toLowerCase(), amount: e.amount })),
+    metadata: inKeyOrder(input.metadata ?? {}),
+  });
   const key = { principal, idempotencyKey: input.idempotency_key };
   const holdId = input.id.toLowerCase();
   let hold = writtenHold(db, holdId);
@@ -194,7 +202,11 @@ export async function voidHold(
   input: { id: string; idempotency_key: string },
   principal: string,
 ): Promise<PostResult> {
-  const hash = requestHash({ kind: "void", ...input });
+  const hash = requestHash({
+    kind: "void",
+    id: input.id.toLowerCase(),
+    idempotency_key: input.idempotency_key,
+  });
   const known = await knownVoid(db, principal, input.idempotency_key, hash);
   if (known) return known;
 

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { isConstraintViolation, queryRows, type Database } from "@app/db";
 import { DomainError } from "@app/rest/errors";
 import type { PostTransactionInput, Transaction } from "../schemas.ts";
@@ -6,6 +5,7 @@ import { todayUtc } from "../today-utc.ts";
 import { writeWithGroupCommit } from "./group-commit.ts";
 import { scopedKey, type NewTransaction } from "./insert-transactions.ts";
 import { knownTransactions, postChecked, replayOf, type PostOutcome } from "./post-checked.ts";
+import { inKeyOrder, requestHash } from "./request-hash.ts";
 import { TRANSACTION_JSON } from "./sql.ts";
 import { rememberWrittenHold } from "./written-holds.ts";
 
@@ -15,11 +15,6 @@ export interface PostResult {
   replayed: boolean;
   /** A replay whose request differs from the original's. */
   mismatch: boolean;
-}
-
-/** sha256 of the request as sent (an omitted date stays omitted), to tell a replay from a reused key. */
-export function requestHash(request: unknown): string {
-  return createHash("sha256").update(JSON.stringify(request)).digest("hex");
 }
 
 export async function getTransaction(db: Database, id: string): Promise<Transaction> {
@@ -36,18 +31,30 @@ export const transactionNotFound = () => new DomainError(404, "no transaction wi
 
 /** `principal`'s post as the store writes it: hashed to tell a replay from a reused key, dated, ids in lower case. */
 export function newTransactionOf(input: PostTransactionInput, principal: string): NewTransaction {
+  const { idempotency_key, effective_date, hold } = input;
+  const description = input.description ?? null;
+  const metadata = input.metadata ?? {};
+  // The checks compare ids as text, as PostgreSQL writes them: lower case.
+  const entries = input.entries.map((e) => ({ account_id: e.account_id.toLowerCase(), amount: e.amount }));
   return {
     principal,
-    idempotencyKey: input.idempotency_key,
-    requestHash: requestHash({ kind: "post", ...input, description: input.description ?? null }),
-    description: input.description ?? null,
-    effectiveDate: input.effective_date ?? todayUtc(),
+    idempotencyKey: idempotency_key,
+    requestHash: requestHash({
+      kind: "post",
+      idempotency_key,
+      description,
+      effective_date,
+      entries,
+      hold: hold && { expires_in_seconds: hold.expires_in_seconds },
+      metadata: inKeyOrder(metadata),
+    }),
+    description,
+    effectiveDate: effective_date ?? todayUtc(),
     reversesTransactionId: null,
-    holdSeconds: input.hold?.expires_in_seconds ?? null,
+    holdSeconds: hold?.expires_in_seconds ?? null,
     holdId: null,
-    metadata: input.metadata ?? {},
-    // The checks compare ids as text, as PostgreSQL writes them: lower case.
-    entries: input.entries.map((e) => ({ ...e, account_id: e.account_id.toLowerCase() })),
+    metadata,
+    entries,
   };
 }
 
@@ -112,7 +119,14 @@ export async function reverseTransaction(
   },
   principal: string,
 ): Promise<PostResult> {
-  const hash = requestHash({ kind: "reversal", ...input, description: input.description ?? null });
+  const hash = requestHash({
+    kind: "reversal",
+    id: input.id.toLowerCase(),
+    idempotency_key: input.idempotency_key,
+    description: input.description ?? null,
+    effective_date: input.effective_date,
+    metadata: inKeyOrder(input.metadata ?? {}),
+  });
   const key = { principal, idempotencyKey: input.idempotency_key };
   const known = await replayOfKnownKey(db, key, hash);
   if (known) return known;
