@@ -55,6 +55,9 @@ test("a version with two of three jobs, its link copied and opened with no sessi
   await threeJobs(page);
   const editor = await makeVersion(page, "Two jobs");
   await expect(editor.getByLabel("Version name")).toBeFocused();
+  // "Edit" on the version just made, open already, keeps it open.
+  await page.getByRole("button", { name: "Edit Two jobs" }).click();
+  await expect(editor.getByRole("heading", { name: "Version “Two jobs”" })).toBeVisible();
 
   await editor.getByLabel("All experience, and what I add later").uncheck();
   await editor.getByLabel("Engineer — Beta Labs").uncheck();

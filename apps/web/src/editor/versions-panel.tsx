@@ -128,7 +128,8 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
                   data-opens={version.id}
                   aria-expanded={openId === version.id}
                   aria-label={`Edit ${version.name}`}
-                  onClick={() => setOpenId(openId === version.id ? null : version.id)}
+                  // Opens it, never closes it: a version just made is open, and "Edit" must not shut it.
+                  onClick={() => setOpenId(version.id)}
                 >
                   Edit
                 </button>
