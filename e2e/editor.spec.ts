@@ -213,6 +213,9 @@ test("two links of one name are refused, not saved as one; a select left unchose
   await page.getByRole("button", { name: "Save profile" }).click();
   await expect(page.getByText('"github" appears twice')).toBeVisible();
   await expect(page.getByText("Profile saved.")).toBeHidden();
+  // The rows of the repeated name are the fields refused; the first takes the focus.
+  await expect(page.getByLabel("Link 1 name")).toBeFocused();
+  await expect(page.getByLabel("Link 2 name")).toHaveAttribute("aria-invalid", "true");
   await page.getByLabel("Link 2 name").fill("github-personal");
   await page.getByRole("button", { name: "Save profile" }).click();
   await expect(page.getByText("Profile saved.")).toBeVisible();

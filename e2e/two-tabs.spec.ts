@@ -212,3 +212,33 @@ test("a save sent again after its answer was lost is saved, not refused as chang
   await page.reload(); // no draft left: no question on leaving
   await expect(page.getByLabel("Headline")).toHaveValue("Analyst");
 });
+
+test("an entry deleted in another tab while this page was away: the typing reopens in the Add form, to add it again", async ({
+  page,
+  context,
+}) => {
+  await signIn(page, uniqueUser("two-tabs-stranded"));
+  await addHobby(page, "Chess");
+  const mine = section(page, "Hobbies");
+  await mine.getByRole("button", { name: "Edit Chess" }).click();
+  await mine.getByLabel("Hobby", { exact: true }).fill("Blitz chess");
+
+  const other = await secondTab(context);
+  other.on("dialog", (dialog) => void dialog.accept());
+  await section(other, "Hobbies").getByRole("button", { name: "Delete Chess" }).click();
+  await expect(section(other, "Hobbies").getByText("No hobbies yet.")).toBeVisible();
+
+  page.on("dialog", (dialog) => void dialog.accept());
+  await page.reload();
+  await expect(mine.getByRole("alert")).toHaveText(
+    "The hobby you were editing was deleted in another tab or app. What you typed is in the form below: add it again, or Cancel.",
+  );
+  const form = mine.getByRole("form", { name: "Add hobby" });
+  await expect(form.getByLabel("Hobby", { exact: true })).toHaveValue("Blitz chess");
+  await form.getByRole("button", { name: "Add hobby", exact: true }).click();
+  await expect(mine.getByTestId("hobbies-entry")).toHaveText([/Blitz chess/]);
+  await expect(mine.getByRole("alert")).toHaveCount(0);
+  await page.reload(); // nothing stranded is left: no form reopens
+  await expect(mine.getByRole("button", { name: "Edit Blitz chess" })).toBeVisible();
+  await expect(mine.getByRole("form", { name: "Add hobby" })).toBeHidden();
+});

@@ -184,7 +184,7 @@ function inputOf(
   bodyFieldAgainstPath: "refused" | "ignored",
 ): unknown {
   if (!BODY_METHODS.has(route.method)) {
-    refuseMalformedQuery(target.raw);
+    refuseMalformedQuery(route, target.raw);
     return { ...queryInput(route, target.query), ...parameters };
   }
   let body: unknown;
@@ -239,7 +239,8 @@ function queryInput(route: Route, query: URLSearchParams): Record<string, unknow
   for (const key of new Set(query.keys())) {
     const values = query.getAll(key);
     // Refused with its own words: the schema would call the list it makes no date, or no number.
-    if (values.length > 1 && !route.listQueryFields.has(key)) {
+    // A parameter the route does not take (a cache buster) is the schema's to ignore or refuse.
+    if (values.length > 1 && takesParameter(route, key) && !route.listQueryFields.has(key)) {
       throw invalidRequestError([{ path: key, message: "is given more than once: send it once" }]);
     }
     const value = values.length === 1 ? values[0] : values;
@@ -266,23 +267,27 @@ function queryInput(route: Route, query: URLSearchParams): Record<string, unknow
 }
 
 /**
- * A 400 naming each query parameter whose percent-encoding is no UTF-8
- * (`%FF`, `%ZZ`, an encoded lone surrogate): URLSearchParams would read it as
- * U+FFFD, or as the text it is, and search for what the client did not send.
+ * A 400 naming each query parameter the route takes whose percent-encoding
+ * is no UTF-8 (`%FF`, `%ZZ`, an encoded lone surrogate): URLSearchParams
+ * would read it as U+FFFD, or as the text it is, and search for what the
+ * client did not send. A parameter the route does not take is the schema's.
  */
-function refuseMalformedQuery(raw: string): void {
+function refuseMalformedQuery(route: Route, raw: string): void {
   const question = raw.indexOf("?");
   if (question < 0 || !raw.includes("%", question)) return;
   const issues = raw
     .slice(question + 1)
     .split("&")
     .filter((pair) => !isWellEncoded(pair))
-    .map((pair) => ({
-      path: new URLSearchParams(pair).keys().next().value ?? pair,
-      message: "is not percent-encoded UTF-8",
-    }));
+    .map((pair) => new URLSearchParams(pair).keys().next().value ?? pair)
+    .filter((key) => takesParameter(route, key))
+    .map((key) => ({ path: key, message: "is not percent-encoded UTF-8" }));
   if (issues.length > 0) throw invalidRequestError(issues);
 }
+
+/** Whether a query parameter names a field of the route's input (`metadata[k]` its `metadata`). */
+const takesParameter = (route: Route, key: string) =>
+  route.queryFields.has(key) || objectFieldNamed(route, key) !== undefined;
 
 function isWellEncoded(text: string): boolean {
   try {

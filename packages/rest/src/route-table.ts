@@ -27,6 +27,8 @@ export interface Route {
   numericQueryFields: ReadonlySet<string>;
   /** Input fields that are objects, read from `name[key]=value` pairs (OpenAPI's deepObject). */
   objectQueryFields: ReadonlySet<string>;
+  /** The input's top-level fields, for a query route: what a query parameter may name (others are ignored or refused by the schema). */
+  queryFields: ReadonlySet<string>;
   /** Input fields that are lists, which a query gives by repeating the parameter (any other is given once). */
   listQueryFields: ReadonlySet<string>;
   /** Its answer declares an ETag: the edge sets it from the answer's `updated_at` (preconditions.ts). */
@@ -85,6 +87,9 @@ export function createRouteTable(router: OpenApiRouter, document: OpenAPIObject)
           procedure: served,
           numericQueryFields: numericQueryFields(method, def),
           objectQueryFields: objectQueryFields(method, def),
+          queryFields: new Set(
+            method === "GET" || method === "DELETE" ? Object.keys(objectShapeOf(def.inputs[0]) ?? {}) : [],
+          ),
           listQueryFields: listQueryFields(method, def),
           answersVersion: "ETag" in (successHeadersOf(served.rest, method) ?? {}),
         });

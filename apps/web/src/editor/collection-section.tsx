@@ -7,7 +7,8 @@ import { EntryForm } from "./entry-form.tsx";
 import { SECTIONS, type SectionSpec } from "./field-specs.ts";
 import { api, onlyOver } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
-import { hasDraft } from "./use-session-draft.ts";
+import { BASED_ON } from "./form-values.ts";
+import { adoptStrandedDraft, hasDraft } from "./use-session-draft.ts";
 
 interface Props<Name extends CollectionName> {
   collection: Name;
@@ -26,6 +27,10 @@ export function CollectionSection<Name extends CollectionName>({
   const handleFailure = useFailureHandler();
   const section: SectionSpec<EntryOf<Name>> = SECTIONS[collection];
   const draftKey = (id: string) => `draft:${userId}:${collection}-${id}`;
+  // The draft of an entry deleted elsewhere since this page was loaded becomes the Add form's, to add it again.
+  const [adopted] = useState(() =>
+    adoptStrandedDraft(draftKey(""), ["new", ...entries.map((e) => e.id)], draftKey("new"), [BASED_ON]),
+  );
   // A form with a kept draft (a failed save, an expired session) opens again by itself.
   const [editing, setEditing] = useState<string | null>(
     () => ["new", ...entries.map((e) => e.id)].find((id) => hasDraft(draftKey(id))) ?? null,
@@ -37,7 +42,11 @@ export function CollectionSection<Name extends CollectionName>({
       ? [...entries, deleted]
       : entries;
   const [confirmation, announce] = useConfirmation();
-  const [problem, setProblem] = useState("");
+  const [problem, setProblem] = useState(
+    adopted
+      ? `The ${section.noun} you were editing was deleted in another tab or app. What you typed is in the form below: add it again, or Cancel.`
+      : "",
+  );
   const sectionRef = useRef<HTMLElement>(null);
   /** Where focus goes when a form closes: the button that opened it. */
   const returnFocusTo = useRef<string | null>(null);
@@ -61,6 +70,7 @@ export function CollectionSection<Name extends CollectionName>({
   function close() {
     setDeleted(null);
     setEditing(null);
+    setProblem("");
   }
 
   async function remove(entry: EntryOf<Name>) {

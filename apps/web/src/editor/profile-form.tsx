@@ -34,7 +34,8 @@ const TEXT_FIELDS: {
 }[] = [
   { name: "name", label: "Name", required: true },
   { name: "headline", label: "Headline" },
-  { name: "location", label: "Location" },
+  // The API's `location` is JSON Resume's `basics.location.address`: the line before the city, not a place of its own.
+  { name: "location", label: "Street address" },
   { name: "city", label: "City" },
   { name: "region", label: "Region" },
   { name: "postal_code", label: "Postal code" },
@@ -78,10 +79,15 @@ function inputOf(values: ProfileValues) {
  * Link names given to more than one row, as the API says it (once trimmed: the
  * API's own rule): sent as an object, the rows would be one link, the others lost.
  */
-function repeatedLinks({ links }: ProfileValues): Record<string, string> {
-  const names = links.map((link) => link.name.trim()).filter(Boolean);
-  const repeated = names.find((name, i) => names.indexOf(name) !== i);
+function repeatedLinks(values: ProfileValues): Record<string, string> {
+  const repeated = repeatedLinkName(values);
   return repeated === undefined ? {} : { links: `"${repeated}" appears twice` };
+}
+
+/** The first link name given to more than one row, once trimmed. */
+function repeatedLinkName({ links }: ProfileValues): string | undefined {
+  const names = links.map((link) => link.name.trim()).filter(Boolean);
+  return names.find((name, i) => names.indexOf(name) !== i);
 }
 
 interface Props {
@@ -222,6 +228,10 @@ export function ProfileForm({ profile, onChanged }: Props) {
                     id={`link-name-${i}`}
                     placeholder="github"
                     value={link.name}
+                    // The rows of a repeated name are the fields refused: the first takes the focus.
+                    {...(errors.links && link.name.trim() === repeatedLinkName(values)
+                      ? { "aria-invalid": true, "aria-describedby": "profile-links-error" }
+                      : {})}
                     onChange={(e) => setLink({ name: e.target.value })}
                   />
                   <label className="visually-hidden" htmlFor={`link-url-${i}`}>{`Link ${i + 1} URL`}</label>

@@ -70,6 +70,26 @@ export function hasDraft(key: string): boolean {
 }
 
 /**
+ * The drafts under `prefix` + an id whose id is not in `ids` (the entry was
+ * deleted in another tab, and this page was reloaded since): the first goes
+ * to `to`, less `dropped`'s fields, unless `to` holds a draft of its own.
+ * True when one went.
+ */
+export function adoptStrandedDraft(prefix: string, ids: string[], to: string, dropped: string[]): boolean {
+  if (typeof window === "undefined" || hasDraft(to)) return false;
+  const stranded = storedDrafts().find(
+    (key) => key.startsWith(prefix) && !ids.includes(key.slice(prefix.length)),
+  );
+  if (stranded === undefined) return false;
+  const values = JSON.parse(window.sessionStorage.getItem(stranded)!) as Record<string, unknown>;
+  for (const field of dropped) delete values[field];
+  window.sessionStorage.setItem(to, JSON.stringify(values));
+  window.sessionStorage.removeItem(stranded);
+  window.sessionStorage.removeItem(`${stranded}:idempotency-key`);
+  return true;
+}
+
+/**
  * Drops every draft whose key starts with `prefix` (with the Idempotency-Keys
  * kept beside them): after a whole resume is replaced, drafts of the old one
  * would otherwise reopen and save it back over the new; after a sign-out, the
