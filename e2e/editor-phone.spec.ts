@@ -202,6 +202,8 @@ test("selects with a server default show it for a new entry, and saving without 
   const experience = await openAddForm(page, "Experience", "experience");
   const employment = experience.getByLabel("Employment type");
   await expect(employment).toHaveValue("full-time");
+  // Shown as the resume's formats write it, sent as the API's value.
+  await expect(employment.locator("option:checked")).toHaveText("Full-time");
   await expect(employment.locator("option", { hasText: "Choose…" })).toHaveCount(0);
   await experience.getByLabel("Title", { exact: true }).fill("Engineer");
   await experience.getByLabel("Organization").fill("Acme");

@@ -100,7 +100,7 @@ test("a person fills every section, edits and deletes, and finds it all after a 
   await section(page, "Skills").getByRole("button", { name: "Edit TypeScript" }).click();
   await section(page, "Skills").getByLabel("Proficiency").selectOption("expert");
   await section(page, "Skills").getByRole("button", { name: "Save skill" }).click();
-  await expect(section(page, "Skills").getByText("language · expert")).toBeVisible();
+  await expect(section(page, "Skills").getByText("Language · Expert")).toBeVisible();
   page.once("dialog", (dialog) => void dialog.accept());
   await section(page, "Hobbies").getByRole("button", { name: "Delete Chess" }).click();
   await expect(section(page, "Hobbies").getByTestId("hobbies-entry")).toHaveText([/Rowing/]);
@@ -114,7 +114,7 @@ test("a person fills every section, edits and deletes, and finds it all after a 
   await expect(experience.nth(0)).toContainText("Lead Engineer — Engine Works");
   await expect(experience.nth(1)).toContainText("Analyst — Babbage & Co");
   await expect(section(page, "Hobbies").getByTestId("hobbies-entry")).toHaveText([/Rowing/]);
-  await expect(section(page, "Skills").getByText("language · expert")).toBeVisible();
+  await expect(section(page, "Skills").getByText("Language · Expert")).toBeVisible();
 
   const preview = page.getByTestId("preview");
   await expect(preview.getByRole("heading", { level: 1 })).toHaveText("Ada Lovelace");

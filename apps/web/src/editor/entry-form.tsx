@@ -2,7 +2,7 @@
 import { useEffect, useRef, type FormEvent, type KeyboardEvent } from "react";
 import { COLLECTIONS, GOAL_MOVES, type CollectionName, type EntryOf } from "@app/resume/client";
 import { useEditorSession } from "./editor-session.tsx";
-import { SECTIONS, withLabels, type FieldSpec } from "./field-specs.ts";
+import { enumLabel, SECTIONS, withLabels, type FieldSpec } from "./field-specs.ts";
 import {
   BASED_ON,
   formValuesOf,
@@ -228,7 +228,7 @@ function Field({ formId, field, values, errors, entry, set }: FieldProps) {
         {(field.required || value === "") && <option value="">Choose…</option>}
         {selectOptions(field, entry).map((option) => (
           <option key={option} value={option}>
-            {option}
+            {enumLabel(option)}
           </option>
         ))}
       </select>

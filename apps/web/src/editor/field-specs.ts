@@ -16,6 +16,9 @@ import {
   type EntryOf,
 } from "@app/resume/client";
 
+/** An enum value as the editor shows it ("soft-skill" as "Soft-skill"), as the resume's own formats do. */
+export const enumLabel = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
+
 export type FieldKind = "text" | "textarea" | "date" | "select" | "number" | "list" | "url";
 
 export interface FieldSpec {
@@ -108,7 +111,7 @@ export const SECTIONS: { [Name in CollectionName]: SectionSpec<EntryOf<Name>> } 
       { name: "years_experience", label: "Years of experience", kind: "number" },
       { name: "keywords", label: "Keywords", kind: "list" },
     ],
-    summary: (e) => ({ title: e.name, meta: `${e.category} · ${e.proficiency}` }),
+    summary: (e) => ({ title: e.name, meta: `${enumLabel(e.category)} · ${enumLabel(e.proficiency)}` }),
   },
   certifications: {
     title: "Certifications",
@@ -161,7 +164,7 @@ export const SECTIONS: { [Name in CollectionName]: SectionSpec<EntryOf<Name>> } 
     ],
     summary: (e) => ({
       title: e.description,
-      meta: [e.category, e.target_date && `by ${monthYear(e.target_date)}`, e.status]
+      meta: [enumLabel(e.category), e.target_date && `by ${monthYear(e.target_date)}`, enumLabel(e.status)]
         .filter(Boolean)
         .join(" · "),
     }),
