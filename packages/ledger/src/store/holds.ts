@@ -25,6 +25,7 @@ import {
 import { inKeyOrder, requestHash } from "./request-hash.ts";
 import { TRANSACTION_JSON } from "./sql.ts";
 import {
+  entriesAsStored,
   getTransaction,
   postResultOf,
   transactionNotFound,
@@ -59,7 +60,7 @@ export async function postHold(db: Database, input: PostHoldInput, principal: st
     idempotency_key: input.idempotency_key,
     description: input.description ?? null,
     effective_date: input.effective_date,
-    entries: input.entries?.map((e) => ({ account_id: e.account_id.toLowerCase(), amount: e.amount })),
+    entries: input.entries && entriesAsStored(input.entries),
     metadata: inKeyOrder(input.metadata ?? {}),
   });
   const key = { principal, idempotencyKey: input.idempotency_key };

@@ -29,13 +29,19 @@ export async function getTransaction(db: Database, id: string): Promise<Transact
 
 export const transactionNotFound = () => new DomainError(404, "no transaction with that id");
 
+/**
+ * Entries as the store writes them, in one shape for the request hash: ids
+ * in lower case, as PostgreSQL writes them (the checks compare them as text).
+ */
+export const entriesAsStored = (entries: readonly { account_id: string; amount: number }[]) =>
+  entries.map((e) => ({ account_id: e.account_id.toLowerCase(), amount: e.amount }));
+
 /** `principal`'s post as the store writes it: hashed to tell a replay from a reused key, dated, ids in lower case. */
 export function newTransactionOf(input: PostTransactionInput, principal: string): NewTransaction {
   const { idempotency_key, effective_date, hold } = input;
   const description = input.description ?? null;
   const metadata = input.metadata ?? {};
-  // The checks compare ids as text, as PostgreSQL writes them: lower case.
-  const entries = input.entries.map((e) => ({ account_id: e.account_id.toLowerCase(), amount: e.amount }));
+  const entries = entriesAsStored(input.entries);
   return {
     principal,
     idempotencyKey: idempotency_key,
