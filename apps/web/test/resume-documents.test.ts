@@ -331,6 +331,15 @@ describe("GET /me/resume?format=text", () => {
   });
 });
 
+describe("the editor's preview (the Markdown) and the files", () => {
+  it("have their sections in one order, so what the preview shows is what the PDF sends", async () => {
+    const markdown = (await api.get("/me/resume?format=markdown")).text;
+    const previewSections = [...markdown.matchAll(/^## (.+)$/gm)].map((m) => m[1]!.toUpperCase());
+    const fileSections = READING_ORDER.filter((text) => /^[A-Z]+$/.test(text));
+    expect(previewSections).toEqual(fileSections);
+  });
+});
+
 describe("where documents are made", () => {
   it(
     "on the request's thread (DOCUMENT_WORKERS=0) they hold what they hold on a worker thread",

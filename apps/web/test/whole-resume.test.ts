@@ -86,8 +86,8 @@ describe("GET /me/resume", () => {
       "Education",
       "Skills",
       "Certifications",
-      "Goals",
       "Hobbies",
+      "Goals",
     ]);
     expect(markdown).toContain(
       "### Senior Engineer — Acme\n*Apr 2019 – Jun 2021 · Berlin · Contract*\n\n- Build the billing system",

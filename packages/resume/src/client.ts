@@ -18,5 +18,6 @@ export { SECTIONS as JSON_RESUME_SECTIONS } from "./json-resume/json-resume-mapp
 export { describeUnshown, unshownPartsOf } from "./json-resume/describe-unshown.ts";
 export type { ResumeAppRouter } from "./router.ts";
 export { dateRange, monthYear } from "./resume-dates.ts";
+export { enumLabel } from "./enum-label.ts";
 export { renameFields } from "./rename-fields.ts";
 export { resumeFileName } from "./documents/attachment-disposition.ts";

@@ -1,8 +1,8 @@
 "use client";
 import { useEffect, useRef, type FormEvent, type KeyboardEvent } from "react";
-import { COLLECTIONS, GOAL_MOVES, type CollectionName, type EntryOf } from "@app/resume/client";
+import { COLLECTIONS, enumLabel, GOAL_MOVES, type CollectionName, type EntryOf } from "@app/resume/client";
 import { useEditorSession } from "./editor-session.tsx";
-import { enumLabel, SECTIONS, withLabels, type FieldSpec } from "./field-specs.ts";
+import { SECTIONS, withLabels, type FieldSpec } from "./field-specs.ts";
 import {
   BASED_ON,
   formValuesOf,

@@ -10,14 +10,12 @@ import {
   PROFICIENCIES,
   SKILL_CATEGORIES,
   dateRange,
+  enumLabel,
   monthYear,
   renameFields,
   type CollectionName,
   type EntryOf,
 } from "@app/resume/client";
-
-/** An enum value as the editor shows it ("soft-skill" as "Soft-skill"), as the resume's own formats do. */
-export const enumLabel = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
 
 export type FieldKind = "text" | "textarea" | "date" | "select" | "number" | "list" | "url";
 

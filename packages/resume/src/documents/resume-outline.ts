@@ -1,6 +1,7 @@
 import { profilePlace, telUrl } from "../profile-place.ts";
 import { dateRange, monthYear } from "../resume-dates.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
+import { enumLabel } from "../enum-label.ts";
 
 /**
  * The resume as the documents people send lay it out (PDF, Word, plain text):
@@ -54,7 +55,6 @@ const SKILL_GROUPS: Record<Entry<"skills">["category"], string> = {
   "soft-skill": "Soft skills",
 };
 
-const capitalize = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
 /** The values that are text, in order (for lines put together from optional parts). */
 export const present = (values: (string | null | undefined | false)[]): string[] =>
   values.filter((value): value is string => Boolean(value));
@@ -161,7 +161,7 @@ function experience(job: Entry<"experience">): OutlineEntry {
     dates: dateRange(job.start_date, job.end_date),
     details: present([
       job.location,
-      job.employment_type === "full-time" ? null : capitalize(job.employment_type),
+      job.employment_type === "full-time" ? null : enumLabel(job.employment_type),
     ]),
     bullets: [...job.responsibilities, ...job.accomplishments],
   });
@@ -210,6 +210,6 @@ function goal(target: Entry<"goals">): OutlineEntry {
   return entry({
     heading: target.description,
     dates: target.target_date ? `By ${monthYear(target.target_date)}` : null,
-    details: [capitalize(target.category), capitalize(target.status)],
+    details: [enumLabel(target.category), enumLabel(target.status)],
   });
 }

@@ -2,6 +2,7 @@ import type { WholeResume } from "../schemas/whole-resume.ts";
 import { profilePlace } from "../profile-place.ts";
 import { dateRange, monthYear } from "../resume-dates.ts";
 import { escapeInline, escapeLineStart, escapeParagraphs, linkDestination } from "./escape-markdown.ts";
+import { enumLabel } from "../enum-label.ts";
 
 type Entries<Name extends keyof WholeResume> = NonNullable<WholeResume[Name]>;
 type Entry<Name extends Exclude<keyof WholeResume, "profile">> = Entries<Name>[number];
@@ -9,7 +10,6 @@ type Entry<Name extends Exclude<keyof WholeResume, "profile">> = Entries<Name>[n
 /** Escaped user text, or null for none. */
 const inline = (value: string | null) => (value ? escapeInline(value) : null);
 const joinParts = (parts: (string | null | undefined)[]) => parts.filter(Boolean).join(" · ");
-const capitalize = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
 
 const SKILL_GROUPS: Record<Entry<"skills">["category"], string> = {
   language: "Languages",
@@ -20,8 +20,9 @@ const SKILL_GROUPS: Record<Entry<"skills">["category"], string> = {
 
 /**
  * The resume as a conventional Markdown document: name and contact header,
- * then Summary, Experience, Education, Skills, Certifications, Goals and
- * Hobbies; empty sections are left out. All user text is escaped.
+ * then Summary, Experience, Education, Skills, Certifications, Hobbies and
+ * Goals (the editor's order, as the PDF, Word and text files have them);
+ * empty sections are left out. All user text is escaped.
  */
 export function renderResumeMarkdown(resume: WholeResume): string {
   const profile = resume.profile;
@@ -53,13 +54,13 @@ export function renderResumeMarkdown(resume: WholeResume): string {
   if (resume.certifications.length) {
     blocks.push(section("Certifications", resume.certifications.map(certification).join("\n")));
   }
+  if (resume.hobbies.length) blocks.push(section("Hobbies", resume.hobbies.map(hobby).join("\n")));
   const goalsSummary = profile?.goals_summary ? escapeParagraphs(profile.goals_summary) : null;
   if (resume.goals.length || goalsSummary) {
     blocks.push(
       section("Goals", [goalsSummary, resume.goals.map(goal).join("\n")].filter(Boolean).join("\n\n")),
     );
   }
-  if (resume.hobbies.length) blocks.push(section("Hobbies", resume.hobbies.map(hobby).join("\n")));
 
   return `${blocks.join("\n\n")}\n`;
 }
@@ -78,7 +79,7 @@ function experience(entry: Entry<"experience">): string {
   const details = joinParts([
     dateRange(entry.start_date, entry.end_date),
     inline(entry.location),
-    entry.employment_type === "full-time" ? null : capitalize(entry.employment_type),
+    entry.employment_type === "full-time" ? null : enumLabel(entry.employment_type),
   ]);
   const items = [...bullets(entry.responsibilities), ...bullets(entry.accomplishments)];
   return [heading, `*${details}*`, items.length ? `\n${items.join("\n")}` : null].filter(Boolean).join("\n");
