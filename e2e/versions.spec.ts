@@ -161,3 +161,53 @@ test.describe("at 375 px wide", () => {
     });
   });
 });
+
+test("an empty section can be left out of a version before it has entries; the preview says the files list goals", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("versions-goals"));
+  await threeJobs(page);
+  const editor = await makeVersion(page, "No goals");
+  await editor.getByLabel("All goals, and what I add later").uncheck();
+  await expect(editor.getByText("None yet; what you add later stays out of this version.")).toBeVisible();
+  await editor.getByRole("button", { name: "Save version" }).click();
+  await expect(editor.getByRole("status").first()).toHaveText("Version saved.");
+  await page.getByRole("button", { name: "Close" }).click();
+  await page
+    .getByRole("form", { name: "New version" })
+    .getByLabel("Name of the new version")
+    .fill("Everything");
+  await page.getByRole("button", { name: "Create version" }).click();
+  await expect(editor.getByRole("heading", { name: "Version “Everything”" })).toBeVisible();
+
+  const created = await page.request.post("/api/trpc/goals.create", {
+    data: { description: "Run a marathon", category: "personal" },
+  });
+  expect(created.status()).toBe(200);
+  const versions = (await (await page.request.get("/api/trpc/versions.list")).json()) as {
+    result: { data: { items: { id: string; name: string }[] } };
+  };
+  const textOf = async (name: string) => {
+    const { id } = versions.result.data.items.find((version) => version.name === name)!;
+    return (await page.request.get(`/me/versions/${id}/resume?format=text`)).text();
+  };
+  expect(await textOf("No goals")).not.toContain("Run a marathon");
+  expect(await textOf("Everything")).toContain("Run a marathon");
+
+  // The theme's page shows no goals: the preview of a version whose files list them says so.
+  await page.reload();
+  await page.getByRole("button", { name: "Manage versions" }).click();
+  for (const [name, says] of [
+    ["Everything", true],
+    ["No goals", false],
+  ] as const) {
+    await page.getByRole("button", { name: `Edit ${name}` }).click();
+    const opened = page.getByTestId("version-editor");
+    await opened.getByRole("button", { name: "Preview" }).click();
+    await expect(opened.frameLocator("[data-testid='theme-preview']").locator("body")).toContainText(
+      "Alpha Corp",
+    );
+    await expect(opened.getByText("The page’s theme has no place for goals")).toHaveCount(says ? 1 : 0);
+    await opened.getByRole("button", { name: "Close" }).click();
+  }
+});

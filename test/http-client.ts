@@ -27,7 +27,13 @@ export function httpClient(baseUrl: string, defaultHeaders: Record<string, strin
   ): Promise<HttpResult<T>> {
     const init: RequestInit = { method, headers: { ...defaultHeaders, ...headers } };
     if (body !== undefined) {
-      init.body = typeof body === "string" ? body : JSON.stringify(body);
+      // Text and bytes as they are (a test's malformed body), anything else as JSON.
+      init.body =
+        typeof body === "string"
+          ? body
+          : body instanceof Uint8Array
+            ? Buffer.from(body)
+            : JSON.stringify(body);
       init.headers = { "content-type": "application/json", ...init.headers };
     }
     return readResult<T>(await fetch(`${baseUrl}${path}`, init));

@@ -6,6 +6,7 @@ import {
   LIMITS,
   ledgerOpenApiDocument,
   ledgerRouter,
+  refuseUnlessAllowed,
   type ChangeSignalControl,
 } from "@app/ledger";
 import {
@@ -117,6 +118,7 @@ export function createLedgerServer({
       record.user = caller.principal;
       return await rest.handle(restRequestOf(req, target, body), {
         requestId: record.id,
+        authorize: (procedure) => refuseUnlessAllowed(caller, procedure.meta),
         context: async () => ({
           db,
           caller,

@@ -304,4 +304,25 @@ describe("SigV4 refusals", () => {
     expect(post.status).toBe(403);
     expect(post.body).toMatchObject({ error: "AccessDenied" });
   });
+
+  it("refuses an action the key does not hold before reading its body: 403 for any body, not its 400 or 415", async () => {
+    for (const [body, contentType] of [
+      ["{not json", "application/json"],
+      ["[1, 2]", "application/json"],
+      [JSON.stringify(accountBody()), "text/plain"],
+    ] as const) {
+      const request = await sign({ key: READ_ONLY_KEY, body, headers: { "content-type": contentType } });
+      const result = await send(request);
+      expect(result.status, `${contentType} ${body}`).toBe(403);
+      expect(result.errorType).toBe("AccessDenied");
+      expect(result.body).toEqual({
+        statusCode: 403,
+        error: "AccessDenied",
+        message: expect.stringMatching(/may not perform ledger:CreateAccount/),
+      });
+    }
+    // A key that holds the action gets the body's own refusal.
+    const malformed = await send(await sign({ body: "{not json" }));
+    expect([malformed.status, malformed.body.message]).toEqual([400, "the body is not valid JSON"]);
+  });
 });

@@ -164,6 +164,26 @@ describe("a personal access token on /me/*", () => {
     );
   });
 
+  it("with resume:read gets its 403 for a write whatever the body: malformed, not JSON, too large", async () => {
+    const api = (await personWithToken(["resume:read"])).viaToken();
+    const bodies: [string, Record<string, string>][] = [
+      ["{not json", {}],
+      ["name=x", { "content-type": "application/x-www-form-urlencoded" }],
+      [JSON.stringify({ name: "x".repeat(100_000) }), {}],
+    ];
+    for (const [body, headers] of bodies) {
+      const answer = await api.send("POST", "/me/hobbies", body, headers);
+      expect([answer.status, answer.body]).toEqual([
+        403,
+        {
+          statusCode: 403,
+          error: "INSUFFICIENT_SCOPE",
+          message: "this token may only read; writing needs resume:write",
+        },
+      ]);
+    }
+  });
+
   it("never manages tokens, whatever its scope", async () => {
     const { viaToken, created } = await personWithToken(["resume:write"]);
     const api = viaToken();

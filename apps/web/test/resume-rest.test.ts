@@ -458,6 +458,21 @@ describe("authentication", () => {
       }
     }
   });
+
+  it("answers 401 whatever the body: malformed, not JSON, not UTF-8, too large", async () => {
+    const api = httpClient(web.url);
+    const bodies: [string | Uint8Array, Record<string, string>][] = [
+      ["{not json", {}],
+      ["name=x", { "content-type": "application/x-www-form-urlencoded" }],
+      [Uint8Array.from([0x7b, 0x22, 0xe9, 0x22, 0x7d]), { "content-type": "application/json" }],
+      [JSON.stringify({ name: "x".repeat(100_000) }), {}],
+    ];
+    for (const [body, headers] of bodies) {
+      const result = await api.send("PUT", "/me/profile", body, headers);
+      expectError(result, 401, "UNAUTHORIZED");
+      expect(result.headers.get("www-authenticate")).toBe('Bearer realm="resume"');
+    }
+  });
 });
 
 describe("HTTP edges", () => {

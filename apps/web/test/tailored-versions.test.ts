@@ -238,6 +238,31 @@ describe("a version's entries", () => {
     }
   });
 
+  it("shows the goals summary only with goals: a version that lists none of them leaves the whole Goals section out", async () => {
+    const { api } = await personWithJobs();
+    await api.put("/me/profile", { name: "Vera Version", goals_summary: "Leave my job by March." });
+    const goal = await api.post<{ id: string }>("/me/goals", {
+      description: "Run a marathon",
+      category: "personal",
+    });
+    const version = async (goals: "all" | string[]) =>
+      (await api.post<Version>("/me/versions", { name: `goals ${String(goals)}`, include: { goals } })).body
+        .id;
+    const summaryIn = async (id: string) => {
+      const text = (await api.get(`/me/versions/${id}/resume?format=text`)).text;
+      return [
+        (await resumeOf(api, id)).profile.goals_summary,
+        text.includes("GOALS"),
+        text.includes("Leave my job"),
+      ];
+    };
+    expect(await summaryIn(await version("all"))).toEqual(["Leave my job by March.", true, true]);
+    expect(await summaryIn(await version([goal.body.id]))).toEqual(["Leave my job by March.", true, true]);
+    expect(await summaryIn(await version([]))).toEqual([null, false, false]);
+    // The whole resume keeps it.
+    expect((await api.get("/me/resume?format=text")).text).toContain("Leave my job by March.");
+  });
+
   it("PUT replaces every field: what is left out is cleared", async () => {
     const { api, jobs } = await personWithJobs();
     const created = (

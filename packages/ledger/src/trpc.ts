@@ -46,19 +46,28 @@ export const router = t.router;
 // ---------------------------------------------------------------- procedures
 
 /**
+ * 403 AccessDenied (AWS's name for it) unless the caller's key holds the
+ * procedure's action. The REST edge asks it before reading the body
+ * (RestCall.authorize), so a key without the right is told so whatever it
+ * sent; every procedure asks it again.
+ */
+export function refuseUnlessAllowed(caller: LedgerContext["caller"], meta: LedgerMeta | undefined): void {
+  if (meta?.action && caller.actions.includes(meta.action)) return;
+  throw new DomainError(403, `${caller.principal} may not perform ${meta?.action ?? "this action"}`, {
+    error: "AccessDenied",
+    headers: { "x-amzn-errortype": "AccessDenied" },
+  });
+}
+
+/**
  * Every ledger procedure: the caller's key must hold the procedure's action
- * (403 AccessDenied, AWS's name for it), a database that does not answer
+ * (refuseUnlessAllowed), a database that does not answer
  * is a 503, and a write that succeeded is announced to the event feed's
  * waiting readers. One middleware for all: each one tRPC runs copies the
  * call's options twice, a cost every post pays.
  */
 export const ledgerProcedure = t.procedure.use(async ({ ctx, meta, next, type }) => {
-  if (!meta?.action || !ctx.caller.actions.includes(meta.action)) {
-    throw new DomainError(403, `${ctx.caller.principal} may not perform ${meta?.action ?? "this action"}`, {
-      error: "AccessDenied",
-      headers: { "x-amzn-errortype": "AccessDenied" },
-    });
-  }
+  refuseUnlessAllowed(ctx.caller, meta);
   const result = await next();
   if (type === "mutation" && result.ok) ctx.announceChange();
   return domainErrorsForTrpc(result, isDatabaseUnavailable);

@@ -8,7 +8,7 @@ import { entityTagOf } from "./preconditions.ts";
 import type { ResponseControl } from "./response-control.ts";
 import { isJsonNumberText, roundedWholeNumbers } from "./rounded-numbers.ts";
 import type { RequestTarget } from "./request-target.ts";
-import { createRouteTable, type Route, type RouteTable } from "./route-table.ts";
+import { createRouteTable, type Procedure, type Route, type RouteTable } from "./route-table.ts";
 
 /** What every REST context carries: where a procedure puts its headers (and a status its route does not declare). */
 export interface RestContext {
@@ -46,6 +46,12 @@ export interface RestCall {
   readBody?(limit: number): Promise<Buffer | null>;
   /** The request's id (X-Request-Id), handed to `onError` for the line it logs. */
   requestId?: string;
+  /**
+   * Refuses (throws, as a procedure would: a DomainError) a caller who may not
+   * call the route's procedure at all, before its body is read or parsed: a
+   * caller without a token or the right gets its 401 or 403 whatever it sent.
+   */
+  authorize?(procedure: Procedure): void | Promise<void>;
 }
 
 export interface RestHandler {
@@ -84,6 +90,15 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     const route = match.routes.get(method === "HEAD" ? "GET" : method);
     if (!route || !match.methods.includes(method))
       return methodNotAllowedAnswer(method, match.template, match.methods);
+    if (call.authorize) {
+      try {
+        // Awaited only when it is asynchronous: a ledger post pays no turn for it.
+        const authorizing = call.authorize(route.procedure);
+        if (authorizing) await authorizing;
+      } catch (error) {
+        return failureAnswer(error, route.procedure.path, call.requestId);
+      }
+    }
 
     let text = "";
     if (BODY_METHODS.has(method)) {
@@ -123,10 +138,20 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       const data = await procedure.call(ctx, input);
       return successAnswer(route, ctx.response, data);
     } catch (error) {
-      const { status, body, headers } = apiErrorOf(error);
-      if (status >= 500) options.onError?.(error, procedure.path, requestId);
-      return jsonAnswer(status, body, { ...Object.fromEntries(ctx?.response.headers ?? []), ...headers });
+      return failureAnswer(error, procedure.path, requestId, ctx?.response.headers);
     }
+  }
+
+  /** A failure as the one error body, with the headers the procedure set before it failed; a 5xx is logged. */
+  function failureAnswer(
+    error: unknown,
+    path: string,
+    requestId: string | undefined,
+    setBefore?: ResponseControl["headers"],
+  ): Answer {
+    const { status, body, headers } = apiErrorOf(error);
+    if (status >= 500) options.onError?.(error, path, requestId);
+    return jsonAnswer(status, body, { ...Object.fromEntries(setBefore ?? []), ...headers });
   }
 
   return {

@@ -14,6 +14,8 @@ export interface Procedure {
   type: "query" | "mutation";
   /** Its REST facts (success status, body limit, body input); {} when it states none. */
   rest: RestMeta;
+  /** Its whole metadata, for what a service checks of a route before its body (RestCall.authorize). */
+  meta: ServiceMeta | undefined;
   /** Calls it with a context and a raw input as tRPC would (procedure-runner.ts): its result, or the TRPCError it failed with. */
   call(ctx: unknown, input: unknown): Promise<unknown>;
 }
@@ -67,6 +69,7 @@ export function createRouteTable(router: OpenApiRouter, document: OpenAPIObject)
       path,
       type,
       rest: meta?.rest ?? {},
+      meta,
       call: procedureRunnerOf({ ...fn._def, type }, path),
     };
     procedures.set(path, procedure);

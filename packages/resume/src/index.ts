@@ -15,6 +15,7 @@ export {
   type RequestCounter,
 } from "./store/rate-limits.ts";
 export { readResumeVersions } from "./store/resume-versions.ts";
+export { refuseUnlessAdmitted } from "./trpc.ts";
 export type { ResumeContext, ResumeIdentity, WholeResumeChange, WriteOutcome } from "./trpc.ts";
 export { ACCESS_TOKEN_PREFIX, findAccessTokens, type AccessTokenGrant } from "./store/access-tokens.ts";
 export { answerInFormat } from "./routers/resume-formats.ts";

@@ -115,17 +115,29 @@ export const userProcedure = t.procedure.use(async ({ ctx, type, meta, next }) =
 });
 
 async function admittedCaller({ identity, takeRateLimit }: ResumeContext, type: ProcedureType) {
-  if (identity instanceof AuthenticationError) throw unauthenticated(identity);
+  refuseUnlessAdmitted(identity, type);
   const retryAfter = await takeRateLimit(identity.userId);
   if (retryAfter > 0) {
     throw new DomainError(429, `too many requests; retry in ${retryAfter} s`, {
       headers: { "retry-after": String(retryAfter) },
     });
   }
+  return { userId: identity.userId, personalToken: identity.scopes !== undefined };
+}
+
+/**
+ * 401 without a valid token; 403 for a write with a token that may only read.
+ * The REST edge asks it before reading the body (RestCall.authorize), so a
+ * caller is told so whatever it sent; every procedure asks it again.
+ */
+export function refuseUnlessAdmitted(
+  identity: ResumeContext["identity"],
+  type: ProcedureType,
+): asserts identity is ResumeIdentity {
+  if (identity instanceof AuthenticationError) throw unauthenticated(identity);
   if (type === "mutation" && identity.scopes && !identity.scopes.includes("resume:write")) {
     throw insufficientScope("this token may only read; writing needs resume:write", "resume:write");
   }
-  return { userId: identity.userId, personalToken: identity.scopes !== undefined };
 }
 
 /**

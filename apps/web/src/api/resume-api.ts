@@ -33,6 +33,7 @@ import {
 import {
   LIMITS,
   readResumeVersions,
+  refuseUnlessAdmitted,
   resumeAppRouter,
   resumeOpenApiDocument,
   TAILORED_RESUME_PATH,
@@ -264,6 +265,7 @@ export function createResumeApi({
       answer = wholeResume
         ? await serveWholeResume(request, await identity())
         : await rest.handle(request, {
+            authorize: async ({ type }) => refuseUnlessAdmitted(await identityForProcedure(identity()), type),
             context: async () => contextOf(await identityForProcedure(identity()), request.headers),
             readBody: (limit) => readBody(req, limit),
           });

@@ -172,7 +172,8 @@ export function VersionEditor({
           Leave my email out
         </label>
 
-        {COLLECTIONS.filter((c) => resume[c.name].length > 0).map((c) => {
+        {/* Empty sections too: unticked, what is added to them later stays out of this version. */}
+        {COLLECTIONS.map((c) => {
           const choice = draft.include[c.name];
           const title = SECTIONS[c.name].title;
           return (
@@ -194,6 +195,9 @@ export function VersionEditor({
                 />
                 All {title.toLowerCase()}, and what I add later
               </label>
+              {choice !== "all" && resume[c.name].length === 0 && (
+                <p className="field-hint">None yet; what you add later stays out of this version.</p>
+              )}
               {choice !== "all" &&
                 resume[c.name].map((entry) => (
                   <label className="inline" key={entry.id} style={{ marginLeft: "1.5rem" }}>
@@ -228,9 +232,24 @@ export function VersionEditor({
         </p>
       </form>
       {previewHtml !== null && (
-        <ThemePreview theme={version.theme ?? THEME_NAMES[0]} html={previewHtml} ref={previewFrame} />
+        <>
+          {showsGoals(version, resume) && (
+            <p className="notice">
+              The page&rsquo;s theme has no place for goals: the PDF and Word files list this version&rsquo;s
+              goals after its other sections.
+            </p>
+          )}
+          <ThemePreview theme={version.theme ?? THEME_NAMES[0]} html={previewHtml} ref={previewFrame} />
+        </>
       )}
       <ShareLinksList versionId={id} versionName={version.name} />
     </section>
   );
+}
+
+/** Whether the version's files carry a Goals section (its goals, or the profile's goals summary with "all"). */
+function showsGoals(version: TailoredVersion, resume: WholeResume): boolean {
+  const choice = version.include.goals;
+  if (choice === "all") return resume.goals.length > 0 || Boolean(resume.profile?.goals_summary);
+  return resume.goals.some((goal) => choice.includes(goal.id));
 }

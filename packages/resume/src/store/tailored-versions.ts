@@ -205,9 +205,15 @@ export async function getTailoredResume(
   };
 }
 
+/**
+ * The version's profile over the person's. The goals summary opens the Goals
+ * section, so it shows only where the version shows goals: with `"all"`, or
+ * with at least one of those it lists (`[]` leaves the section out whole).
+ */
 function tailored(resume: WholeResume, version: TailoredVersion): WholeResume {
   const { profile } = resume;
   if (!profile) return resume;
+  const showsGoals = version.include.goals === "all" || resume.goals.length > 0;
   return {
     ...resume,
     profile: {
@@ -215,6 +221,7 @@ function tailored(resume: WholeResume, version: TailoredVersion): WholeResume {
       headline: version.headline ?? profile.headline,
       summary: version.summary ?? profile.summary,
       email: version.hide_email ? null : profile.email,
+      goals_summary: showsGoals ? profile.goals_summary : null,
     },
   };
 }
