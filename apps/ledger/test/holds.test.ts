@@ -5,6 +5,8 @@ import { verifyLedger } from "@app/ledger";
 import { ledgerClient, type LedgerClient } from "../../../test/ledger-client.ts";
 import { startLedgerServer, type LedgerServer } from "../../../test/ledger-server.ts";
 import { ledgerWallets } from "../../../test/ledger-wallets.ts";
+import type { NewTransaction } from "../../../packages/ledger/src/store/insert-transactions.ts";
+import { postChecked } from "../../../packages/ledger/src/store/post-checked.ts";
 
 /** Two ledger instances on one database: a hold must hold across both. */
 let first: LedgerServer;
@@ -161,6 +163,23 @@ describe("holds", () => {
       expect(outside.status, outside.text).toBe(422);
       expect(outside.body.error).toBe("INVALID_CAPTURE");
     }
+    const otherSign = await client.post(`/transactions/${partial}/post`, {
+      idempotency_key: key(),
+      entries: [
+        { account_id: wallet, amount: -10 },
+        { account_id: shop, amount: 10 },
+      ],
+    });
+    expect(otherSign.body.issues).toEqual([
+      {
+        path: "entries.0",
+        message: `account ${wallet} is held 60: a capture there must have the same sign, not -10`,
+      },
+      {
+        path: "entries.1",
+        message: `account ${shop} is held -60: a capture there must have the same sign, not 10`,
+      },
+    ]);
     const unbalanced = await client.post(`/transactions/${partial}/post`, {
       idempotency_key: key(),
       entries: [
@@ -477,6 +496,65 @@ describe("holds", () => {
       expect(await pendingOf(wallet), `round ${round}`).toEqual({ pending_debits: 100, pending_credits: 0 });
       expect(await balanceOf(wallet)).toBe(-100);
     }
+  });
+
+  it("keeps a hold's room for its own post when a spend is checked before it in one group", async () => {
+    // The group commit checks posts one by one when their statement is refused: a spend taken
+    // before the hold's post must not take the room the hold reserves (it did, and the post of
+    // a hold that was open and funded was refused with 422 BALANCE_LIMIT_EXCEEDED).
+    const { wallet, shop } = await fundedWallet(100);
+    const held = await placeHold([
+      [wallet, 60],
+      [shop, -60],
+    ]);
+    const post = (entries: [string, number][], holdId: string | null): NewTransaction => ({
+      principal: "test-full",
+      idempotencyKey: key(),
+      requestHash: "test",
+      description: null,
+      effectiveDate: new Date().toISOString().slice(0, 10),
+      reversesTransactionId: null,
+      holdSeconds: null,
+      holdId,
+      metadata: {},
+      entries: entries.map(([account_id, amount]) => ({ account_id, amount })),
+    });
+    const spend = post(
+      [
+        [wallet, 80],
+        [shop, -80],
+      ],
+      null,
+    );
+    const capture = post(
+      [
+        [wallet, 60],
+        [shop, -60],
+      ],
+      held,
+    );
+    const outcomes = await postChecked(db, [spend, capture]);
+    expect(outcomes.get(spend)).toMatchObject({ status: "refused" });
+    expect(outcomes.get(spend)).toHaveProperty("error.errorName", "BALANCE_LIMIT_EXCEEDED");
+    expect(outcomes.get(capture)).toMatchObject({ status: 201, transaction: { hold_id: held } });
+    expect(await balanceOf(wallet)).toBe(-40);
+    expect(await pendingOf(wallet)).toEqual({ pending_debits: 0, pending_credits: 0 });
+    // The room the post left, and nothing more, is free again: a spend of 40 passes.
+    expect(
+      (
+        await postChecked(db, [
+          post(
+            [
+              [wallet, 40],
+              [shop, -40],
+            ],
+            null,
+          ),
+        ])
+      )
+        .values()
+        .next().value,
+    ).toMatchObject({ status: 201 });
   });
 
   it("lets exactly one of a post and a void racing on one hold win, through two instances", async () => {

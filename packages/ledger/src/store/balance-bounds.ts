@@ -18,29 +18,33 @@ export interface BoundedAccount {
 /**
  * The bounded accounts among the ids in parameter `$accounts`, by id, each
  * with the sum of every entry it has, whatever its date (the rule's "posted
- * total"), and its open holds' reservations, leaving out the holds in
- * parameter `$resolving` (posted by the posts being checked): both from the
- * account's partial sums (ledger.pending_of).
+ * total"), and all its open holds' reservations, those that posts being
+ * checked will post included (boundsCheck releases each for its own post):
+ * both from the account's partial sums (ledger.pending_of).
  */
-export const boundedAccountsSql = (
-  accounts: number,
-  resolving: number,
-) => `SELECT json_object_agg(a.id, json_build_object(
+export const boundedAccountsSql = (accounts: number) => `SELECT json_object_agg(a.id, json_build_object(
     'min_balance', a.min_balance, 'max_balance', a.max_balance,
     'total', p.total::text, 'pending_debits', p.debits::text, 'pending_credits', p.credits::text))
-  FROM ledger.accounts a CROSS JOIN LATERAL ledger.pending_of(a.id, $${resolving}::uuid[]) p
+  FROM ledger.accounts a CROSS JOIN LATERAL ledger.pending_of(a.id, '{}'::uuid[]) p
  WHERE a.id = ANY($${accounts}::uuid[]) AND (a.min_balance IS NOT NULL OR a.max_balance IS NOT NULL)`;
+
+/** What an open hold reserves on each account: the net of its entries there, as exact digits. */
+export type HoldReservation = Record<string, string>;
 
 /**
  * The bounds check of posts taken one after another: a post is refused (422
  * BALANCE_LIMIT_EXCEEDED, each account with its bound and the sum it would
  * reach in `issues`) when, on an account it moves toward a bound, the sum
  * with what open holds may still move that way would pass it; a post that
- * passes counts for the ones after it (a hold among the open holds). An
- * account already beyond a bound may still move back toward its range.
+ * passes counts for the ones after it (a hold among the open holds). The post
+ * of a hold is checked without that hold's own reservation
+ * (`reservationOf`), which it releases when it passes: until then the hold's
+ * room is not free for the posts before it. An account already beyond a
+ * bound may still move back toward its range.
  */
 export function boundsCheck(
   bounded: Record<string, BoundedAccount>,
+  reservationOf: (holdId: string) => HoldReservation | undefined,
 ): (tx: NewTransaction) => DomainError | null {
   const sums = new Map(
     Object.entries(bounded).map(([id, account]) => [
@@ -52,7 +56,21 @@ export function boundsCheck(
       },
     ]),
   );
+  const released = new Set<string>();
+  /** Takes the hold's reservation out of the sums (`sign` 1n), or puts it back (-1n). */
+  const release = (holdId: string, sign: bigint) => {
+    for (const [id, net] of Object.entries(reservationOf(holdId) ?? {})) {
+      const sum = sums.get(id);
+      if (!sum) continue;
+      const amount = BigInt(net) * sign;
+      if (BigInt(net) > 0n) sum.debits -= amount;
+      else sum.credits -= amount;
+    }
+  };
   return (tx) => {
+    // A second post of one hold in the group (the database refuses all but one) releases nothing more.
+    const releases = tx.holdId !== null && !released.has(tx.holdId) ? tx.holdId : null;
+    if (releases) release(releases, 1n);
     const moves = movesOf(tx, bounded);
     const issues = [...moves].flatMap(([id, { move, entry }]) => {
       const { min_balance: min, max_balance: max } = bounded[id]!;
@@ -69,6 +87,7 @@ export function boundsCheck(
         : [];
     });
     if (issues.length > 0) {
+      if (releases) release(releases, -1n);
       return new DomainError(
         422,
         `a balance limit would be passed: ${issues.map((i) => i.message).join("; ")}`,
@@ -78,6 +97,7 @@ export function boundsCheck(
         },
       );
     }
+    if (releases) released.add(releases);
     for (const [id, { move }] of moves) {
       const sum = sums.get(id)!;
       if (tx.holdSeconds === null) sum.total += move;

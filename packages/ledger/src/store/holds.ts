@@ -163,7 +163,7 @@ function captureOf(hold: HeldTransaction, entries: { account_id: string; amount:
       reserved === 0n
         ? `account ${account} is not in the hold`
         : reserved > 0n !== net > 0n
-          ? `account ${account} is held ${reserved}: a capture there has the same sign`
+          ? `account ${account} is held ${reserved}: a capture there must have the same sign, not ${net}`
           : (net > 0n ? net > reserved : net < reserved)
             ? `account ${account} is held ${reserved}: ${net} is more`
             : null;

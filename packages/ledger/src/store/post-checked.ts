@@ -7,7 +7,13 @@ import {
   unbalancedCurrencies,
   type NewTransaction,
 } from "./insert-transactions.ts";
-import { boundedAccountsSql, boundsCheck, untilWithinBounds, type BoundedAccount } from "./balance-bounds.ts";
+import {
+  boundedAccountsSql,
+  boundsCheck,
+  untilWithinBounds,
+  type BoundedAccount,
+  type HoldReservation,
+} from "./balance-bounds.ts";
 import { holdConflict } from "./hold-conflict.ts";
 import { STATUS_SQL, TRANSACTION_JSON } from "./sql.ts";
 
@@ -64,14 +70,18 @@ export async function checkPosts(
     known: KnownTransaction[] | null;
     currencies: Record<string, string> | null;
     bounded: Record<string, BoundedAccount> | null;
-    holds: Record<string, Pick<Transaction, "id" | "status" | "expires_at">> | null;
+    holds: Record<
+      string,
+      Pick<Transaction, "id" | "status" | "expires_at"> & { reserved: HoldReservation | null }
+    > | null;
   }>(
     db,
     `SELECT (${KNOWN_TRANSACTIONS_SQL}) AS known,
             (SELECT json_object_agg(id, currency) FROM ledger.accounts WHERE id = ANY($3::uuid[])) AS currencies,
-            (${boundedAccountsSql(3, 4)}) AS bounded,
+            (${boundedAccountsSql(3)}) AS bounded,
             (SELECT json_object_agg(t.id, json_build_object('id', t.id, 'status', ${STATUS_SQL},
-                                                            'expires_at', ${isoTimestampSql("t.hold_expires_at")}))
+                                                            'expires_at', ${isoTimestampSql("t.hold_expires_at")},
+                                                            'reserved', (${RESERVED_SQL})))
                FROM ledger.transactions t WHERE t.id = ANY($4::uuid[])) AS holds`,
     txs.map((tx) => tx.principal),
     txs.map((tx) => tx.idempotencyKey),
@@ -81,7 +91,8 @@ export async function checkPosts(
   const known = byScopedKey(state?.known);
   const currencies = state?.currencies ?? {};
   const holds = state?.holds ?? {};
-  const boundsRefusalOf = boundsCheck(state?.bounded ?? {});
+  // A hold is refused as resolved or expired before its reservation would be released.
+  const boundsRefusalOf = boundsCheck(state?.bounded ?? {}, (holdId) => holds[holdId]?.reserved ?? undefined);
   return new Map(
     txs.map((tx) => {
       const original = known.get(scopedKey(tx));
@@ -126,6 +137,11 @@ export interface KnownTransaction {
   request_hash: string;
   transaction: Transaction;
 }
+
+/** What hold `t` reserves on each account (HoldReservation), as ledger.pending_of counts it. */
+const RESERVED_SQL = `SELECT json_object_agg(n.account_id, n.net)
+  FROM (SELECT h.account_id, sum(h.amount)::text AS net FROM ledger.hold_entries h
+         WHERE h.hold_id = t.id GROUP BY h.account_id) n`;
 
 /** The transactions of the known keys among the pairs of principals `$1` and keys `$2`, each as every answer shows it. */
 export const KNOWN_TRANSACTIONS_SQL = `SELECT json_agg(json_build_object('principal', t.principal,
