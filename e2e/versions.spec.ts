@@ -71,11 +71,17 @@ test("a version with two of three jobs, its link copied and opened with no sessi
   await expect(preview.locator("body")).toContainText("Gamma Inc");
   await expect(preview.locator("body")).not.toContainText("Beta Labs");
 
-  const [ownPdf] = await Promise.all([
-    page.waitForEvent("download"),
-    editor.getByRole("button", { name: "Download PDF" }).click(),
-  ]);
-  expect(ownPdf.suggestedFilename()).toBe("Jo-Tailor-resume.pdf");
+  for (const [paper, mediaBox] of [
+    ["A4", "[0 0 595.28 841.89]"],
+    ["US Letter", "[0 0 612 792]"],
+  ] as const) {
+    const [ownPdf] = await Promise.all([
+      page.waitForEvent("download"),
+      editor.getByRole("button", { name: `Download PDF (${paper})` }).click(),
+    ]);
+    expect(ownPdf.suggestedFilename()).toBe("Jo-Tailor-resume.pdf");
+    expect((await readFile((await ownPdf.path())!)).toString("latin1")).toContain(`/MediaBox ${mediaBox}`);
+  }
 
   const links = editor.getByTestId("share-links");
   // The version's preview scrolls with the forms: it covers none of the controls below it.
@@ -110,7 +116,7 @@ test("a version with two of three jobs, its link copied and opened with no sessi
   await visit.screenshot({ path: path.join(SCREENSHOTS, "shared-version-page.png"), fullPage: true });
   const [pdf] = await Promise.all([
     visit.waitForEvent("download"),
-    visit.getByRole("link", { name: "PDF" }).click(),
+    visit.getByRole("link", { name: "PDF (A4)" }).click(),
   ]);
   expect(pdf.suggestedFilename()).toBe("Jo-Tailor-resume.pdf");
   const bytes = await readFile((await pdf.path())!);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "@app/service";
 import { startLedgerServer, type LedgerServer } from "./ledger-server.ts";
 import { startResumeApi } from "./resume-api.ts";
+import { newUser } from "./tokens.ts";
 import type { WebServer } from "./web-server.ts";
 
 let web: WebServer;
@@ -39,9 +40,11 @@ describe("slow clients", () => {
     const partialBody =
       "POST /me/skills HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n" +
       '{"name":"slow"';
+    // Signed in: without a token the resume service answers 401 before it reads a body.
+    const { authorization } = await newUser();
     const partialHeaders = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n";
     const [webBody, ledgerBody, webHeaders, ledgerHeaders] = await Promise.all([
-      holdOpen(web.url, partialBody),
+      holdOpen(web.url, partialBody.replace("Host: x\r\n", `Host: x\r\nAuthorization: ${authorization}\r\n`)),
       holdOpen(ledger.url, partialBody.replace("/me/skills", "/transactions")),
       holdOpen(web.url, partialHeaders),
       holdOpen(ledger.url, partialHeaders),

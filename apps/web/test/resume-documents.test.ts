@@ -294,6 +294,10 @@ describe("GET /me/resume?format=docx", () => {
     // The jobs' three bullets and the degree's honors.
     expect(xml.match(/<w:numPr>/g)?.length).toBe(4);
     expect(xml.match(/<w:hyperlink /g)?.length).toBe(3);
+    // Word's File > Info: the person, as author and as the last to modify it (docx's default is "Un-named").
+    const core = await docxPart(bytes, "docProps/core.xml");
+    expect(core).toContain(`<dc:creator>${NAME}</dc:creator>`);
+    expect(core).toContain(`<cp:lastModifiedBy>${NAME}</cp:lastModifiedBy>`);
   });
 
   it.runIf(hasLibreOffice && hasPoppler)(

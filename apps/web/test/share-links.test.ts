@@ -182,6 +182,26 @@ describe("GET /r/{slug}", () => {
     expect((await fetch(link.url, { method: "HEAD" })).status).toBe(200);
   });
 
+  it("answers its PDF on US Letter with ?paper=letter, linked from its page, and refuses another paper", async () => {
+    const { api, versionId } = await sharedVersion();
+    const link = await makeLink(api, versionId);
+    const slug = pathOf(link).slice(3);
+    expect(await (await fetch(link.url)).text()).toContain(`href="${slug}.pdf?paper=letter"`);
+    const mediaBoxOf = async (url: string) =>
+      /\/MediaBox \[([^\]]*)\]/.exec(
+        Buffer.from(await (await fetch(url)).arrayBuffer()).toString("latin1"),
+      )?.[1];
+    expect(await mediaBoxOf(`${link.url}.pdf`)).toBe("0 0 595.28 841.89");
+    expect(await mediaBoxOf(`${link.url}.pdf?paper=letter`)).toBe("0 0 612 792");
+    // The A4 file kept in memory is not answered for Letter, nor the other way round.
+    expect(await mediaBoxOf(`${link.url}.pdf`)).toBe("0 0 595.28 841.89");
+    const other = await fetch(`${link.url}.pdf?paper=legal`);
+    expect([other.status, ((await other.json()) as { message: string }).message]).toEqual([
+      400,
+      "paper: must be one of a4, letter",
+    ]);
+  });
+
   it("answers unknown, revoked and expired links with one 404, byte for byte", async () => {
     const { api, versionId } = await sharedVersion();
     const revoked = await makeLink(api, versionId);

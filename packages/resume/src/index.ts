@@ -19,6 +19,7 @@ export { refuseUnlessAdmitted } from "./trpc.ts";
 export type { ResumeContext, ResumeIdentity, WholeResumeChange, WriteOutcome } from "./trpc.ts";
 export { ACCESS_TOKEN_PREFIX, findAccessTokens, type AccessTokenGrant } from "./store/access-tokens.ts";
 export { answerInFormat } from "./routers/resume-formats.ts";
+export { PAPER_SIZES, type PaperSize } from "./documents/render-resume-pdf.ts";
 export { TAILORED_RESUME_PATH } from "./routers/tailored-version-router.ts";
 export { getTailoredResume } from "./store/tailored-versions.ts";
 export {

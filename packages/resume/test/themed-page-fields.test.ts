@@ -62,7 +62,7 @@ const RESUME = {
       category: "language",
       proficiency: "expert",
       years_experience: 6,
-      keywords: [],
+      keywords: ["goroutines", "gRPC"],
     },
   ],
   certifications: [],
@@ -93,6 +93,8 @@ describe.each(THEME_NAMES)("the %s page of a new user's resume", (theme) => {
       "Magna cum laude",
       "Chess club",
       "expert",
+      "goroutines",
+      "gRPC",
       "Bouldering on weekends",
     ])
       expect(text).toContain(shown);

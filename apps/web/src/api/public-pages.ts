@@ -23,10 +23,12 @@ import {
   answerInFormat,
   findSharedVersions,
   getTailoredResume,
+  PAPER_SIZES,
   slugHashOf,
   SLUG_PATTERN,
   THEME_NAMES,
   withDownloadLinks,
+  type PaperSize,
   type SharedVersion,
 } from "@app/resume";
 import { createFailureReporter, type Logger, type RequestRecord, type ServiceMetrics } from "@app/service";
@@ -65,6 +67,12 @@ function sharedFileOf(path: string): { slug: string; file: SharedFile } | null {
   const match = /^\/r\/([^/]*?)(?:\.(pdf|docx))?$/.exec(path);
   if (!match || !SLUG_PATTERN.test(match[1]!)) return null;
   return { slug: match[1]!, file: (match[2] as "pdf" | "docx" | undefined) ?? "page" };
+}
+
+/** The files' page size, `?paper=letter` or `a4` (the default), as GET /me/resume takes it; null for another. */
+function paperOf(query: URLSearchParams): PaperSize | null {
+  const paper = query.get("paper") ?? "a4";
+  return (PAPER_SIZES as readonly string[]).includes(paper) ? (paper as PaperSize) : null;
 }
 
 export interface PublicPagesDeps {
@@ -127,13 +135,18 @@ export function createPublicPages({
   const flushTimer = setInterval(() => void flushViews(), VIEWS_FLUSH_MS);
   flushTimer.unref();
 
-  async function build(shared: SharedVersion, slug: string, file: SharedFile): Promise<Answer> {
+  async function build(
+    shared: SharedVersion,
+    slug: string,
+    file: SharedFile,
+    paper: PaperSize,
+  ): Promise<Answer> {
     const { version, resume } = await getTailoredResume(db, shared.userId, shared.versionId);
     const response = createResponseControl();
     const body = await answerInFormat(
       { response, renderDocument: documentWorkers?.renderFor(shared.userId) },
       resume,
-      { format: file === "page" ? "html" : file, theme: version.theme ?? THEME_NAMES[0], paper: "a4" },
+      { format: file === "page" ? "html" : file, theme: version.theme ?? THEME_NAMES[0], paper },
     );
     const headers = Object.fromEntries(response.headers);
     return {
@@ -163,12 +176,15 @@ export function createPublicPages({
         });
       }
       if (!wanted || !hash || !shared) return notFound;
+      const paper = paperOf(target.query);
+      if (!paper) return errorAnswer(400, `paper: must be one of ${PAPER_SIZES.join(", ")}`);
       const group = `link:${hash}`;
+      const key = `${wanted.file}:${paper}`;
       let answer =
-        shared.resumeVersion === null ? undefined : answerCache.get(group, wanted.file, shared.resumeVersion);
+        shared.resumeVersion === null ? undefined : answerCache.get(group, key, shared.resumeVersion);
       if (!answer) {
-        answer = await build(shared, wanted.slug, wanted.file);
-        if (shared.resumeVersion !== null) answerCache.set(group, wanted.file, shared.resumeVersion, answer);
+        answer = await build(shared, wanted.slug, wanted.file, paper);
+        if (shared.resumeVersion !== null) answerCache.set(group, key, shared.resumeVersion, answer);
       }
       if (method === "GET" && wanted.file === "page") {
         unwrittenViews.set(shared.linkId, (unwrittenViews.get(shared.linkId) ?? 0) + 1);

@@ -19,8 +19,9 @@ import { useFailureHandler } from "./use-failure-handler.ts";
 type Draft = Pick<TailoredVersion, "name" | "headline" | "summary" | "theme" | "hide_email" | "include">;
 
 const FILES = [
-  { label: "PDF", format: "pdf", fileName: "resume.pdf" },
-  { label: "Word", format: "docx", fileName: "resume.docx" },
+  { label: "PDF (A4)", query: "format=pdf&paper=a4", fileName: "resume.pdf" },
+  { label: "PDF (US Letter)", query: "format=pdf&paper=letter", fileName: "resume.pdf" },
+  { label: "Word", query: "format=docx", fileName: "resume.docx" },
 ] as const;
 
 /**
@@ -90,7 +91,7 @@ export function VersionEditor({
 
   async function download(file: (typeof FILES)[number]) {
     setStatus(`Preparing the ${file.label} file…`);
-    const outcome = await downloadFile(`/me/versions/${id}/resume?format=${file.format}`, file.fileName);
+    const outcome = await downloadFile(`/me/versions/${id}/resume?${file.query}`, file.fileName);
     if ("signedOut" in outcome) return markExpired();
     setStatus("problem" in outcome ? outcome.problem : (outcome.notice ?? `${file.label} file downloaded.`));
   }
@@ -219,7 +220,7 @@ export function VersionEditor({
             Preview
           </button>
           {FILES.map((file) => (
-            <button key={file.format} type="button" className="secondary" onClick={() => void download(file)}>
+            <button key={file.label} type="button" className="secondary" onClick={() => void download(file)}>
               Download {file.label}
             </button>
           ))}

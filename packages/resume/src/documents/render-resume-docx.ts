@@ -46,6 +46,8 @@ export async function renderResumeDocx(outline: ResumeOutline, paper: PaperSize)
 
   const document = new Document({
     creator: outline.name,
+    // Else docx writes "Un-named", which Word shows under File > Info.
+    lastModifiedBy: outline.name,
     title: outline.name,
     description: "Resume",
     styles: {

@@ -25,15 +25,16 @@ interface ThemeAdapter {
 
 const ADAPTERS: Record<ThemeName, ThemeAdapter> = {
   // even reads basics.location.city (and countryCode), profiles' url and network, and of
-  // skills and interests only name and keywords; education has no key for a score, honors
+  // skills and interests only name and keywords (a skill's level becomes its first keyword); education has no key for a score, honors
   // or place, so they are written into the entry's header as even writes dates (evenPage).
   even: {
     document: (exported) => ({
       ...common(exported),
       basics: withLocation(exported.basics, "city"),
-      skills: items(exported.skills).map(({ level, ...skill }) => ({
+      // Its level first, then its keywords: even shows a skill's keywords as its tags.
+      skills: items(exported.skills).map(({ level, keywords, ...skill }) => ({
         ...skill,
-        keywords: present([level]),
+        keywords: present([level, ...strings(keywords)]),
       })),
       interests: items(exported.interests).map(({ "x-description": description, ...interest }) => ({
         ...interest,
