@@ -58,9 +58,11 @@ test("import shows what it replaces, changes nothing on cancel or on a refused f
   await expect(section(page, "Experience").getByTestId("experience-entry")).toHaveCount(0);
 
   await chooseFile(page, "ada.json", WORK_RESUME);
-  await expect(panel.getByRole("list", { name: /not shown or edited here/ })).toHaveText(
-    /1 volunteer entry.*picture/,
-  );
+  await expect(
+    panel.getByRole("list", {
+      name: /not shown or edited here, and left out of the PDF, Word and text files/,
+    }),
+  ).toHaveText(/1 volunteer entry.*picture/);
   await panel.getByRole("button", { name: "Replace my resume" }).click();
   await expect(panel.getByRole("status")).toHaveText("Imported.");
   // The button that had the focus is disabled now: the panel's Close has it.

@@ -79,7 +79,7 @@ test("a version with two of three jobs, its link copied and opened with no sessi
       page.waitForEvent("download"),
       editor.getByRole("button", { name: `Download PDF (${paper})` }).click(),
     ]);
-    expect(ownPdf.suggestedFilename()).toBe("Jo-Tailor-resume.pdf");
+    expect(ownPdf.suggestedFilename()).toBe("Jo-Tailor-resume-Two-jobs.pdf");
     expect((await readFile((await ownPdf.path())!)).toString("latin1")).toContain(`/MediaBox ${mediaBox}`);
   }
 

@@ -151,7 +151,11 @@ describe("reversal", () => {
       idempotency_key: `again-${crypto.randomUUID()}`,
     });
     expect(second.status).toBe(409);
-    expect(second.body).toMatchObject({ statusCode: 409, error: "CONFLICT" });
+    expect(second.body).toEqual({
+      statusCode: 409,
+      error: "CONFLICT",
+      message: `transaction ${original.id} has already been reversed by transaction ${reversal.body.id}`,
+    });
     expect(await balanceOf(cash)).toBe(0);
   });
 

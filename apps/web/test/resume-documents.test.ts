@@ -312,6 +312,26 @@ describe("GET /me/resume?format=docx", () => {
       ]);
     },
   );
+
+  it.runIf(hasLibreOffice && hasPoppler)(
+    "keeps an entry's dates on one line when its heading leaves them no room, as LibreOffice lays it out",
+    { timeout: 120_000 },
+    async () => {
+      const person = (await newUser()).authorization;
+      const long = httpClient(web.url, { authorization: person });
+      await long.put("/me/profile", { name: "Lena Long" });
+      await long.post("/me/experience", {
+        organization: "Newest Company Ltd",
+        title: "Engineering Manager, Payments and Ledger Platform",
+        start_date: "2008-10-01",
+        end_date: "2010-12-31",
+      });
+      const docx = await fetch(`${web.url}/me/resume?format=docx`, { headers: { authorization: person } });
+      const lines = (await docxOpenedByLibreOffice(new Uint8Array(await docx.arrayBuffer()))).split("\n");
+      // Before, "Oct" ended the heading's line and "2008 – Dec 2010" began the next.
+      expect(lines).toContainEqual(expect.stringContaining("Oct 2008 – Dec 2010"));
+    },
+  );
 });
 
 describe("GET /me/resume?format=text", () => {

@@ -311,10 +311,13 @@ describe("a version's entries", () => {
 });
 
 describe("GET /me/versions/{id}/resume", () => {
-  it("answers every format of GET /me/resume, with the same media types and file names", async () => {
+  it("answers every format of GET /me/resume, with the same media types, its files named after it too", async () => {
     const { api, jobs } = await personWithJobs();
     const { id } = (
-      await api.post<Version>("/me/versions", { name: "v", include: { experience: [jobs[1]] } })
+      await api.post<Version>("/me/versions", {
+        name: "Back-end / Zürich",
+        include: { experience: [jobs[1]] },
+      })
     ).body;
     const expected: Record<string, string> = {
       json: "application/json; charset=utf-8",
@@ -330,8 +333,12 @@ describe("GET /me/versions/{id}/resume", () => {
       const whole = await api.get(`/me/resume?format=${format}`);
       expect(version.status, format).toBe(200);
       expect(version.headers.get("content-type"), format).toBe(type);
+      // Two versions' files, and a version's and the whole resume's, do not take each other's place.
       expect(version.headers.get("content-disposition"), format).toBe(
-        whole.headers.get("content-disposition"),
+        format === "pdf" || format === "docx"
+          ? `attachment; filename="Vera-Version-resume-Back-end-Zurich.${format}"; ` +
+              `filename*=UTF-8''Vera-Version-resume-Back-end-Z%C3%BCrich.${format}`
+          : whole.headers.get("content-disposition"),
       );
       if (format === "text" || format === "markdown" || format === "html") {
         expect(version.text, format).toContain("Beta Labs");

@@ -168,7 +168,7 @@ export default function ImportResumePanel({
             <>
               <p id="import-unshown-heading" className="import-unshown-heading">
                 Kept with your resume and written back when you export JSON Resume, but not shown or edited
-                here:
+                here, and left out of the PDF, Word and text files and the themed pages:
               </p>
               <ul className="import-unshown" aria-labelledby="import-unshown-heading">
                 {unshown.map((part, i) => (

@@ -163,7 +163,17 @@ export async function reverseTransaction(
       // A concurrent reversal with the same key got there first: this one is its replay.
       const replayed = await replayOfKnownKey(db, key, hash);
       if (replayed) return replayed;
-      throw new DomainError(409, `transaction ${original.id} has already been reversed`);
+      // Named, so that a caller whose first answer was lost (and who retried with a new key) finds it.
+      const [reversal] = await queryRows<{ id: string }>(
+        db,
+        `SELECT id::text FROM ledger.transactions WHERE reverses_transaction_id = $1`,
+        original.id,
+      );
+      throw new DomainError(
+        409,
+        `transaction ${original.id} has already been reversed` +
+          (reversal ? ` by transaction ${reversal.id}` : ""),
+      );
     }
     throw error;
   }

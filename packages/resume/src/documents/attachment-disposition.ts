@@ -4,34 +4,42 @@
  * without a name). Characters no file system takes become hyphens.
  */
 export function resumeFileName(personName: string, extension: string, variant?: string): string {
-  return fileNameOf(personName.replace(/[\\/:*?"<>|\p{Cc}\p{Cf}]/gu, " "), extension, variant);
+  return fileNameOf(safe(personName), extension, variant);
 }
 
 function fileNameOf(name: string, extension: string, variant?: string): string {
-  const words =
-    name
-      .split(/[\s-]+/)
-      .filter(Boolean)
-      .join("-") || "my";
-  return `${words}-resume${variant ? `-${variant}` : ""}.${extension}`;
+  return `${hyphenated(name) || "my"}-resume${variant ? `-${variant}` : ""}.${extension}`;
 }
 
+/** Words joined by single hyphens. */
+const hyphenated = (text: string) =>
+  text
+    .split(/[\s-]+/)
+    .filter(Boolean)
+    .join("-");
+
+/** Without the characters file systems refuse in a name. */
+const safe = (text: string) => text.replace(/[\\/:*?"<>|\p{Cc}\p{Cf}]/gu, " ");
+
+/** Latin letters without their accents; anything else but ASCII letters, digits and `._-` a space. */
+const asciiOf = (text: string) =>
+  text
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .replace(/[ŁłØøĐđßÆæŒœÞþı]/g, (letter) => LATIN_LETTERS[letter]!)
+    .replace(/[^A-Za-z0-9._-]+/g, " ");
+
 /**
- * `Content-Disposition: attachment` naming the file `<name>-resume.<ext>`
- * (RFC 6266): `filename` holds an ASCII form of the name (accents dropped,
- * other scripts left out), `filename*` the name itself, UTF-8 and
- * percent-encoded, for the clients that read it (every current browser).
+ * `Content-Disposition: attachment` naming the file `<name>-resume.<ext>`, or
+ * `<name>-resume-<variant>.<ext>` (a tailored version's name, its words
+ * joined by hyphens as the person's are), as RFC 6266 has it: `filename`
+ * holds an ASCII form (accents dropped, other scripts left out), `filename*`
+ * the name itself, UTF-8 and percent-encoded, for the clients that read it
+ * (every current browser).
  */
-export function attachmentDisposition(personName: string, extension: string): string {
-  const exact = resumeFileName(personName, extension);
-  const ascii = fileNameOf(
-    personName
-      .normalize("NFKD")
-      .replace(/\p{M}/gu, "")
-      .replace(/[ŁłØøĐđßÆæŒœÞþı]/g, (letter) => LATIN_LETTERS[letter]!)
-      .replace(/[^A-Za-z0-9._-]+/g, " "),
-    extension,
-  );
+export function attachmentDisposition(personName: string, extension: string, variant?: string): string {
+  const exact = resumeFileName(personName, extension, variant && hyphenated(safe(variant)));
+  const ascii = fileNameOf(asciiOf(personName), extension, variant && hyphenated(asciiOf(variant)));
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRfc5987(exact)}`;
 }
 

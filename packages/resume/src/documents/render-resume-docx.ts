@@ -124,6 +124,13 @@ function inline(items: OutlineText[]): ParagraphChild[] {
   ]);
 }
 
+/**
+ * Dates with no-break spaces: past a heading that leaves them no room on its
+ * line, Word and LibreOffice then move them whole to the next line (at the
+ * tab stop), not "Oct" on one line and "2008 – Dec 2010" on the next.
+ */
+const unbroken = (dates: string) => dates.replaceAll(" ", "\u00A0");
+
 function entryParagraphs(entry: OutlineEntry, contentWidth: number): Paragraph[] {
   const paragraphs = [
     new Paragraph({
@@ -132,7 +139,7 @@ function entryParagraphs(entry: OutlineEntry, contentWidth: number): Paragraph[]
       children: [
         new TextRun(entry.heading),
         ...(entry.dates
-          ? [new TextRun({ text: `\t${entry.dates}`, bold: false, color: MUTED, size: 19 })]
+          ? [new TextRun({ text: `\t${unbroken(entry.dates)}`, bold: false, color: MUTED, size: 19 })]
           : []),
       ],
     }),

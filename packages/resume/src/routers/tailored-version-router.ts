@@ -1,3 +1,4 @@
+import { attachmentDisposition } from "../documents/attachment-disposition.ts";
 import { z } from "zod";
 import { deletedOutput, idInput } from "../schemas/fields.ts";
 import {
@@ -151,6 +152,17 @@ export const tailoredVersionRouter = router({
     .query(async ({ ctx, input }) => {
       const { version, resume, resumeVersion } = await getTailoredResume(ctx.db, ctx.userId, input.id);
       ctx.response.dataVersion = resumeVersion ?? undefined;
-      return answerInFormat(ctx, resume, { ...input, theme: input.theme ?? version.theme ?? THEME_NAMES[0] });
+      const answer = await answerInFormat(ctx, resume, {
+        ...input,
+        theme: input.theme ?? version.theme ?? THEME_NAMES[0],
+      });
+      // The owner's files say which version they are; a share link's (public-pages) do not name it.
+      if (input.format === "pdf" || input.format === "docx") {
+        ctx.response.headers.set(
+          "Content-Disposition",
+          attachmentDisposition(resume.profile?.name ?? "", input.format, version.name),
+        );
+      }
+      return answer;
     }),
 });
