@@ -269,6 +269,40 @@ describe("the editor's session cookie", () => {
   });
 });
 
+describe("the contact line of the PDF", () => {
+  it.runIf(hasPoppler)(
+    "breaks between its parts, never inside one: a name stays with its address, an address whole",
+    async () => {
+      const person = (await newUser()).authorization;
+      const links = {
+        github: "https://github.com/zoe-lukasiewicz",
+        linkedin: "https://www.linkedin.com/in/zoe-lukasiewicz-nunez",
+        mastodon: "https://mastodon.social/@zoe-lukasiewicz-nunez",
+      };
+      await httpClient(web.url, { authorization: person }).put("/me/profile", {
+        name: "Zoë Łukasiewicz-Núñez",
+        location: "Oranienstraße 12",
+        city: "Berlin",
+        region: "Berlin",
+        postal_code: "10435",
+        country_code: "DE",
+        email: "zoe.lukasiewicz-nunez@example.org",
+        phone: "+49 30 1234 5678",
+        links,
+      });
+      const pdf = await fetch(`${web.url}/me/resume?format=pdf`, { headers: { authorization: person } });
+      const lines = (await pdfText(new Uint8Array(await pdf.arrayBuffer()))).split("\n");
+      // Each part whole on its line: before, "mastodon:" ended a line and its address began the next,
+      // and with other widths an address broke at its own hyphen ("@zoe-"), which pdftotext joins.
+      for (const part of [
+        ...Object.entries(links).map(([name, url]) => `${name}: ${url.replace("https://", "")}`),
+        "zoe.lukasiewicz-nunez@example.org",
+      ])
+        expect(lines).toContainEqual(expect.stringContaining(part));
+    },
+  );
+});
+
 describe("GET /me/resume?format=docx", () => {
   it("is a Word document mammoth reads every field of, with heading styles, list items and hyperlinks", async () => {
     const { response, bytes } = await download("format=docx");

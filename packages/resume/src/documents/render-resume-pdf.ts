@@ -90,22 +90,50 @@ function drawInline(doc: Doc, items: OutlineText[], size: number) {
   // a line with right-to-left letters, each text says its direction.
   const bidi = items.some((item) => bidiFeatures(item.text));
   const featuresOf = (text: string) => (bidi ? sharedLineFeatures(text) : undefined);
-  items.forEach((item, i) => {
-    const last = i === items.length - 1;
-    style(doc, "regular", size, item.url ? LINK : MUTED).text(item.text, {
-      width: width(doc),
-      link: item.url ?? null,
-      continued: !last,
-      features: featuresOf(item.text),
-    });
-    if (!last) {
-      style(doc, "regular", size, MUTED).text(separator, {
-        continued: true,
-        link: null,
-        features: featuresOf(separator),
+  for (const line of linesOfWholeItems(style(doc, "regular", size), items, separator)) {
+    line.forEach((item, i) => {
+      const last = i === line.length - 1;
+      style(doc, "regular", size, item.url ? LINK : MUTED).text(item.text, {
+        width: width(doc),
+        link: item.url ?? null,
+        continued: !last,
+        features: featuresOf(item.text),
       });
+      if (!last) {
+        style(doc, "regular", size, MUTED).text(separator, {
+          continued: true,
+          link: null,
+          features: featuresOf(separator),
+        });
+      }
+    });
+  }
+}
+
+/**
+ * The items in lines that each fit the page's width, broken between items
+ * only (one longer than a line alone is wrapped as text is): an address
+ * broken at its own hyphen reads as another address to a program that
+ * joins the halves, as pdftotext does.
+ */
+function linesOfWholeItems(doc: Doc, items: OutlineText[], separator: string): OutlineText[][] {
+  // A point to spare: pdfkit's own wrapping must never find the line a hair too long.
+  const room = width(doc) - 1;
+  const gap = doc.widthOfString(separator);
+  const lines: OutlineText[][] = [];
+  let used = 0;
+  for (const item of items) {
+    const itemWidth = doc.widthOfString(item.text);
+    const line = lines.at(-1);
+    if (line && used + gap + itemWidth <= room) {
+      line.push(item);
+      used += gap + itemWidth;
+    } else {
+      lines.push([item]);
+      used = itemWidth;
     }
-  });
+  }
+  return lines;
 }
 
 function drawSection(doc: Doc, section: OutlineSection) {
