@@ -226,10 +226,22 @@ describe("holds", () => {
     expect(again.status).toBe(200);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.text).toBe(first.text);
-    const otherKey = await client.post(`/transactions/${posted}/post`, { idempotency_key: key() });
-    expect([otherKey.status, otherKey.body.error]).toEqual([409, "HOLD_ALREADY_POSTED"]);
+    // Each names the post, for a caller whose first answer was lost and who tried again with a new key.
+    const postedBy = `hold ${posted} was posted by transaction ${first.body.id as string}`;
+    const otherKey = await ledgerClient(second.url).post(`/transactions/${posted.toUpperCase()}/post`, {
+      idempotency_key: key(),
+    });
+    expect([otherKey.status, otherKey.body.error, otherKey.body.message]).toEqual([
+      409,
+      "HOLD_ALREADY_POSTED",
+      postedBy,
+    ]);
     const voidAfterPost = await client.post(`/transactions/${posted}/void`, { idempotency_key: key() });
-    expect([voidAfterPost.status, voidAfterPost.body.error]).toEqual([409, "HOLD_ALREADY_POSTED"]);
+    expect([voidAfterPost.status, voidAfterPost.body.error, voidAfterPost.body.message]).toEqual([
+      409,
+      "HOLD_ALREADY_POSTED",
+      postedBy,
+    ]);
 
     const voided = await placeHold(entries);
     const voidKey = key();

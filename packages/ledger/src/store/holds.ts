@@ -53,7 +53,11 @@ const lostResolution = (error: unknown) => LOST_RESOLUTION.some((name) => isCons
  * its primary key). A hold this server wrote is not read first
  * (written-holds.ts); another is read with its key (readHoldPostState).
  */
-export async function postHold(db: Database, input: PostHoldInput, principal: string): Promise<PostResult> {
+export function postHold(db: Database, input: PostHoldInput, principal: string): Promise<PostResult> {
+  return withPostNamed(db, input.id, () => postPendingHold(db, input, principal));
+}
+
+async function postPendingHold(db: Database, input: PostHoldInput, principal: string): Promise<PostResult> {
   const hash = requestHash({
     kind: "hold-post",
     id: input.id.toLowerCase(),
@@ -101,6 +105,28 @@ export async function postHold(db: Database, input: PostHoldInput, principal: st
     const replayed = await replayOfKnownKey(db, key, hash);
     if (replayed) return replayed;
     throw holdConflict(await getTransaction(db, hold.id)) ?? error;
+  }
+}
+
+/**
+ * The 409 HOLD_ALREADY_POSTED of `resolve` naming the transaction that posted
+ * the hold, so that a caller whose first answer was lost (and who tried again
+ * with a new key) finds its capture; any other outcome as it is.
+ */
+async function withPostNamed(db: Database, holdId: string, resolve: () => Promise<PostResult>) {
+  try {
+    return await resolve();
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.errorName !== "HOLD_ALREADY_POSTED") throw error;
+    const [resolution] = await queryRows<{ posted_by: string | null }>(
+      db,
+      `SELECT transaction_id::text AS posted_by FROM ledger.hold_resolutions WHERE hold_id = $1`,
+      holdId.toLowerCase(),
+    );
+    if (!resolution?.posted_by) throw error;
+    throw new DomainError(409, `${error.message} by transaction ${resolution.posted_by}`, {
+      error: "HOLD_ALREADY_POSTED",
+    });
   }
 }
 
@@ -198,7 +224,15 @@ function netsByAccount(entries: { account_id: string; amount: number }[]) {
  * voids: a retry answers the hold again (a replay). A hold already resolved
  * or expired is a 409, as for postHold.
  */
-export async function voidHold(
+export function voidHold(
+  db: Database,
+  input: { id: string; idempotency_key: string },
+  principal: string,
+): Promise<PostResult> {
+  return withPostNamed(db, input.id, () => voidPendingHold(db, input, principal));
+}
+
+async function voidPendingHold(
   db: Database,
   input: { id: string; idempotency_key: string },
   principal: string,
