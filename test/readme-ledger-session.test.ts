@@ -9,9 +9,12 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { migrate } from "../scripts/database.ts";
 import { repoRoot } from "../scripts/env.ts";
 import { FULL_KEY, startLedgerServer, type LedgerServer } from "./ledger-server.ts";
+import { withDatabaseName } from "./postgres-admin.ts";
+import { createScratchDatabase, type ScratchDatabase } from "./scratch-database.ts";
 
 const run = promisify(execFile);
 
@@ -20,11 +23,18 @@ const curlSignsSigV4 = spawnSync("curl", ["--help", "all"], { encoding: "utf8" }
   "--aws-sigv4",
 );
 
+let database: ScratchDatabase | undefined;
 let ledger: LedgerServer;
 let workDir: string;
 
 beforeAll(async () => {
-  ledger = await startLedgerServer();
+  // A database of its own: its feed holds the session's events only. On the shared one, other files'
+  // posts between its "after=end" and its sale could fill the page it reads (seen in CI: 100 of them).
+  database = await createScratchDatabase();
+  await migrate(database.url);
+  ledger = await startLedgerServer(
+    withDatabaseName(inject("databaseUrl"), new URL(database.url).pathname.slice(1)),
+  );
   workDir = await mkdtemp(path.join(tmpdir(), "readme-ledger-"));
   await mkdir(path.join(workDir, ".data"));
   await writeFile(path.join(workDir, ".data", "ledger-credentials.json"), JSON.stringify([FULL_KEY]));
@@ -33,6 +43,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ledger?.stop();
   if (workDir) await rm(workDir, { recursive: true, force: true });
+  await database?.drop();
 });
 
 /** The first ```sh block after the heading `## Ledger service`. */
