@@ -266,6 +266,48 @@ describe("GET /transactions", () => {
     ]);
   });
 
+  it("finds a transaction's reversal and a hold's post by their originals, each once, and nothing for others", async () => {
+    const [wallet, shop] = [await client.account("USD", "liability"), await client.account("USD", "income")];
+    const sale = await post([
+      [wallet, 10],
+      [shop, -10],
+    ]);
+    const unreversed = await post([
+      [wallet, 3],
+      [shop, -3],
+    ]);
+    const reversal = await client.post(`/transactions/${sale}/reversal`, { idempotency_key: key() });
+    expect(reversal.status, reversal.text).toBe(201);
+    const holdOf = { hold: { expires_in_seconds: 600 } };
+    const captured = await post(
+      [
+        [wallet, 7],
+        [shop, -7],
+      ],
+      holdOf,
+    );
+    const voided = await post(
+      [
+        [wallet, 6],
+        [shop, -6],
+      ],
+      holdOf,
+    );
+    const capture = await client.post(`/transactions/${captured}/post`, { idempotency_key: key() });
+    expect(capture.status, capture.text).toBe(201);
+    expect((await client.post(`/transactions/${voided}/void`, { idempotency_key: key() })).status).toBe(200);
+
+    const found = (query: string) => page(`/transactions?${query}`).then(ids);
+    expect(await found(`reverses_transaction_id=${sale}`)).toEqual([reversal.body.id]);
+    expect(await found(`reverses_transaction_id=${sale.toUpperCase()}`)).toEqual([reversal.body.id]);
+    expect(await found(`reverses_transaction_id=${unreversed}`)).toEqual([]);
+    expect(await found(`hold_id=${captured}`)).toEqual([capture.body.id]);
+    expect(await found(`hold_id=${voided}`)).toEqual([]);
+    // With the other filters, as every filter combines: on the account, and not when another excludes it.
+    expect(await found(`hold_id=${captured}&account_id=${wallet}&status=posted`)).toEqual([capture.body.id]);
+    expect(await found(`reverses_transaction_id=${sale}&account_id=${await client.account()}`)).toEqual([]);
+  });
+
   it("answers 400 for a bad filter, limit or cursor", async () => {
     const bad = [
       "status=open",
@@ -287,6 +329,8 @@ describe("GET /transactions", () => {
       "metadata%5Ba%5D%5Bb%5D=1",
       "metadata.a=1",
       "cursor=not-a-cursor",
+      "reverses_transaction_id=nope",
+      "hold_id=1",
     ];
     for (const query of bad) {
       const answer = await client.get(`/transactions?${query}`);

@@ -319,6 +319,12 @@ export const transactionsPageInput = z
       .enum(TRANSACTION_STATUSES)
       .optional()
       .meta({ description: "Only transactions with this status now." }),
+    reverses_transaction_id: uuid()
+      .optional()
+      .meta({ description: "Only the reversal of this transaction (at most one)." }),
+    hold_id: uuid()
+      .optional()
+      .meta({ description: "Only the transaction that posted this hold (at most one)." }),
   })
   .refine(
     ({ effective_from, effective_to }) => !effective_from || !effective_to || effective_from <= effective_to,

@@ -348,7 +348,8 @@ export const ledgerRouter = router({
         description:
           "Newest first (created_at, then id), those matching every filter given: `account_id` (an entry, or a " +
           "hold's, on it), `metadata[KEY]=VALUE` (exact, up to 5), `effective_from` / `effective_to` (inclusive), " +
-          "`status` (now). `limit` 1-200 (50), `cursor` the `next_cursor` of the page before.",
+          "`status` (now), `reverses_transaction_id` (its reversal), `hold_id` (the hold's post). `limit` 1-200 (50), " +
+          "`cursor` the `next_cursor` of the page before.",
       },
       rest: { errors: notACursor },
     })

@@ -22,7 +22,8 @@ const HAS_STATUS: Record<TransactionStatus, string> = {
  * A page of transactions, newest first (created_at, then id, descending),
  * those matching every filter given. Each filter has its index: metadata the
  * GIN index, a date range (effective_date), holds' statuses the partial
- * index of holds; an account's transactions are read from its entries and
+ * index of holds, a reversal's original or a capture's hold their unique
+ * indexes; an account's transactions are read from its entries and
  * hold entries, both in this order, so a page of a busy account reads about
  * one page of rows.
  */
@@ -40,6 +41,10 @@ export async function searchTransactions(
     filters.effective_from && `t.effective_date >= ${parameter(filters.effective_from)}::date`,
     filters.effective_to && `t.effective_date <= ${parameter(filters.effective_to)}::date`,
     filters.status && HAS_STATUS[filters.status],
+    // Each unique (a transaction is reversed once, a hold posted once): an index lookup.
+    filters.reverses_transaction_id &&
+      `t.reverses_transaction_id = ${parameter(filters.reverses_transaction_id)}::uuid`,
+    filters.hold_id && `t.hold_id = ${parameter(filters.hold_id)}::uuid`,
     // A pending or expired hold is one of the holds: said so, the planner reads only their partial index.
     (filters.status === "pending" || filters.status === "expired" || filters.status === "voided") &&
       "t.hold_expires_at IS NOT NULL",
