@@ -127,6 +127,25 @@ test("a job's end is asked for: a date, or Current role; an empty start date say
   ]);
 });
 
+test("an entry whose dates are shown as years reads in years in its list and the preview; a new one starts with months", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("years-only"));
+  const form = await openAddForm(page, "Education", "education");
+  await expect(form.getByLabel("Show dates as")).toHaveValue("month");
+  await form.getByLabel("Degree").fill("BSc");
+  await form.getByLabel("Institution").fill("Uni");
+  await form.getByLabel("Start date").fill("2008-09-01");
+  await form.getByLabel("End date").fill("2012-06-30");
+  await form.getByLabel("Show dates as").selectOption({ label: "Year only (2018)" });
+  await form.getByRole("button", { name: "Add education", exact: true }).click();
+  await expect(section(page, "Education").getByTestId("education-entry")).toHaveText([
+    /BSc — Uni\s*2008 – 2012/,
+  ]);
+  await expect(page.getByTestId("preview")).toContainText("2008 – 2012");
+  await expect(page.getByTestId("preview")).not.toContainText("Sep 2008");
+});
+
 test("the profile's link rows and the Versions and API tokens panels take the focus where the person works next", async ({
   page,
 }) => {

@@ -105,15 +105,20 @@ describe("migrateDatabase", () => {
   });
 });
 
+/** A new database migrated up to, not including, the migration whose name starts with `stamp`. */
+async function databaseBefore(stamp: string): Promise<string> {
+  const url = await emptyDatabase();
+  const before = await mkdtemp(path.join(tmpdir(), "migrations-"));
+  for (const { name } of await readMigrations(directory)) {
+    if (name < stamp) await cp(path.join(directory, name), path.join(before, name), { recursive: true });
+  }
+  await migrateDatabase(url, before);
+  return url;
+}
+
 describe("migration 20261129020000_urls_without_blanks", () => {
   it("percent-encodes the whitespace of stored links and credential URLs, which the API now refuses", async () => {
-    const url = await emptyDatabase();
-    const before = await mkdtemp(path.join(tmpdir(), "migrations-"));
-    for (const { name } of await readMigrations(directory)) {
-      if (name < "20261129020000")
-        await cp(path.join(directory, name), path.join(before, name), { recursive: true });
-    }
-    await migrateDatabase(url, before);
+    const url = await databaseBefore("20261129020000");
     const links = {
       site: "https://e.x/a b",
       mine: "https://e.x/ä\u00a0\tc\u3000",
@@ -147,5 +152,59 @@ describe("migration 20261129020000_urls_without_blanks", () => {
     expect(certifications.map((c) => c.credential_url)).toEqual(["https://e.x/v?id=1%202", null]);
     const functions = await query(url, "SELECT 1 FROM pg_proc WHERE proname = 'blanks_percent_encoded'");
     expect(functions).toEqual([]);
+  });
+});
+
+describe("migration 20261130140000_date_precision", () => {
+  it("reads as years the imported entries whose item gave years alone and whose dates are still those", async () => {
+    const url = await databaseBefore("20261130140000");
+    const kept = (item: object) => `$j$${JSON.stringify({ position: 0, item })}$j$`;
+    await query(
+      url,
+      `INSERT INTO resume.educations (id, user_id, institution, degree, start_date, end_date, json_resume)
+       VALUES (gen_random_uuid(), 'u1', 'years', 'BSc', '2008-01-01', '2012-01-01', ${kept({ startDate: "2008", endDate: " 2012" })}),
+              (gen_random_uuid(), 'u1', 'a month', 'BSc', '2008-01-01', '2012-06-01', ${kept({ startDate: "2008", endDate: "2012-06" })}),
+              (gen_random_uuid(), 'u1', 'changed', 'BSc', '2008-01-01', '2013-01-01', ${kept({ startDate: "2008", endDate: "2012" })}),
+              (gen_random_uuid(), 'u1', 'end added', 'BSc', '2008-01-01', '2012-01-01', ${kept({ startDate: "2008" })}),
+              (gen_random_uuid(), 'u1', 'typed', 'BSc', '2008-01-01', '2012-01-01', NULL)`,
+    );
+    await query(
+      url,
+      `INSERT INTO resume.experiences (id, user_id, organization, title, start_date, json_resume)
+       VALUES (gen_random_uuid(), 'u1', 'current', 'Dev', '2014-01-01', ${kept({ startDate: "2014", endDate: "" })})`,
+    );
+    await query(
+      url,
+      `INSERT INTO resume.certifications (id, user_id, name, issuing_organization, issue_date, json_resume)
+       VALUES (gen_random_uuid(), 'u1', 'years', 'O', '2020-01-01', ${kept({ date: "2020" })})`,
+    );
+    await query(
+      url,
+      `INSERT INTO resume.goals (id, user_id, description, category, target_date, json_resume)
+       VALUES (gen_random_uuid(), 'u1', 'years', 'career', '2027-01-01', ${kept({ targetDate: "2027" })}),
+              (gen_random_uuid(), 'u1', 'undated', 'career', NULL, ${kept({})})`,
+    );
+
+    await migrateDatabase(url, directory);
+    const read = (sql: string) =>
+      query<{ name: string; date_precision: string }>(url, sql).then((rows) =>
+        Object.fromEntries(rows.map((row) => [row.name, row.date_precision])),
+      );
+    expect(await read("SELECT institution AS name, date_precision FROM resume.educations")).toEqual({
+      years: "year",
+      "a month": "month",
+      changed: "month",
+      "end added": "month",
+      typed: "month",
+    });
+    expect(await read("SELECT organization AS name, date_precision FROM resume.experiences")).toEqual({
+      current: "year",
+    });
+    expect(await read("SELECT name, date_precision FROM resume.certifications")).toEqual({ years: "year" });
+    expect(await read("SELECT description AS name, date_precision FROM resume.goals")).toEqual({
+      years: "year",
+      undated: "month",
+    });
+    expect(await query(url, "SELECT 1 FROM pg_proc WHERE proname = 'dated_in_years'")).toEqual([]);
   });
 });

@@ -17,7 +17,7 @@ export { SHARE_LINK_MAX_DAYS, type ShareLink } from "./schemas/share-link.ts";
 export { SECTIONS as JSON_RESUME_SECTIONS } from "./json-resume/json-resume-mapping.ts";
 export { describeUnshown, unshownPartsOf } from "./json-resume/describe-unshown.ts";
 export type { ResumeAppRouter } from "./router.ts";
-export { dateRange, monthYear } from "./resume-dates.ts";
+export { DATE_PRECISIONS, DEFAULT_DATE_PRECISION, dateRange, resumeDate } from "./resume-dates.ts";
 export { enumLabel } from "./enum-label.ts";
 export { renameFields } from "./rename-fields.ts";
 export { resumeFileName } from "./documents/attachment-disposition.ts";

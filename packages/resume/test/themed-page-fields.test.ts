@@ -122,6 +122,44 @@ describe.each(THEME_NAMES)("the %s page of a new user's resume", (theme) => {
     expect(text).toContain("Portland, OR, US");
     expect(text).not.toMatch(/US,/);
   });
+  it("shows the dates of an entry that reads as years as years alone, and other entries' with their months", async () => {
+    const monthly = { ...RESUME.experience[0]!, start_date: "2019-01-01", date_precision: "month" };
+    const yearly = (i: number, start: string, end: string) => ({
+      ...RESUME.experience[0]!,
+      ...stored(i),
+      organization: `Org ${i}`,
+      start_date: start,
+      end_date: end,
+      date_precision: "year",
+    });
+    const resume = {
+      ...RESUME,
+      experience: [monthly, yearly(5, "2015-01-01", "2018-01-01")],
+      education: [
+        { ...RESUME.education[0]!, start_date: "2010-01-01", end_date: "2014-01-01", date_precision: "year" },
+      ],
+      certifications: [
+        {
+          ...stored(6),
+          name: "CKA",
+          issuing_organization: "CNCF",
+          issue_date: "2020-01-01",
+          expiration_date: null,
+          credential_id: null,
+          credential_url: null,
+          type: "professional",
+          date_precision: "year",
+        },
+      ],
+    } as unknown as WholeResume;
+    const text = visibleText(await renderResumeHtml(resume, theme));
+    expect(text).toMatch(/2015 [-–] 2018/);
+    expect(text).toMatch(/2010 [-–] 2014/);
+    expect(text).toMatch(/\b2020\b/);
+    const month = "(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\\.?";
+    expect(text).not.toMatch(new RegExp(`${month} (?:2010|2014|2015|2018|2020)\\b`));
+    expect(text).toMatch(/Jan 2019/);
+  });
 });
 
 describe("the white space of a themed page", () => {

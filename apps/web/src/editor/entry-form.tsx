@@ -228,7 +228,7 @@ function Field({ formId, field, values, errors, entry, set }: FieldProps) {
         {(field.required || value === "") && <option value="">Choose…</option>}
         {selectOptions(field, entry).map((option) => (
           <option key={option} value={option}>
-            {enumLabel(option)}
+            {(field.optionLabel ?? enumLabel)(option)}
           </option>
         ))}
       </select>

@@ -1,6 +1,8 @@
 import {
   CERTIFICATION_TYPES,
+  DATE_PRECISIONS,
   DEFAULT_CERTIFICATION_TYPE,
+  DEFAULT_DATE_PRECISION,
   DEFAULT_EMPLOYMENT_TYPE,
   DEFAULT_GOAL_STATUS,
   DEFAULT_PROFICIENCY,
@@ -11,8 +13,8 @@ import {
   SKILL_CATEGORIES,
   dateRange,
   enumLabel,
-  monthYear,
   renameFields,
+  resumeDate,
   type CollectionName,
   type EntryOf,
 } from "@app/resume/client";
@@ -33,7 +35,24 @@ export interface FieldSpec {
   default?: string;
   /** For `date` end fields: a checkbox that stores null ("Current role"). */
   openEndedLabel?: string;
+  /** For `select` fields: how an option reads, when its value's label (enumLabel) would not say it. */
+  optionLabel?: (option: string) => string;
 }
+
+const DATES_SHOWN_AS: Record<string, string> = {
+  month: "Month and year (Sep 2018)",
+  year: "Year only (2018)",
+};
+
+/** The select of how an entry's dates read on the resume (`date_precision`). */
+const datesShownAs: FieldSpec = {
+  name: "date_precision",
+  label: "Show dates as",
+  kind: "select",
+  options: DATE_PRECISIONS,
+  default: DEFAULT_DATE_PRECISION,
+  optionLabel: (option) => DATES_SHOWN_AS[option] ?? option,
+};
 
 export interface SectionSpec<Entry> {
   title: string;
@@ -69,10 +88,14 @@ export const SECTIONS: { [Name in CollectionName]: SectionSpec<EntryOf<Name>> } 
       },
       { name: "start_date", label: "Start date", kind: "date", required: true },
       { name: "end_date", label: "End date", kind: "date", openEndedLabel: "Current role" },
+      datesShownAs,
       { name: "responsibilities", label: "Responsibilities", kind: "list" },
       { name: "accomplishments", label: "Accomplishments", kind: "list" },
     ],
-    summary: (e) => ({ title: `${e.title} — ${e.organization}`, meta: dateRange(e.start_date, e.end_date) }),
+    summary: (e) => ({
+      title: `${e.title} — ${e.organization}`,
+      meta: dateRange(e.start_date, e.end_date, e.date_precision),
+    }),
   },
   education: {
     title: "Education",
@@ -84,13 +107,14 @@ export const SECTIONS: { [Name in CollectionName]: SectionSpec<EntryOf<Name>> } 
       { name: "location", label: "Location", kind: "text" },
       { name: "start_date", label: "Start date", kind: "date", required: true },
       { name: "end_date", label: "End date", kind: "date" },
+      datesShownAs,
       { name: "gpa", label: "GPA", kind: "text" },
       { name: "honors", label: "Honors", kind: "textarea" },
       { name: "activities", label: "Activities", kind: "textarea" },
     ],
     summary: (e) => ({
       title: `${e.degree} — ${e.institution}`,
-      meta: dateRange(e.start_date, e.end_date),
+      meta: dateRange(e.start_date, e.end_date, e.date_precision),
     }),
   },
   skills: {
@@ -119,6 +143,7 @@ export const SECTIONS: { [Name in CollectionName]: SectionSpec<EntryOf<Name>> } 
       { name: "issuing_organization", label: "Issued by", kind: "text", required: true },
       { name: "issue_date", label: "Issue date", kind: "date", required: true },
       { name: "expiration_date", label: "Expiration date", kind: "date" },
+      datesShownAs,
       { name: "credential_id", label: "Credential ID", kind: "text" },
       { name: "credential_url", label: "Credential URL", kind: "url" },
       {
@@ -132,8 +157,8 @@ export const SECTIONS: { [Name in CollectionName]: SectionSpec<EntryOf<Name>> } 
     summary: (e) => ({
       title: `${e.name} — ${e.issuing_organization}`,
       meta: e.expiration_date
-        ? dateRange(e.issue_date, e.expiration_date)
-        : `issued ${monthYear(e.issue_date)}`,
+        ? dateRange(e.issue_date, e.expiration_date, e.date_precision)
+        : `issued ${resumeDate(e.issue_date, e.date_precision)}`,
     }),
   },
   hobbies: {
@@ -152,6 +177,7 @@ export const SECTIONS: { [Name in CollectionName]: SectionSpec<EntryOf<Name>> } 
       { name: "description", label: "Goal", kind: "textarea", required: true },
       { name: "category", label: "Category", kind: "select", required: true, options: GOAL_CATEGORIES },
       { name: "target_date", label: "Target date", kind: "date" },
+      datesShownAs,
       {
         name: "status",
         label: "Status",
@@ -162,7 +188,11 @@ export const SECTIONS: { [Name in CollectionName]: SectionSpec<EntryOf<Name>> } 
     ],
     summary: (e) => ({
       title: e.description,
-      meta: [enumLabel(e.category), e.target_date && `by ${monthYear(e.target_date)}`, enumLabel(e.status)]
+      meta: [
+        enumLabel(e.category),
+        e.target_date && `by ${resumeDate(e.target_date, e.date_precision)}`,
+        enumLabel(e.status),
+      ]
         .filter(Boolean)
         .join(" · "),
     }),

@@ -562,6 +562,8 @@ export interface components {
             /** Format: date */
             start_date: string;
             end_date: string | null;
+            /** @enum {string} */
+            date_precision: "month" | "year";
             responsibilities: string[];
             accomplishments: string[];
             entity_type: string;
@@ -588,6 +590,8 @@ export interface components {
             /** Format: date */
             start_date: string;
             end_date: string | null;
+            /** @enum {string} */
+            date_precision: "month" | "year";
             gpa: string | null;
             honors: string | null;
             activities: string | null;
@@ -625,6 +629,8 @@ export interface components {
             /** Format: date */
             issue_date: string;
             expiration_date: string | null;
+            /** @enum {string} */
+            date_precision: "month" | "year";
             credential_id: string | null;
             credential_url: string | null;
             /** @enum {string} */
@@ -657,6 +663,8 @@ export interface components {
             /** @enum {string} */
             category: "career" | "personal" | "learning";
             target_date: string | null;
+            /** @enum {string} */
+            date_precision: "month" | "year";
             /** @enum {string} */
             status: "active" | "achieved" | "abandoned";
             entity_type: string;
@@ -1050,6 +1058,12 @@ export interface operations {
                     start_date: string;
                     /** @description Omitted or null: the current role. */
                     end_date?: string | null;
+                    /**
+                     * @description How the entry's dates read on the resume: `month` (Sep 2018) or `year` (2018). The dates stay whole days; a JSON Resume item dated with years alone (`2018`) is imported as `year`.
+                     * @default month
+                     * @enum {string}
+                     */
+                    date_precision?: "month" | "year";
                     responsibilities?: string[];
                     accomplishments?: string[];
                 };
@@ -1272,6 +1286,12 @@ export interface operations {
                     start_date: string;
                     /** @description Omitted or null: the current role. */
                     end_date?: string | null;
+                    /**
+                     * @description How the entry's dates read on the resume: `month` (Sep 2018) or `year` (2018). The dates stay whole days; a JSON Resume item dated with years alone (`2018`) is imported as `year`.
+                     * @default month
+                     * @enum {string}
+                     */
+                    date_precision?: "month" | "year";
                     responsibilities?: string[];
                     accomplishments?: string[];
                 };
@@ -1560,6 +1580,12 @@ export interface operations {
                     /** Format: date */
                     start_date: string;
                     end_date?: string | null;
+                    /**
+                     * @description How the entry's dates read on the resume: `month` (Sep 2018) or `year` (2018). The dates stay whole days; a JSON Resume item dated with years alone (`2018`) is imported as `year`.
+                     * @default month
+                     * @enum {string}
+                     */
+                    date_precision?: "month" | "year";
                     gpa?: string | null;
                     honors?: string | null;
                     activities?: string | null;
@@ -1778,6 +1804,12 @@ export interface operations {
                     /** Format: date */
                     start_date: string;
                     end_date?: string | null;
+                    /**
+                     * @description How the entry's dates read on the resume: `month` (Sep 2018) or `year` (2018). The dates stay whole days; a JSON Resume item dated with years alone (`2018`) is imported as `year`.
+                     * @default month
+                     * @enum {string}
+                     */
+                    date_precision?: "month" | "year";
                     gpa?: string | null;
                     honors?: string | null;
                     activities?: string | null;
@@ -2574,6 +2606,12 @@ export interface operations {
                     /** Format: date */
                     issue_date: string;
                     expiration_date?: string | null;
+                    /**
+                     * @description How the entry's dates read on the resume: `month` (Sep 2018) or `year` (2018). The dates stay whole days; a JSON Resume item dated with years alone (`2018`) is imported as `year`.
+                     * @default month
+                     * @enum {string}
+                     */
+                    date_precision?: "month" | "year";
                     credential_id?: string | null;
                     credential_url?: string | null;
                     /**
@@ -2794,6 +2832,12 @@ export interface operations {
                     /** Format: date */
                     issue_date: string;
                     expiration_date?: string | null;
+                    /**
+                     * @description How the entry's dates read on the resume: `month` (Sep 2018) or `year` (2018). The dates stay whole days; a JSON Resume item dated with years alone (`2018`) is imported as `year`.
+                     * @default month
+                     * @enum {string}
+                     */
+                    date_precision?: "month" | "year";
                     credential_id?: string | null;
                     credential_url?: string | null;
                     /**
@@ -3576,6 +3620,12 @@ export interface operations {
                     category: "career" | "personal" | "learning";
                     target_date?: string | null;
                     /**
+                     * @description How the entry's dates read on the resume: `month` (Sep 2018) or `year` (2018). The dates stay whole days; a JSON Resume item dated with years alone (`2018`) is imported as `year`.
+                     * @default month
+                     * @enum {string}
+                     */
+                    date_precision?: "month" | "year";
+                    /**
                      * @default active
                      * @enum {string}
                      */
@@ -3792,6 +3842,12 @@ export interface operations {
                     /** @enum {string} */
                     category: "career" | "personal" | "learning";
                     target_date?: string | null;
+                    /**
+                     * @description How the entry's dates read on the resume: `month` (Sep 2018) or `year` (2018). The dates stay whole days; a JSON Resume item dated with years alone (`2018`) is imported as `year`.
+                     * @default month
+                     * @enum {string}
+                     */
+                    date_precision?: "month" | "year";
                     /**
                      * @default active
                      * @enum {string}

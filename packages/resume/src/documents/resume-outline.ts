@@ -1,5 +1,5 @@
 import { profilePlace, telUrl } from "../profile-place.ts";
-import { dateRange, monthYear } from "../resume-dates.ts";
+import { dateRange, resumeDate } from "../resume-dates.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { enumLabel } from "../enum-label.ts";
 
@@ -158,7 +158,7 @@ function shortUrl(url: string): string {
 function experience(job: Entry<"experience">): OutlineEntry {
   return entry({
     heading: `${job.title} — ${job.organization}`,
-    dates: dateRange(job.start_date, job.end_date),
+    dates: dateRange(job.start_date, job.end_date, job.date_precision),
     details: present([
       job.location,
       job.employment_type === "full-time" ? null : enumLabel(job.employment_type),
@@ -170,7 +170,7 @@ function experience(job: Entry<"experience">): OutlineEntry {
 function education(school: Entry<"education">): OutlineEntry {
   return entry({
     heading: `${present([school.degree, school.field_of_study]).join(", ")} — ${school.institution}`,
-    dates: dateRange(school.start_date, school.end_date),
+    dates: dateRange(school.start_date, school.end_date, school.date_precision),
     details: present([school.location, school.gpa && `GPA ${school.gpa}`]),
     bullets: present([
       school.honors && `Honors: ${school.honors}`,
@@ -197,8 +197,8 @@ function certification(cert: Entry<"certifications">): OutlineEntry {
   return entry({
     heading: `${cert.name} — ${cert.issuing_organization}`,
     dates: cert.expiration_date
-      ? dateRange(cert.issue_date, cert.expiration_date)
-      : `Issued ${monthYear(cert.issue_date)}`,
+      ? dateRange(cert.issue_date, cert.expiration_date, cert.date_precision)
+      : `Issued ${resumeDate(cert.issue_date, cert.date_precision)}`,
     details: present([cert.credential_id && `Credential ID ${cert.credential_id}`]),
     link: cert.credential_url
       ? { text: `Verify: ${shortUrl(cert.credential_url)}`, url: cert.credential_url }
@@ -209,7 +209,7 @@ function certification(cert: Entry<"certifications">): OutlineEntry {
 function goal(target: Entry<"goals">): OutlineEntry {
   return entry({
     heading: target.description,
-    dates: target.target_date ? `By ${monthYear(target.target_date)}` : null,
+    dates: target.target_date ? `By ${resumeDate(target.target_date, target.date_precision)}` : null,
     details: [enumLabel(target.category), enumLabel(target.status)],
   });
 }

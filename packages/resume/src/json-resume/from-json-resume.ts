@@ -3,7 +3,15 @@ import { formatDocumentPath, type DocumentPath } from "@app/rest/paths";
 import { LIMITS } from "../limits.ts";
 import { renameFields } from "../rename-fields.ts";
 import { PROFICIENCIES } from "../schemas/skill.ts";
-import { isJsonObject, PROFILE_FIELDS, profileLinkName, SECTIONS, WEBSITE } from "./json-resume-mapping.ts";
+import {
+  DATE_FIELDS,
+  datedInYears,
+  isJsonObject,
+  PROFILE_FIELDS,
+  profileLinkName,
+  SECTIONS,
+  WEBSITE,
+} from "./json-resume-mapping.ts";
 
 type JsonObject = Record<string, unknown>;
 
@@ -19,7 +27,6 @@ export interface ConvertedJsonResume {
   describeIssue: DescribeIssue;
 }
 
-const DATE_FIELDS = new Set(["start_date", "end_date", "issue_date", "expiration_date", "target_date"]);
 const DATE_MESSAGE = "must be a real date: YYYY-MM-DD, YYYY-MM or YYYY";
 /** The keys of `basics.location`, each a field of the profile. */
 const LOCATION_KEYS = ["address", "city", "region", "postalCode", "countryCode"];
@@ -163,7 +170,8 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
   // ---------------------------------------------------------------- sections -> collections
   /** Work items whose responsibilities came from `summary`. */
   const summaryAsResponsibility = new Set<number>();
-  for (const { collection, section, fields } of SECTIONS) {
+  for (const mapping of SECTIONS) {
+    const { collection, section, fields } = mapping;
     const container = section.length === 1 ? document : extension;
     const most = LIMITS.entriesPerCollection;
     const items = objectsAt(
@@ -178,6 +186,7 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
         const value = item[key];
         entry[field] = DATE_FIELDS.has(field) ? fullDate(value) : value;
       }
+      if (datedInYears(item, mapping)) entry.date_precision = "year";
       if (collection === "skills") {
         entry.category ??= "tool";
         entry.proficiency = proficiencyOf(entry.proficiency);

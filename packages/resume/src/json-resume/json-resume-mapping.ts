@@ -106,6 +106,41 @@ export const SECTIONS: readonly SectionMapping[] = [
   },
 ];
 
+/** The service's date fields: each is a JSON Resume date there (`2014`, `2014-06` or `2014-06-29`). */
+export const DATE_FIELDS: ReadonlySet<string> = new Set([
+  "start_date",
+  "end_date",
+  "issue_date",
+  "expiration_date",
+  "target_date",
+]);
+
+const absent = (value: unknown) =>
+  value === undefined || value === null || (typeof value === "string" && !value.trim());
+
+/** Whether an item gives dates, and every one as a year alone (`"2014"`): its entry reads them as years. */
+export function datedInYears(item: Record<string, unknown>, { fields }: SectionMapping): boolean {
+  const dates = Object.entries(fields)
+    .filter(([field]) => DATE_FIELDS.has(field))
+    .map(([, key]) => item[key])
+    .filter((value) => !absent(value));
+  return (
+    dates.length > 0 && dates.every((value) => typeof value === "string" && /^\d{4}$/.test(value.trim()))
+  );
+}
+
+/**
+ * An entry's field as a JSON Resume item has it: a date of an entry that reads
+ * as years is its year alone, as JSON Resume writes such a date (imported
+ * again, it is that year's first day).
+ */
+export function jsonResumeValue(entry: Record<string, unknown>, field: string): unknown {
+  const value = entry[field];
+  return DATE_FIELDS.has(field) && entry.date_precision === "year" && typeof value === "string"
+    ? value.slice(0, 4)
+    : value;
+}
+
 /** The profile's fields and where they live; `links` become `basics.profiles` (network and url). */
 export const PROFILE_FIELDS: Record<string, DocumentPath> = {
   name: ["basics", "name"],

@@ -18,7 +18,9 @@ import { profileInput } from "../schemas/profile.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { fromJsonResume } from "./from-json-resume.ts";
 import {
+  DATE_FIELDS,
   isJsonObject,
+  jsonResumeValue,
   PROFILE_FIELDS,
   profileLinkName,
   SECTIONS,
@@ -94,9 +96,11 @@ function restoreItem(mapping: SectionMapping, entry: JsonObject, item: JsonObjec
   const restored = structuredClone(item);
   for (const [field, key] of Object.entries(mapping.fields)) {
     const now = entry[field] ?? null;
-    if (read && sameJson(now, read[field] ?? null)) continue;
+    // A date is written again when how it reads changed (its spelling says that: "2014" or "2014-01-01").
+    const readAlike = !DATE_FIELDS.has(field) || entry.date_precision === read?.date_precision;
+    if (read && sameJson(now, read[field] ?? null) && readAlike) continue;
     if (now === null) delete restored[key];
-    else restored[key] = now;
+    else restored[key] = jsonResumeValue(entry, field);
   }
   return restored;
 }

@@ -1,6 +1,6 @@
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { restoreJsonResume, setAt, type KeptJsonResume } from "./kept-json-resume.ts";
-import { PROFILE_FIELDS, SECTIONS, type SectionMapping } from "./json-resume-mapping.ts";
+import { jsonResumeValue, PROFILE_FIELDS, SECTIONS, type SectionMapping } from "./json-resume-mapping.ts";
 
 export type JsonResume = Record<string, unknown>;
 
@@ -40,6 +40,7 @@ function writeFreshProfile(document: JsonResume, profile: NonNullable<WholeResum
 
 function freshItem({ fields }: SectionMapping, entry: Record<string, unknown>): Record<string, unknown> {
   const item: Record<string, unknown> = {};
-  for (const [field, key] of Object.entries(fields)) if (entry[field] !== null) item[key] = entry[field];
+  for (const [field, key] of Object.entries(fields))
+    if (entry[field] !== null) item[key] = jsonResumeValue(entry, field);
   return item;
 }

@@ -1,6 +1,6 @@
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { profilePlace } from "../profile-place.ts";
-import { dateRange, monthYear } from "../resume-dates.ts";
+import { dateRange, resumeDate } from "../resume-dates.ts";
 import { escapeInline, escapeLineStart, escapeParagraphs, linkDestination } from "./escape-markdown.ts";
 import { enumLabel } from "../enum-label.ts";
 
@@ -77,7 +77,7 @@ function bullets(items: string[]): string[] {
 function experience(entry: Entry<"experience">): string {
   const heading = `### ${escapeInline(entry.title)} — ${escapeInline(entry.organization)}`;
   const details = joinParts([
-    dateRange(entry.start_date, entry.end_date),
+    dateRange(entry.start_date, entry.end_date, entry.date_precision),
     inline(entry.location),
     entry.employment_type === "full-time" ? null : enumLabel(entry.employment_type),
   ]);
@@ -89,7 +89,7 @@ function education(entry: Entry<"education">): string {
   const degree = joinParts([inline(entry.degree), inline(entry.field_of_study)]);
   const heading = `### ${degree} — ${escapeInline(entry.institution)}`;
   const details = joinParts([
-    dateRange(entry.start_date, entry.end_date),
+    dateRange(entry.start_date, entry.end_date, entry.date_precision),
     inline(entry.location),
     entry.gpa && `GPA ${escapeInline(entry.gpa)}`,
   ]);
@@ -120,8 +120,8 @@ function skills(entries: Entries<"skills">): string {
 
 function certification(entry: Entry<"certifications">): string {
   const validity = entry.expiration_date
-    ? dateRange(entry.issue_date, entry.expiration_date)
-    : `issued ${monthYear(entry.issue_date)}`;
+    ? dateRange(entry.issue_date, entry.expiration_date, entry.date_precision)
+    : `issued ${resumeDate(entry.issue_date, entry.date_precision)}`;
   return `- ${joinParts([
     `**${escapeInline(entry.name)}** — ${escapeInline(entry.issuing_organization)}`,
     validity,
@@ -131,7 +131,7 @@ function certification(entry: Entry<"certifications">): string {
 }
 
 function goal(entry: Entry<"goals">): string {
-  const target = entry.target_date ? `by ${monthYear(entry.target_date)}` : null;
+  const target = entry.target_date ? `by ${resumeDate(entry.target_date, entry.date_precision)}` : null;
   return `- ${escapeLineStart(entry.description)} (${joinParts([entry.category, target, entry.status])})`;
 }
 

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { DATE_PRECISIONS } from "../resume-dates.ts";
 import {
+  datePrecision,
   endNotBeforeStart,
   optionalDate,
   requiredDate,
@@ -18,6 +20,7 @@ export const certificationShape = {
   issuing_organization: requiredString(),
   issue_date: requiredDate(),
   expiration_date: optionalDate(),
+  date_precision: datePrecision(),
   credential_id: optionalString(),
   credential_url: optionalHttpUrl(),
   type: z.enum(CERTIFICATION_TYPES).default(DEFAULT_CERTIFICATION_TYPE),
@@ -30,6 +33,7 @@ export const certificationOutput = {
   issuing_organization: z.string(),
   issue_date: z.iso.date(),
   expiration_date: z.iso.date().nullable(),
+  date_precision: z.enum(DATE_PRECISIONS),
   credential_id: z.string().nullable(),
   credential_url: z.string().meta({ format: "uri" }).nullable(),
   type: z.enum(CERTIFICATION_TYPES),

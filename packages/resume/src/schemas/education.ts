@@ -1,6 +1,14 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
-import { endNotBeforeStart, optionalDate, optionalString, requiredDate, requiredString } from "./fields.ts";
+import { DATE_PRECISIONS } from "../resume-dates.ts";
+import {
+  datePrecision,
+  endNotBeforeStart,
+  optionalDate,
+  optionalString,
+  requiredDate,
+  requiredString,
+} from "./fields.ts";
 
 export const educationShape = {
   institution: requiredString(),
@@ -9,6 +17,7 @@ export const educationShape = {
   location: optionalString(),
   start_date: requiredDate(),
   end_date: optionalDate(),
+  date_precision: datePrecision(),
   gpa: optionalString(),
   honors: optionalString(LIMITS.textLength),
   activities: optionalString(LIMITS.textLength),
@@ -23,6 +32,7 @@ export const educationOutput = {
   location: z.string().nullable(),
   start_date: z.iso.date(),
   end_date: z.iso.date().nullable(),
+  date_precision: z.enum(DATE_PRECISIONS),
   gpa: z.string().nullable(),
   honors: z.string().nullable(),
   activities: z.string().nullable(),

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { DATE_PRECISIONS } from "../resume-dates.ts";
 import {
+  datePrecision,
   endNotBeforeStart,
   optionalDate,
   optionalString,
@@ -26,6 +28,7 @@ export const experienceShape = {
   employment_type: z.enum(EMPLOYMENT_TYPES).default(DEFAULT_EMPLOYMENT_TYPE),
   start_date: requiredDate(),
   end_date: optionalDate().meta({ description: "Omitted or null: the current role." }),
+  date_precision: datePrecision(),
   responsibilities: textList(),
   accomplishments: textList(),
 };
@@ -39,6 +42,7 @@ export const experienceOutput = {
   employment_type: z.enum(EMPLOYMENT_TYPES),
   start_date: z.iso.date(),
   end_date: z.iso.date().nullable(),
+  date_precision: z.enum(DATE_PRECISIONS),
   responsibilities: z.array(z.string()),
   accomplishments: z.array(z.string()),
 };

@@ -1,6 +1,7 @@
 import { calendarDate, text } from "@app/rest/fields";
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
+import { DATE_PRECISIONS, DEFAULT_DATE_PRECISION } from "../resume-dates.ts";
 
 /** A required one-line string: trimmed, not empty, at most `max` characters. */
 export const requiredString = (max: number = LIMITS.nameLength) =>
@@ -24,6 +25,17 @@ export const requiredDate = () => z.preprocess(trimmedText(""), calendarDate());
 /** An optional date: trimmed; empty, null or omitted all store null, as for an optional string. */
 export const optionalDate = () =>
   z.preprocess(trimmedText(null), calendarDate().nullish()).transform((v) => v ?? null);
+
+/** How an entry's dates read on the resume; `month` unless sent. */
+export const datePrecision = () =>
+  z
+    .enum(DATE_PRECISIONS)
+    .default(DEFAULT_DATE_PRECISION)
+    .meta({
+      description:
+        "How the entry's dates read on the resume: `month` (Sep 2018) or `year` (2018). The dates stay whole days; " +
+        "a JSON Resume item dated with years alone (`2018`) is imported as `year`.",
+    });
 
 /** An absolute http(s) URL (documented as `format: uri`). */
 export const httpUrl = () =>

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
-import { optionalDate, requiredString } from "./fields.ts";
+import { DATE_PRECISIONS } from "../resume-dates.ts";
+import { datePrecision, optionalDate, requiredString } from "./fields.ts";
 
 export const GOAL_CATEGORIES = ["career", "personal", "learning"] as const;
 export const GOAL_STATUSES = ["active", "achieved", "abandoned"] as const;
@@ -20,6 +21,7 @@ export const goalShape = {
   description: requiredString(LIMITS.textLength),
   category: z.enum(GOAL_CATEGORIES),
   target_date: optionalDate(),
+  date_precision: datePrecision(),
   status: z.enum(GOAL_STATUSES).default(DEFAULT_GOAL_STATUS),
 };
 
@@ -27,5 +29,6 @@ export const goalOutput = {
   description: z.string(),
   category: z.enum(GOAL_CATEGORIES),
   target_date: z.iso.date().nullable(),
+  date_precision: z.enum(DATE_PRECISIONS),
   status: z.enum(GOAL_STATUSES),
 };

@@ -1,3 +1,4 @@
+import { datedInYears, SECTIONS } from "../json-resume/json-resume-mapping.ts";
 import type { JsonResume } from "../json-resume/to-json-resume.ts";
 import { escapeHtml } from "./theme-text-escaping.ts";
 import type { ThemeName } from "./theme-names.ts";
@@ -41,7 +42,7 @@ const ADAPTERS: Record<ThemeName, ThemeAdapter> = {
         keywords: present([description]),
       })),
     }),
-    page: evenPage,
+    page: (html, exported) => evenPage(evenYears(html), exported),
   },
   // stackoverflow writes the region without a trailing comma, shows a profile only as
   // its username, education's score as `gpa` and its place as `location`, and a summary
@@ -71,6 +72,7 @@ const ADAPTERS: Record<ThemeName, ThemeAdapter> = {
         })),
       };
     },
+    page: stackoverflowYears,
   },
 };
 
@@ -158,6 +160,41 @@ function evenPage(html: string, exported: JsonResume): string {
     return `${lines.map((line) => `<div>${escapeHtml(line)}</div>`).join("")}</div>${space}</header>`;
   });
   return html.slice(0, start) + section + html.slice(end);
+}
+
+/**
+ * Both themes print every date with its month, a year alone (`"2018"`, how
+ * the export writes the dates of an entry that reads as years) as `Jan 2018`.
+ * even writes each date as `<time datetime="…">`, which holds the date as
+ * given: one that is a year alone shows that year.
+ */
+function evenYears(html: string): string {
+  return html.replace(/<time datetime="(\d{4})">[^<]*<\/time>/g, '<time datetime="$1">$1</time>');
+}
+
+/**
+ * stackoverflow writes a section's items in order, each dated in the first
+ * `<div class="date…">` after its `<section class="timeline-item…">`; the
+ * dates of an item dated in years alone lose their month words there.
+ */
+function stackoverflowYears(html: string, exported: JsonResume): string {
+  let page = html;
+  for (const mapping of SECTIONS) {
+    const [id] = mapping.section;
+    const start = page.indexOf(`<section id="${id}">`);
+    if (mapping.section.length > 1 || start === -1) continue;
+    const entries = items(exported[id!]);
+    const [before, ...timelineItems] = page.slice(start).split('<section class="timeline-item');
+    const dated = timelineItems.map((item, i) =>
+      entries[i] && datedInYears(entries[i], mapping)
+        ? item.replace(/<div class="date[^"]*">[\s\S]*?<\/div>/, (dates) =>
+            dates.replace(/\p{L}+\.? (\d{4})/gu, "$1"),
+          )
+        : item,
+    );
+    page = page.slice(0, start) + [before, ...dated].join('<section class="timeline-item');
+  }
+  return page;
 }
 
 function items(value: unknown): Item[] {
