@@ -52,8 +52,15 @@ export function preemptionsOf(pid: number | undefined): number {
  * compare readings taken while the servers keep their pools open.
  */
 export function postgresCpuSeconds(): number {
-  let seconds = 0;
-  let found = false;
+  const byProcess = postgresCpuByProcess();
+  return byProcess.size === 0
+    ? Number.NaN
+    : [...byProcess.values()].reduce((sum, seconds) => sum + seconds, 0);
+}
+
+/** The CPU seconds of each `postgres` process alive on this machine, by pid. */
+export function postgresCpuByProcess(): Map<number, number> {
+  const byProcess = new Map<number, number>();
   for (const pid of safeReaddir("/proc")) {
     if (!/^\d+$/.test(pid)) continue;
     let stat: string;
@@ -62,11 +69,9 @@ export function postgresCpuSeconds(): number {
     } catch {
       continue; // gone meanwhile
     }
-    if (!stat.includes(" (postgres) ")) continue;
-    found = true;
-    seconds += cpuSecondsOfStat(stat);
+    if (stat.includes(" (postgres) ")) byProcess.set(Number(pid), cpuSecondsOfStat(stat));
   }
-  return found ? seconds : Number.NaN;
+  return byProcess;
 }
 
 function safeReaddir(directory: string): string[] {
