@@ -134,10 +134,32 @@ test("a version with two of three jobs, its link copied and opened with no sessi
     await page.getByRole("button", { name: "Edit Two jobs" }).click();
     await expect(page.getByTestId("share-link")).toContainText("1 view", { timeout: 1_000 });
   }).toPass({ timeout: 10_000 });
+  // Deleting the version asks first, saying what its link's recipients lose; dismissed, nothing goes.
+  const answerDialog = (accept: boolean) =>
+    new Promise<string>((resolve) =>
+      page.once("dialog", (dialog) => {
+        resolve(dialog.message());
+        void (accept ? dialog.accept() : dialog.dismiss());
+      }),
+    );
+  let asked = answerDialog(false);
+  await page.getByRole("button", { name: "Delete Two jobs" }).click();
+  expect(await asked).toBe(
+    "Delete the version “Two jobs”? Its working share link (opened 1 time) stops working at once.",
+  );
+  await expect(page.getByTestId("share-link")).toHaveCount(1);
+
   page.once("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: /^Revoke link 1/ }).click();
   await expect(page.getByTestId("share-links").getByRole("status")).toHaveText("Link revoked.");
   expect((await page.request.get(url)).status()).toBe(404);
+
+  asked = answerDialog(true);
+  await page.getByRole("button", { name: "Delete Two jobs" }).click();
+  expect(await asked).toBe("Delete the version “Two jobs”? It has no working share link.");
+  await expect(page.getByTestId("versions").getByRole("status").first()).toHaveText(
+    "Version “Two jobs” deleted.",
+  );
 });
 
 test.describe("at 375 px wide", () => {

@@ -162,6 +162,31 @@ describe.each(THEME_NAMES)("the %s page of a new user's resume", (theme) => {
   });
 });
 
+describe("the stackoverflow page", () => {
+  it("writes the degree and its field apart, September as Sep, and the phone's link without spaces", async () => {
+    const page = await renderResumeHtml(RESUME, "stackoverflow");
+    const text = visibleText(page);
+    expect(text).toContain("BA, Physics");
+    expect(text).toContain("Sep 2010");
+    expect(text).not.toContain("Sept");
+    expect(page).toContain('href="tel:+15035550100"');
+  });
+
+  it("prints each date's own month on a server west of UTC", async () => {
+    const zone = process.env.TZ;
+    process.env.TZ = "America/Los_Angeles";
+    try {
+      expect(new Date("2010-09-01").getDate()).toBe(31); // the zone took: midnight UTC is the day before here
+      const text = visibleText(await renderResumeHtml(RESUME, "stackoverflow"));
+      expect(text).toContain("Sep 2010 - May 2014");
+      expect(text).toContain("Apr 2019 - Current");
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+});
+
 describe("the white space of a themed page", () => {
   const INDENTED = `<html><head><title>  Dana
       Smith</title></head><body>

@@ -1,6 +1,6 @@
 "use client";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
-import { COLLECTIONS, type TailoredVersion, type WholeResume } from "@app/resume/client";
+import { COLLECTIONS, type ShareLink, type TailoredVersion, type WholeResume } from "@app/resume/client";
 import { api } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 import { VersionEditor } from "./version-editor.tsx";
@@ -63,7 +63,7 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
   }
 
   async function remove(version: TailoredVersion) {
-    if (!window.confirm(`Delete the version “${version.name}”? Its links stop working at once.`)) return;
+    if (!window.confirm(`Delete the version “${version.name}”? ${await whatItsLinksLose(version)}`)) return;
     try {
       await api.versions.delete.mutate({ id: version.id });
       if (openId === version.id) setOpenId(null);
@@ -158,4 +158,25 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
       )}
     </div>
   );
+}
+
+/**
+ * What deleting a version takes from the people it was sent to: its links
+ * that still work, and how often they were opened. Said in general when the
+ * links cannot be read, rather than not asking.
+ */
+async function whatItsLinksLose(version: TailoredVersion): Promise<string> {
+  let links: ShareLink[];
+  try {
+    links = (await api.links.list.query({ id: version.id })).items;
+  } catch {
+    return "Its links stop working at once.";
+  }
+  const live = links.filter((link) => link.expires_at === null || Date.parse(link.expires_at) > Date.now());
+  if (live.length === 0) return "It has no working share link.";
+  const views = live.reduce((sum, link) => sum + link.views, 0);
+  const opened = `opened ${views} time${views === 1 ? "" : "s"}`;
+  return live.length === 1
+    ? `Its working share link (${opened}) stops working at once.`
+    : `Its ${live.length} working share links (${opened} in all) stop working at once.`;
 }

@@ -1,7 +1,7 @@
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { toJsonResume, type JsonResume } from "../json-resume/to-json-resume.ts";
 import { offlinePage } from "./offline-page.ts";
-import { completedThemePage, themeDocument } from "./theme-documents.ts";
+import { completedThemePage, themeDocument, themeRenderOptions } from "./theme-documents.ts";
 import { renderWithTextEscaped } from "./theme-text-escaping.ts";
 import { THEMES, type ThemeName } from "./theme-names.ts";
 
@@ -18,7 +18,7 @@ export const THEMED_PAGE_POLICY =
 const LONG_WORDS_WRAP = "<style>body { overflow-wrap: anywhere; }</style>";
 
 interface Theme {
-  render(resume: JsonResume): string | Promise<string>;
+  render(resume: JsonResume, options?: Record<string, unknown>): string | Promise<string>;
 }
 
 const loaded = new Map<ThemeName, Promise<Theme>>();
@@ -51,6 +51,7 @@ function themeOf(name: ThemeName): Promise<Theme> {
 export async function renderResumeHtml(resume: WholeResume, name: ThemeName): Promise<string> {
   const exported = toJsonResume(resume);
   const theme = await themeOf(name);
-  const html = await renderWithTextEscaped(name, theme.render, themeDocument(name, exported));
+  const render = (document: JsonResume) => theme.render(document, themeRenderOptions(name));
+  const html = await renderWithTextEscaped(name, render, themeDocument(name, exported));
   return offlinePage(completedThemePage(name, html, exported) + LONG_WORDS_WRAP);
 }

@@ -18,6 +18,8 @@ type Item = Record<string, unknown>;
  * page where the theme shows the like (`page`).
  */
 interface ThemeAdapter {
+  /** What the theme's render function is given besides the document. */
+  renderOptions?: Record<string, unknown>;
   /** The document the theme renders, made from the export (without `meta`). */
   document(exported: JsonResume): JsonResume;
   /** The theme's page with what it had no key for added; runs on the rendered page, before sanitizing. */
@@ -46,8 +48,11 @@ const ADAPTERS: Record<ThemeName, ThemeAdapter> = {
   },
   // stackoverflow writes the region without a trailing comma, shows a profile only as
   // its username, education's score as `gpa` and its place as `location`, and a summary
-  // (its own light Markdown) under entries and interests.
+  // (its own light Markdown) under entries and interests. It runs the degree and the field
+  // together ("BA Physics"): the degree is given both, as the files write them ("BA, Physics").
   stackoverflow: {
+    // Its own default, British English, writes September "Sept" where the rest of the resume says "Sep".
+    renderOptions: { language: "en-US" },
     document: (exported) => {
       const basics = withLocation(exported.basics, "region");
       if (basics && Array.isArray(basics.profiles))
@@ -55,26 +60,41 @@ const ADAPTERS: Record<ThemeName, ThemeAdapter> = {
           ...profile,
           username: profileText(profile),
         }));
+      const { work, ...document } = common(exported);
       return {
-        ...common(exported),
+        ...document,
         basics,
+        work: items(work).map((job) => atLocalNoon(job, ["startDate", "endDate"])),
         education: items(exported.education).map(
-          ({ score, "x-location": location, "x-honors": honors, "x-activities": activities, ...entry }) => ({
-            ...entry,
+          ({
+            studyType,
+            area,
+            score,
+            "x-location": location,
+            "x-honors": honors,
+            "x-activities": activities,
+            ...entry
+          }) => ({
+            ...atLocalNoon(entry, ["startDate", "endDate"]),
+            studyType: present([studyType, area]).join(", ") || undefined,
             gpa: score,
             location,
             summary: present(educationLines({ honors, activities })).join("\n\n") || undefined,
           }),
         ),
+        certificates: items(exported.certificates).map((certificate) => atLocalNoon(certificate, ["date"])),
         interests: items(exported.interests).map(({ "x-description": summary, ...interest }) => ({
           ...interest,
           summary,
         })),
       };
     },
-    page: stackoverflowYears,
+    page: (html, exported) => stackoverflowYears(telephoneLinksWithoutSpaces(html), exported),
   },
 };
+
+/** What `name`'s render function is given besides the document. */
+export const themeRenderOptions = (name: ThemeName) => ADAPTERS[name].renderOptions;
 
 /** The document `name` renders: our export in the keys that theme reads. */
 export function themeDocument(name: ThemeName, exported: JsonResume): JsonResume {
@@ -195,6 +215,30 @@ function stackoverflowYears(html: string, exported: JsonResume): string {
     page = page.slice(0, start) + [before, ...dated].join('<section class="timeline-item');
   }
   return page;
+}
+
+/** stackoverflow links the phone number as it is written; a `tel:` URI has no spaces (RFC 3966). */
+function telephoneLinksWithoutSpaces(html: string): string {
+  return html.replace(
+    /href="tel:([^"]*)"/g,
+    (_, number: string) => `href="tel:${number.replace(/\s+/g, "")}"`,
+  );
+}
+
+/**
+ * `item` with its dates at noon of their day, in the server's time zone:
+ * stackoverflow reads a date with `new Date` and prints it in that zone, so
+ * `2018-09-01` (midnight UTC) printed "Aug 2018" on a server west of UTC. A
+ * year alone is its first day.
+ */
+function atLocalNoon(item: Item, keys: string[]): Item {
+  const dated = { ...item };
+  for (const key of keys) {
+    const parts =
+      typeof item[key] === "string" ? /^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(item[key]) : null;
+    if (parts) dated[key] = `${parts[1]}-${parts[2] ?? "01"}-${parts[3] ?? "01"}T12:00:00`;
+  }
+  return dated;
 }
 
 function items(value: unknown): Item[] {
