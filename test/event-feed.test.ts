@@ -57,6 +57,8 @@ async function startInstance(extraEnv: Record<string, string> = {}) {
       DATABASE_LISTEN_URL: database.url,
       // Waits that only looked again on their own would answer a write seconds late: LISTEN is what wakes them.
       LEDGER_EVENTS_POLL_MS: "2000",
+      // A hold's hold.expired within a fifth of a second of its expiry, for the hold.expired tests' timing.
+      LEDGER_EXPIRED_HOLDS_SWEEP_MS: "200",
       ...extraEnv,
     },
   );
@@ -303,5 +305,148 @@ describe("GET /events", () => {
     for (const answer of answers) expect(answer.body).toEqual({ items: [], next_cursor: cursor });
     await exited;
     expect(performance.now() - signalled).toBeLessThan(drainMs + 2_000);
+  });
+});
+
+describe("hold.expired", () => {
+  /** A wallet and a shop, and holds of 1 USD between them that expire in `seconds`. */
+  async function holdsOf(client: LedgerClient, seconds: number, bounded = false) {
+    const wallet = await client.post("/accounts", {
+      name: "wallet",
+      type: "liability",
+      currency: "USD",
+      ...(bounded ? { max_balance: 1_000 } : {}),
+    });
+    const shop = await client.account("USD", "income");
+    return async () => {
+      const hold = await client.post("/transactions", {
+        idempotency_key: key(),
+        entries: [
+          { account_id: wallet.body.id, amount: 1 },
+          { account_id: shop, amount: -1 },
+        ],
+        hold: { expires_in_seconds: seconds },
+      });
+      expect(hold.status, hold.text).toBe(201);
+      return {
+        id: hold.body.id as string,
+        expiresAt: hold.body.expires_at as string,
+        wallet: wallet.body.id,
+      };
+    };
+  }
+
+  /** Every event of the feed after `start` (a full read, once the feed has caught up). */
+  async function eventsAfter(start: string): Promise<FeedEvent[]> {
+    const events: FeedEvent[] = [];
+    for (let cursor = start; ;) {
+      const page = await feed(clients[0]!, `after=${cursor}&limit=1000`);
+      events.push(...page.items);
+      if (page.items.length < 1000) return events;
+      cursor = page.next_cursor;
+    }
+  }
+
+  /** The types of the events of the holds, by hold, as the database has them now. */
+  async function eventTypesOf(holds: string[]): Promise<Record<string, string[]>> {
+    const sql = new pg.Client({ connectionString: database.url });
+    await sql.connect();
+    try {
+      const { rows } = await sql.query<{ id: string; types: string[] }>(
+        `SELECT resource_id::text AS id, array_agg(type ORDER BY seq) AS types FROM ledger.events
+          WHERE resource_id = ANY($1::uuid[]) GROUP BY resource_id`,
+        [holds],
+      );
+      return Object.fromEntries(rows.map((row) => [row.id, row.types]));
+    } finally {
+      await sql.end();
+    }
+  }
+
+  it("tells of each hold left open once, after its expiry, with two instances sweeping; a posted or voided hold has none", async () => {
+    const start = await endOfFeed(clients[0]!);
+    const newHold = await holdsOf(clients[0]!, 1);
+    const open = await Promise.all(Array.from({ length: 10 }, newHold));
+    const [voided, posted] = [await newHold(), await newHold()];
+    expect(
+      (await clients[1]!.post(`/transactions/${voided.id}/void`, { idempotency_key: key() })).status,
+    ).toBe(200);
+    const capture = await clients[1]!.post(`/transactions/${posted.id}/post`, { idempotency_key: key() });
+    expect(capture.status, capture.text).toBe(201);
+
+    const expiredSeen = new Set<string>();
+    for (
+      let cursor = start, deadline = Date.now() + 15_000;
+      expiredSeen.size < 10 && Date.now() < deadline;
+    ) {
+      const page = await feed(clients[1]!, `after=${cursor}&wait_seconds=2`);
+      for (const event of page.items) if (event.type === "hold.expired") expiredSeen.add(event.data!.id);
+      cursor = page.next_cursor;
+    }
+    expect([...expiredSeen].sort()).toEqual(open.map((hold) => hold.id).sort());
+    // Two more sweeps of each instance write nothing more.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const expired = (await eventsAfter(start)).filter((event) => event.type === "hold.expired");
+    expect(expired).toHaveLength(10);
+    for (const event of expired) {
+      const hold = open.find((candidate) => candidate.id === event.data!.id)!;
+      expect(event.data).toMatchObject({ id: hold.id, status: "expired" });
+      expect(event.created_at).toBe(hold.expiresAt);
+    }
+    expect(await eventTypesOf([voided.id, posted.id])).toEqual({
+      [voided.id]: ["hold.created", "hold.voided"],
+      [posted.id]: ["hold.created"],
+    });
+  });
+
+  it.each(["void", "post"])(
+    "refuses a %s begun before the expiry that would land after the sweep's hold.expired (409 HOLD_EXPIRED)",
+    async (action) => {
+      const newHold = await holdsOf(clients[0]!, 1, true);
+      const hold = await newHold();
+      // A void or post locks the hold's bounded wallet first: held here, it waits there, begun before the expiry.
+      const locker = new pg.Client({ connectionString: database.url });
+      await locker.connect();
+      try {
+        await locker.query("BEGIN");
+        await locker.query("SELECT 1 FROM ledger.accounts WHERE id = $1 FOR UPDATE", [hold.wallet]);
+        const resolving = clients[1]!.post(`/transactions/${hold.id}/${action}`, { idempotency_key: key() });
+        await expect
+          .poll(() => eventTypesOf([hold.id]), { timeout: 4_000, interval: 50 })
+          .toEqual({
+            [hold.id]: ["hold.created", "hold.expired"],
+          });
+        await locker.query("COMMIT");
+        const refused = await resolving;
+        expect(refused.status, refused.text).toBe(409);
+        expect(refused.body).toMatchObject({ error: "HOLD_EXPIRED" });
+      } finally {
+        await locker.end();
+      }
+      expect(await eventTypesOf([hold.id])).toEqual({ [hold.id]: ["hold.created", "hold.expired"] });
+      expect((await clients[0]!.get(`/transactions/${hold.id}`)).body).toMatchObject({ status: "expired" });
+    },
+  );
+
+  it("writes no hold.expired for a hold whose void, begun before the expiry, commits while the sweep waits for it", async () => {
+    const newHold = await holdsOf(clients[0]!, 1);
+    const hold = await newHold();
+    const voider = new pg.Client({ connectionString: database.url });
+    await voider.connect();
+    try {
+      await voider.query("BEGIN");
+      await voider.query(
+        `INSERT INTO ledger.hold_resolutions (hold_id, transaction_id, principal, idempotency_key, request_hash)
+         VALUES ($1::uuid, NULL, 'raw', $2, repeat('0', 64))`,
+        [hold.id, key()],
+      );
+      // Past the expiry and a sweep of each instance, which wait for this transaction's hold.voided.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      await voider.query("COMMIT");
+    } finally {
+      await voider.end();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(await eventTypesOf([hold.id])).toEqual({ [hold.id]: ["hold.created", "hold.voided"] });
   });
 });

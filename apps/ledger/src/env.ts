@@ -26,6 +26,8 @@ const schema = z.object({
   DATABASE_LISTEN_URL: z.union([z.literal("off"), z.string().url()]).optional(),
   /** How often a waiting GET /events looks again without being woken (raw SQL writes, no LISTEN). */
   LEDGER_EVENTS_POLL_MS: z.coerce.number().int().min(10).max(10_000).default(250),
+  /** How often each instance writes hold.expired events for holds that expired unresolved. */
+  LEDGER_EXPIRED_HOLDS_SWEEP_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
 });
 
 /** The ledger's configuration, validated once at start (an empty variable counts as unset). */

@@ -5,7 +5,13 @@ import {
   listenForNotifications,
   poolStatsOf,
 } from "@app/db";
-import { createChangeSignal, EVENTS_CHANNEL, LEDGER_ACTIONS, observeGroupCommits } from "@app/ledger";
+import {
+  createChangeSignal,
+  EVENTS_CHANNEL,
+  LEDGER_ACTIONS,
+  observeGroupCommits,
+  sweepExpiredHolds,
+} from "@app/ledger";
 import {
   createLogger,
   createServiceMetrics,
@@ -46,6 +52,11 @@ const listener = env.listenUrl
       logger.warn({ err: String(error) }, "the event feed's LISTEN connection failed; reconnecting"),
     )
   : null;
+/** A write, told to this instance's waits and, through NOTIFY, to the others'. */
+const announceChange = () => {
+  changes.changed();
+  notifyOthers();
+};
 const service = createLedgerServer({
   db,
   credentials,
@@ -53,10 +64,17 @@ const service = createLedgerServer({
   logger,
   metrics,
   changes,
-  announceChange: () => {
-    changes.changed();
-    notifyOthers();
-  },
+  announceChange,
+});
+// Holds that expire unresolved are told in the feed too (hold.expired), by a sweep of every instance.
+const expiredHolds = sweepExpiredHolds(db, {
+  everyMs: env.LEDGER_EXPIRED_HOLDS_SWEEP_MS,
+  onWritten: announceChange,
+  onError: (error) =>
+    logger.warn(
+      { err: String(error) },
+      "the sweep for expired holds failed; each next one tries again (said once until one succeeds)",
+    ),
 });
 
 await listenOrExit(service.server, { port: env.LEDGER_PORT, host: env.HOST, setting: "LEDGER_PORT", logger });
@@ -79,6 +97,7 @@ await runUntilShutdown({
   drainMs: env.SHUTDOWN_DRAIN_MS,
   logger,
   async close() {
+    await expiredHolds.stop();
     metricsServer?.close();
     await listener?.close();
     await db.$disconnect();

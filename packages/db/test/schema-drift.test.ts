@@ -138,6 +138,7 @@ describe("schema.prisma against the migrated database", () => {
       "Goal",
       "Hobby",
       "HoldEntry",
+      "HoldExpirySweep",
       "HoldResolution",
       "IdempotencyKey",
       "JsonResumeDocument",

@@ -5,3 +5,4 @@ export { verifyLedger, type LedgerViolation } from "./store/verify-ledger.ts";
 export { LEDGER_ACTIONS, refuseUnlessAllowed, type LedgerContext } from "./trpc.ts";
 export { observeGroupCommits } from "./store/group-commit.ts";
 export { createChangeSignal, EVENTS_CHANNEL, type ChangeSignalControl } from "./change-signal.ts";
+export { sweepExpiredHolds, type ExpiredHoldsSweep } from "./expired-holds-sweep.ts";

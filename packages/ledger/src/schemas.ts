@@ -465,7 +465,7 @@ export const eventOutput = z
     }),
     z.object({
       id: eventId,
-      type: z.enum(["transaction.posted", "hold.created", "hold.voided"]),
+      type: z.enum(["transaction.posted", "hold.created", "hold.voided", "hold.expired"]),
       created_at: z.iso.datetime(),
       data: transactionOutput.meta({
         description: "The transaction (for hold.*, the hold) as GET /transactions/{id} answers it now.",

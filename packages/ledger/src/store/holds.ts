@@ -33,12 +33,17 @@ import {
   type PostResult,
 } from "./transactions.ts";
 
-/** A resolution that lost to another, or came after the expiry, as the database tells it. */
+/**
+ * A resolution that lost to another, or came after the expiry, as the
+ * database tells it; events_ends_hold_key: begun before the expiry, it would
+ * commit after the sweep that wrote the hold's hold.expired.
+ */
 const LOST_RESOLUTION = [
   "hold_resolutions_pkey",
   "transactions_hold_id_key",
   "hold_resolutions_before_expiry",
   "hold_resolutions_void_key",
+  "events_ends_hold_key",
 ];
 const lostResolution = (error: unknown) => LOST_RESOLUTION.some((name) => isConstraintViolation(error, name));
 
