@@ -166,6 +166,46 @@ describe("GET /me/resume?format=pdf", () => {
     },
   );
 
+  it.runIf(hasPoppler)(
+    "is tagged: the name, sections and entries as headings, lists and links in reading order, all its text in the tree",
+    async () => {
+      const { bytes } = await download("format=pdf");
+      expect(await pdfInfo(bytes)).toMatch(/Tagged:\s+yes/);
+      const tree = await pdfInfo(bytes, "-struct-text");
+      // Each element's line, its text quoted on the lines under it.
+      const elements = [...tree.matchAll(/^( *)(\w+)(?: \((?:block|inline)\))?\n((?:\1  +".*"\n)*)/gm)].map(
+        ([, , type, text]) => ({ type, text: [...text!.matchAll(/"(.*)"/g)].map((m) => m[1]).join(" ") }),
+      );
+      const textsOf = (type: string) => elements.filter((e) => e.type === type).map((e) => e.text);
+      expect(textsOf("H1")).toEqual([NAME]);
+      expect(textsOf("H2")).toEqual([
+        "SUMMARY",
+        "EXPERIENCE",
+        "EDUCATION",
+        "SKILLS",
+        "CERTIFICATIONS",
+        "HOBBIES",
+        "GOALS",
+      ]);
+      expect(textsOf("H3")).toContain("Staff Engineer — Newest Co");
+      expect(textsOf("LBody")).toEqual(
+        expect.arrayContaining(["Designed the double-entry ledger", "Cut settlement time by 40%"]),
+      );
+      expect(textsOf("Link")).toEqual(expect.arrayContaining(["zoe@example.org", "github: github.com/zoe"]));
+      // The tree reads in the page's order, and holds every word the page shows but its separators.
+      const treeText = elements.map((e) => e.text).join(" ");
+      expectInReadingOrder(treeText, READING_ORDER);
+      const words = (text: string) => text.split(/\s+/).filter((word) => word !== "" && word !== "·");
+      const inTree = words(treeText);
+      const untagged = words(await pdfText(bytes)).filter((word) => {
+        const at = inTree.indexOf(word);
+        if (at !== -1) inTree.splice(at, 1);
+        return at === -1;
+      });
+      expect(untagged).toEqual([]);
+    },
+  );
+
   it.runIf(hasPoppler)("breaks pages between entries, never after a section's title", async () => {
     const { authorization: token } = await newUser();
     const jobs = Array.from({ length: 14 }, (_, i) => ({

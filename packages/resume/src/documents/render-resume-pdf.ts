@@ -24,6 +24,38 @@ const TAB = "    ";
 
 type Doc = PDFKit.PDFDocument;
 type TextOptions = PDFKit.Mixins.TextOptions;
+type Element = PDFKit.PDFStructureElement;
+
+/**
+ * A structure element `type` under `parent`, its content what `draw` draws
+ * (pdfkit draws it as the element joins the tree). The tree is what a screen
+ * reader reads and in what order: a tagged PDF.
+ */
+function tagged(doc: Doc, parent: Element, type: string, draw: () => void): void {
+  parent.add(doc.struct(type, {}, draw));
+}
+
+/** A structure element `type` under `parent`, for elements of its own (a section, an entry, a list). */
+function group(doc: Doc, parent: Element, type: string): Element {
+  const element = doc.struct(type);
+  parent.add(element);
+  return element;
+}
+
+/** What `draw` draws, as the content of a structure element `type` made later: drawn before what reads before it. */
+function markedContent(doc: Doc, type: string, draw: () => void): PDFKit.PDFStructureContent {
+  const content = doc.markStructureContent(type);
+  draw();
+  doc.endMarkedContent();
+  return content;
+}
+
+/** What `draw` draws, marked as no part of the text (a rule, a separator): a screen reader skips it. */
+function decoration(doc: Doc, draw: () => void): void {
+  doc.markContent("Artifact", { type: "Layout" });
+  draw();
+  doc.endMarkedContent();
+}
 
 /**
  * The resume as a PDF (pdfkit, fonts embedded): name and contact at the top,
@@ -32,7 +64,9 @@ type TextOptions = PDFKit.Mixins.TextOptions;
  * order they are drawn, as PDF viewers expect), links clickable,
  * the name as title and author. A page breaks between entries, never between
  * a section's heading and its first entry; only an entry longer than a page
- * is split.
+ * is split. Tagged: headings (the name H1, sections H2, entries H3),
+ * paragraphs, lists and links in reading order; the rules and the contact
+ * line's separators are artifacts.
  */
 export async function renderResumePdf(resume: ResumeOutline, paper: PaperSize): Promise<Buffer> {
   const outline = mapOutlineTexts(resume, (text) => text.replaceAll("\t", TAB));
@@ -45,6 +79,7 @@ export async function renderResumePdf(resume: ResumeOutline, paper: PaperSize): 
     info: { Title: outline.name, Author: outline.name, Subject: "Resume", Creator: "Resume service" },
     displayTitle: true,
     lang: "en",
+    tagged: true,
   });
   // Registered under their own names: pdfkit then finds each in its cache on every switch
   // (under any other name, it parses and compares the font again each time).
@@ -56,8 +91,11 @@ export async function renderResumePdf(resume: ResumeOutline, paper: PaperSize): 
     doc.on("error", reject);
   });
 
-  drawHeader(doc, outline);
-  for (const section of outline.sections) drawSection(doc, section);
+  const root = doc.struct("Document");
+  doc.addStructure(root);
+  drawHeader(doc, root, outline);
+  for (const section of outline.sections) drawSection(doc, group(doc, root, "Sect"), section);
+  root.end();
   doc.end();
   await ended;
   return Buffer.concat(chunks);
@@ -72,19 +110,23 @@ function style(doc: Doc, font: "regular" | "bold", size: number, color = INK): D
   return doc.font(pdfFonts()[font].postscriptName).fontSize(size).fillColor(color);
 }
 
-function drawHeader(doc: Doc, outline: ResumeOutline) {
-  drawText(style(doc, "bold", SIZE.name), outline.name, { width: width(doc) });
-  if (outline.headline)
-    drawText(style(doc, "regular", SIZE.headline, MUTED), outline.headline, { width: width(doc) });
+function drawHeader(doc: Doc, root: Element, outline: ResumeOutline) {
+  tagged(doc, root, "H1", () => drawText(style(doc, "bold", SIZE.name), outline.name, { width: width(doc) }));
+  if (outline.headline) {
+    const headline = outline.headline;
+    tagged(doc, root, "P", () =>
+      drawText(style(doc, "regular", SIZE.headline, MUTED), headline, { width: width(doc) }),
+    );
+  }
   if (outline.contact.length) {
     doc.moveDown(0.3);
-    drawInline(doc, outline.contact, SIZE.contact);
+    drawInline(doc, group(doc, root, "P"), outline.contact, SIZE.contact);
   }
   doc.moveDown(0.6);
 }
 
-/** Items on one flowing line, separated by middle dots; links clickable. */
-function drawInline(doc: Doc, items: OutlineText[], size: number) {
+/** Items on one flowing line, separated by middle dots; links clickable (each a Link of `paragraph`). */
+function drawInline(doc: Doc, paragraph: Element, items: OutlineText[], size: number) {
   const separator = "  ·  ";
   // Continued text takes the options of the text before it that it leaves unset, `features` too: on
   // a line with right-to-left letters, each text says its direction.
@@ -93,21 +135,26 @@ function drawInline(doc: Doc, items: OutlineText[], size: number) {
   for (const line of linesOfWholeItems(style(doc, "regular", size), items, separator)) {
     line.forEach((item, i) => {
       const last = i === line.length - 1;
-      style(doc, "regular", size, item.url ? LINK : MUTED).text(item.text, {
-        width: width(doc),
-        link: item.url ?? null,
-        continued: !last,
-        features: featuresOf(item.text),
-      });
+      tagged(doc, paragraph, item.url ? "Link" : "Span", () =>
+        style(doc, "regular", size, item.url ? LINK : MUTED).text(item.text, {
+          width: width(doc),
+          link: item.url ?? null,
+          continued: !last,
+          features: featuresOf(item.text),
+        }),
+      );
       if (!last) {
-        style(doc, "regular", size, MUTED).text(separator, {
-          continued: true,
-          link: null,
-          features: featuresOf(separator),
-        });
+        decoration(doc, () =>
+          style(doc, "regular", size, MUTED).text(separator, {
+            continued: true,
+            link: null,
+            features: featuresOf(separator),
+          }),
+        );
       }
     });
   }
+  paragraph.end();
 }
 
 /**
@@ -136,7 +183,7 @@ function linesOfWholeItems(doc: Doc, items: OutlineText[], separator: string): O
   return lines;
 }
 
-function drawSection(doc: Doc, section: OutlineSection) {
+function drawSection(doc: Doc, element: Element, section: OutlineSection) {
   const headingHeight = sectionHeadingHeight(doc);
   // The title stays with what follows it: the first lines of a paragraph (which may go on over
   // the page), or the whole first entry when both fit a page.
@@ -145,27 +192,34 @@ function drawSection(doc: Doc, section: OutlineSection) {
     : entryHeight(doc, section.entries[0]!);
   keepTogether(doc, headingHeight + first);
   doc.moveDown(0.4);
-  style(doc, "bold", SIZE.section).text(section.title.toUpperCase(), left(doc), doc.y, {
-    width: width(doc),
-    characterSpacing: 0.6,
-  });
+  tagged(doc, element, "H2", () =>
+    style(doc, "bold", SIZE.section).text(section.title.toUpperCase(), left(doc), doc.y, {
+      width: width(doc),
+      characterSpacing: 0.6,
+    }),
+  );
   const ruleY = doc.y + 1;
-  doc
-    .moveTo(left(doc), ruleY)
-    .lineTo(left(doc) + width(doc), ruleY)
-    .lineWidth(0.6)
-    .strokeColor(RULE)
-    .stroke();
+  decoration(doc, () =>
+    doc
+      .moveTo(left(doc), ruleY)
+      .lineTo(left(doc) + width(doc), ruleY)
+      .lineWidth(0.6)
+      .strokeColor(RULE)
+      .stroke(),
+  );
   doc.y = ruleY + 5;
 
   for (const paragraph of section.paragraphs) {
-    drawText(style(doc, "regular", SIZE.body), paragraph, { width: width(doc), lineGap: 1.5 }, left(doc));
+    tagged(doc, element, "P", () =>
+      drawText(style(doc, "regular", SIZE.body), paragraph, { width: width(doc), lineGap: 1.5 }, left(doc)),
+    );
     doc.moveDown(0.4);
   }
   for (const entry of section.entries) {
     keepTogether(doc, entryHeight(doc, entry));
-    drawEntry(doc, entry);
+    drawEntry(doc, group(doc, element, "Div"), entry);
   }
+  element.end();
 }
 
 /**
@@ -212,34 +266,60 @@ function entryHeight(doc: Doc, entry: OutlineEntry): number {
   return height + doc.currentLineHeight(true) * 0.6;
 }
 
-function drawEntry(doc: Doc, entry: OutlineEntry) {
+/** An entry (`element`, a Div): its heading (H3), then its dates, beside the heading on the page. */
+function drawEntry(doc: Doc, element: Element, entry: OutlineEntry) {
   const x = left(doc);
   const full = width(doc);
   const top = doc.y;
   const reserved = datesWidth(doc, entry);
-  if (entry.dates) {
-    style(doc, "regular", SIZE.small, MUTED).text(entry.dates, x, top + 0.8, { width: full, align: "right" });
-  }
+  // The dates are drawn first, as text extraction has always found them, and read after the heading.
+  const datesText = entry.dates;
+  const dates = datesText
+    ? markedContent(doc, "P", () =>
+        style(doc, "regular", SIZE.small, MUTED).text(datesText, x, top + 0.8, {
+          width: full,
+          align: "right",
+        }),
+      )
+    : null;
   doc.y = top;
-  drawText(style(doc, "bold", SIZE.heading), entry.heading, { width: full - reserved }, x);
+  tagged(doc, element, "H3", () =>
+    drawText(style(doc, "bold", SIZE.heading), entry.heading, { width: full - reserved }, x),
+  );
+  if (dates) element.add(doc.struct("P", {}, [dates]));
   if (entry.details.length) {
-    drawText(style(doc, "regular", SIZE.small, MUTED), entry.details.join(" · "), { width: full }, x);
+    const details = entry.details.join(" · ");
+    tagged(doc, element, "P", () =>
+      drawText(style(doc, "regular", SIZE.small, MUTED), details, { width: full }, x),
+    );
   }
-  if (entry.text) drawText(style(doc, "regular", SIZE.body), entry.text, { width: full }, x);
+  if (entry.text) {
+    const text = entry.text;
+    tagged(doc, element, "P", () => drawText(style(doc, "regular", SIZE.body), text, { width: full }, x));
+  }
   if (entry.link) {
-    style(doc, "regular", SIZE.small, LINK).text(entry.link.text, x, doc.y, {
-      width: full,
-      link: entry.link.url,
-    });
+    const { text, url } = entry.link;
+    tagged(doc, group(doc, element, "P"), "Link", () =>
+      style(doc, "regular", SIZE.small, LINK).text(text, x, doc.y, { width: full, link: url }),
+    );
   }
-  for (const bullet of entry.bullets) {
-    style(doc, "regular", SIZE.body);
-    if (doc.y + doc.currentLineHeight(true) > bottom(doc)) doc.addPage();
-    const y = doc.y + 1;
-    doc.text("•", x + 2, y, { lineBreak: false });
-    doc.y = y;
-    drawText(doc, bullet, { width: full - BULLET_INDENT, lineGap: 1 }, x + BULLET_INDENT);
+  if (entry.bullets.length) {
+    const list = group(doc, element, "L");
+    for (const bullet of entry.bullets) {
+      style(doc, "regular", SIZE.body);
+      if (doc.y + doc.currentLineHeight(true) > bottom(doc)) doc.addPage();
+      const y = doc.y + 1;
+      const item = group(doc, list, "LI");
+      tagged(doc, item, "Lbl", () => doc.text("•", x + 2, y, { lineBreak: false }));
+      doc.y = y;
+      tagged(doc, item, "LBody", () =>
+        drawText(doc, bullet, { width: full - BULLET_INDENT, lineGap: 1 }, x + BULLET_INDENT),
+      );
+      item.end();
+    }
+    list.end();
   }
+  element.end();
   doc.x = x;
   doc.moveDown(0.6);
 }
