@@ -75,8 +75,8 @@ describe("the README's ledger session", () => {
       const errors = answers.filter((a) => "error" in a).map((a) => a.error);
       expect(errors).toEqual(["BALANCE_LIMIT_EXCEEDED"]);
       const [held, ...later] = answers.filter((a) => "pending_debits" in a).slice(-2);
-      expect(held).toMatchObject({ balance: -7000, pending_debits: 5000 });
-      expect(later[0]).toMatchObject({ balance: -3500, pending_debits: 0 });
+      expect(held).toMatchObject({ balance: -7000, pending_debits: 5000, room_to_debit: 2000 });
+      expect(later[0]).toMatchObject({ balance: -3500, pending_debits: 0, room_to_debit: 3500 });
       expect(answers.filter((a) => a.hold_id).map((a) => a.status)).toEqual(["posted"]);
       expect(answers.filter((a) => a.status === "voided")).toHaveLength(1);
       const tagged = answers.find((a) => (a.metadata as { order_id?: string } | undefined)?.order_id);

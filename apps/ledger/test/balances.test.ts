@@ -51,6 +51,8 @@ describe("balances", () => {
       balance_exact: "0",
       pending_debits: 0,
       pending_credits: 0,
+      room_to_debit: null,
+      room_to_credit: null,
     });
     expect((await balance(cash, "2026-02-10")).balance).toBe(1000);
     expect((await balance(cash, "2026-02-19")).balance).toBe(1000);
@@ -129,6 +131,8 @@ describe("balances", () => {
       balance_exact: exact,
       pending_debits: 0,
       pending_credits: 0,
+      room_to_debit: null,
+      room_to_credit: null,
     });
     expect((await balance(owed, "2026-03-31")).balance_exact).toBe(`-${exact}`);
     expect(await balance(ordinary, "2026-03-31")).toMatchObject({ balance: 1234, balance_exact: "1234" });

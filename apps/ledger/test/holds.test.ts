@@ -114,6 +114,53 @@ describe("holds", () => {
     expect(fits.status).toBe(201);
   });
 
+  it("answers the room each bound leaves one post, holds and posts dated later counted; a post of all of it passes, one more does not", async () => {
+    const { wallet, cash, shop } = await fundedWallet(100);
+    const roomOf = async (id: string) => {
+      const { room_to_debit, room_to_credit } = (await client.get(`/accounts/${id}/balance`)).body;
+      return { room_to_debit, room_to_credit };
+    };
+    expect(await roomOf(wallet)).toEqual({ room_to_debit: 100, room_to_credit: null });
+    expect(await roomOf(cash)).toEqual({ room_to_debit: null, room_to_credit: null });
+
+    await placeHold([
+      [wallet, 30],
+      [shop, -30],
+    ]);
+    // Dated next year: not in today's balance, but in what the bounds count.
+    const later = await client.post("/transactions", {
+      ...move([
+        [wallet, 20],
+        [shop, -20],
+      ]),
+      effective_date: `${new Date().getUTCFullYear() + 1}-01-01`,
+    });
+    expect(later.status, later.text).toBe(201);
+    expect((await client.get(`/accounts/${wallet}/balance`)).body.balance).toBe(-100);
+    expect(await roomOf(wallet)).toEqual({ room_to_debit: 50, room_to_credit: null });
+
+    const spend = (amount: number) =>
+      client.post(
+        "/transactions",
+        move([
+          [wallet, amount],
+          [shop, -amount],
+        ]),
+      );
+    expect((await spend(51)).status).toBe(422);
+    expect((await spend(50)).status).toBe(201);
+    expect(await roomOf(wallet)).toEqual({ room_to_debit: 0, room_to_credit: null });
+    expect((await spend(1)).status).toBe(422);
+
+    // An asset that may not go below 0, holding 80 of which a hold takes 25: 55 may still be credited.
+    const { wallet: till } = await fundedWallet(-80, { type: "asset", min_balance: 0 });
+    await placeHold([
+      [till, -25],
+      [shop, 25],
+    ]);
+    expect(await roomOf(till)).toEqual({ room_to_debit: null, room_to_credit: 55 });
+  });
+
   it("posts a hold in full, or in part releasing the rest; a capture beyond the hold is refused", async () => {
     const { wallet, shop } = await fundedWallet(100);
     const full = await placeHold([

@@ -514,6 +514,25 @@ export const balanceOutput = z
     pending_credits: z.number().int().nullable().meta({
       description: "What its open holds may still take (the negative of each one's amount there), now; <= 0.",
     }),
+    room_to_debit: z
+      .number()
+      .int()
+      .nullable()
+      .meta({
+        description:
+          "The largest debit one post may make on this account now without passing max_balance: max_balance less " +
+          "the sum of every entry, whatever its effective_date, and pending_debits; >= 0 (at most 2^53-1). Null " +
+          "without a max_balance. What a wallet (credit-normal, max_balance 0) may still spend.",
+      }),
+    room_to_credit: z
+      .number()
+      .int()
+      .nullable()
+      .meta({
+        description:
+          "The largest credit one post may make now without passing min_balance: the sum of every entry and " +
+          "pending_credits, less min_balance; >= 0 (at most 2^53-1). Null without a min_balance.",
+      }),
   })
   .meta({ id: "AccountBalance" });
 

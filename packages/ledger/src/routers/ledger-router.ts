@@ -483,7 +483,8 @@ export const ledgerRouter = router({
         summary: "The ledger's changes, in the order they became readable",
         description:
           "`account.created`, `account.updated`, `transaction.posted` (reversals and posts of holds included), " +
-          "`hold.created`, `hold.voided`, `hold.expired` (about a second after the expiry of a hold left open). Follow `next_cursor` (as `after`) from the start and you see every change " +
+          "`hold.created`, `hold.voided`, `hold.expired` (about a second after the expiry of a hold left open). " +
+          "Follow `next_cursor` (as `after`) from the start and you see every change " +
           "exactly once, never one whose transaction has not committed, and never miss one that commits late. " +
           "`after=end` answers the current end. With `wait_seconds`, an empty page waits for a change (or the end " +
           "of the wait, or the server's shutdown) before it answers.",

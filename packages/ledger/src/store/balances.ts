@@ -22,7 +22,10 @@ function safeOrNull(digits: string): number | null {
 
 /**
  * The sum of the account's entries with effective_date <= asOf, summed from
- * the entries every time, and what its open holds reserve now.
+ * the entries every time, what its open holds reserve now, and the room its
+ * bounds leave now: the largest move one post may make each way, as the
+ * bounds check (balance-bounds.ts) counts it, from the sum of every entry
+ * whatever its date and the holds' reservations that way.
  */
 export async function getBalance(db: Database, accountId: string, asOf: string) {
   const [row] = await queryRows<{
@@ -31,11 +34,17 @@ export async function getBalance(db: Database, accountId: string, asOf: string) 
     balance: string;
     pending_debits: string;
     pending_credits: string;
+    room_to_debit: string | null;
+    room_to_credit: string | null;
   }>(
     db,
     // The sum is not correlated with the account row, so it is planned for this
     // very account (index-only or parallel scan), exactly like the bare SUM.
-    `SELECT a.id, a.currency, b.balance::text AS balance, p.debits::text AS pending_debits, p.credits::text AS pending_credits
+    // pending_of's total (all entries, from the partial sums) is there for a bounded account only.
+    `SELECT a.id, a.currency, b.balance::text AS balance, p.debits::text AS pending_debits, p.credits::text AS pending_credits,
+            -- greatest() skips a null: without the bound the room is null, not 0.
+            CASE WHEN a.max_balance IS NOT NULL THEN greatest(a.max_balance - (p.total + p.debits), 0)::text END AS room_to_debit,
+            CASE WHEN a.min_balance IS NOT NULL THEN greatest(p.total + p.credits - a.min_balance, 0)::text END AS room_to_credit
        FROM ledger.accounts a,
             (SELECT coalesce(sum(amount), 0) AS balance FROM ledger.entries
               WHERE account_id = $1::uuid AND effective_date <= $2::date) b,
@@ -53,7 +62,15 @@ export async function getBalance(db: Database, accountId: string, asOf: string) 
     ...exactBalance(row.balance),
     pending_debits: safeOrNull(row.pending_debits),
     pending_credits: safeOrNull(row.pending_credits),
+    room_to_debit: roomOf(row.room_to_debit),
+    room_to_credit: roomOf(row.room_to_credit),
   };
+}
+
+/** A bound's room as a JSON number: null without the bound; a room past 2^53-1 is that, more than any amount. */
+function roomOf(digits: string | null): number | null {
+  if (digits === null) return null;
+  return BigInt(digits) > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(digits);
 }
 
 /**
