@@ -170,7 +170,10 @@ describe("GET /me/resume?format=pdf", () => {
     "is tagged: the name, sections and entries as headings, lists and links in reading order, all its text in the tree",
     async () => {
       const { bytes } = await download("format=pdf");
-      expect(await pdfInfo(bytes)).toMatch(/Tagged:\s+yes/);
+      const info = await pdfInfo(bytes);
+      expect(info).toMatch(/Tagged:\s+yes/);
+      // Tags are PDF 1.4 and later.
+      expect(info).toMatch(/PDF version:\s+1\.[4-7]/);
       const tree = await pdfInfo(bytes, "-struct-text");
       // Each element's line, its text quoted on the lines under it.
       const elements = [...tree.matchAll(/^( *)(\w+)(?: \((?:block|inline)\))?\n((?:\1  +".*"\n)*)/gm)].map(

@@ -80,6 +80,8 @@ export async function renderResumePdf(resume: ResumeOutline, paper: PaperSize): 
     displayTitle: true,
     lang: "en",
     tagged: true,
+    // Tags (the structure tree, MarkInfo) are PDF 1.4 and later; pdfkit writes 1.3 unless told.
+    pdfVersion: "1.7",
   });
   // Registered under their own names: pdfkit then finds each in its cache on every switch
   // (under any other name, it parses and compares the font again each time).
