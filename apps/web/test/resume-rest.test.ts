@@ -250,6 +250,12 @@ describe.each(COLLECTIONS.map((c) => [c.name, c.path] as [CollectionName, string
     expect(issuePaths(tooLong.body)).toEqual([firstText]);
 
     const dates = DATES[name];
+    // How the dates read: `month` or `year`, nothing else (a value the enum lacks, another type, null).
+    for (const bad of dates ? ["decade", "", null, 4] : []) {
+      const result = await api.post(path, { ...MINIMAL[name], date_precision: bad });
+      expectError(result, 400, "BAD_REQUEST");
+      expect(issuePaths(result.body), String(bad)).toEqual(["date_precision"]);
+    }
     for (const field of dates?.fields ?? []) {
       for (const bad of ["2021-02-30", "2021-13-01", "20210101", "yesterday", "0000-01-01"]) {
         const result = await api.post(path, { ...COMPLETE[name], [field]: bad });

@@ -6,6 +6,7 @@ import { PROFICIENCIES } from "../schemas/skill.ts";
 import {
   DATE_FIELDS,
   datedInYears,
+  fullDate,
   isJsonObject,
   PROFILE_FIELDS,
   profileLinkName,
@@ -245,15 +246,6 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
       };
     },
   };
-}
-
-/** `2014` and `2014-06` mean their first day, trimmed as every date is; anything else is left for validation to judge. */
-function fullDate(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  const date = value.trim();
-  if (/^\d{4}$/.test(date)) return `${date}-01-01`;
-  if (/^\d{4}-\d{2}$/.test(date)) return `${date}-01`;
-  return value;
 }
 
 function proficiencyOf(level: unknown): unknown {

@@ -115,6 +115,15 @@ export const DATE_FIELDS: ReadonlySet<string> = new Set([
   "target_date",
 ]);
 
+/** `2014` and `2014-06` mean their first day, trimmed as every date is; anything else is left for validation to judge. */
+export function fullDate(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  const date = value.trim();
+  if (/^\d{4}$/.test(date)) return `${date}-01-01`;
+  if (/^\d{4}-\d{2}$/.test(date)) return `${date}-01`;
+  return value;
+}
+
 const absent = (value: unknown) =>
   value === undefined || value === null || (typeof value === "string" && !value.trim());
 

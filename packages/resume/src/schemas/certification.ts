@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { DATE_PRECISIONS } from "../resume-dates.ts";
 import {
   datePrecision,
+  datePrecisionOutput,
   endNotBeforeStart,
   optionalDate,
   requiredDate,
@@ -33,7 +33,7 @@ export const certificationOutput = {
   issuing_organization: z.string(),
   issue_date: z.iso.date(),
   expiration_date: z.iso.date().nullable(),
-  date_precision: z.enum(DATE_PRECISIONS),
+  date_precision: datePrecisionOutput(),
   credential_id: z.string().nullable(),
   credential_url: z.string().meta({ format: "uri" }).nullable(),
   type: z.enum(CERTIFICATION_TYPES),

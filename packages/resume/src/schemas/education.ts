@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
-import { DATE_PRECISIONS } from "../resume-dates.ts";
 import {
   datePrecision,
+  datePrecisionOutput,
   endNotBeforeStart,
   optionalDate,
   optionalString,
@@ -32,7 +32,7 @@ export const educationOutput = {
   location: z.string().nullable(),
   start_date: z.iso.date(),
   end_date: z.iso.date().nullable(),
-  date_precision: z.enum(DATE_PRECISIONS),
+  date_precision: datePrecisionOutput(),
   gpa: z.string().nullable(),
   honors: z.string().nullable(),
   activities: z.string().nullable(),

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { DATE_PRECISIONS } from "../resume-dates.ts";
 import {
   datePrecision,
+  datePrecisionOutput,
   endNotBeforeStart,
   optionalDate,
   optionalString,
@@ -42,7 +42,7 @@ export const experienceOutput = {
   employment_type: z.enum(EMPLOYMENT_TYPES),
   start_date: z.iso.date(),
   end_date: z.iso.date().nullable(),
-  date_precision: z.enum(DATE_PRECISIONS),
+  date_precision: datePrecisionOutput(),
   responsibilities: z.array(z.string()),
   accomplishments: z.array(z.string()),
 };

@@ -37,6 +37,9 @@ export const datePrecision = () =>
         "a JSON Resume item dated with years alone (`2018`) is imported as `year`.",
     });
 
+/** `date_precision` as answered. */
+export const datePrecisionOutput = () => z.enum(DATE_PRECISIONS);
+
 /** An absolute http(s) URL (documented as `format: uri`). */
 export const httpUrl = () =>
   text()

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
-import { DATE_PRECISIONS } from "../resume-dates.ts";
-import { datePrecision, optionalDate, requiredString } from "./fields.ts";
+import { datePrecision, datePrecisionOutput, optionalDate, requiredString } from "./fields.ts";
 
 export const GOAL_CATEGORIES = ["career", "personal", "learning"] as const;
 export const GOAL_STATUSES = ["active", "achieved", "abandoned"] as const;
@@ -29,6 +28,6 @@ export const goalOutput = {
   description: z.string(),
   category: z.enum(GOAL_CATEGORIES),
   target_date: z.iso.date().nullable(),
-  date_precision: z.enum(DATE_PRECISIONS),
+  date_precision: datePrecisionOutput(),
   status: z.enum(GOAL_STATUSES),
 };

@@ -1,4 +1,4 @@
-import { datedInYears, SECTIONS } from "../json-resume/json-resume-mapping.ts";
+import { datedInYears, fullDate, SECTIONS } from "../json-resume/json-resume-mapping.ts";
 import type { JsonResume } from "../json-resume/to-json-resume.ts";
 import { escapeHtml } from "./theme-text-escaping.ts";
 import type { ThemeName } from "./theme-names.ts";
@@ -229,14 +229,13 @@ function telephoneLinksWithoutSpaces(html: string): string {
  * `item` with its dates at noon of their day, in the server's time zone:
  * stackoverflow reads a date with `new Date` and prints it in that zone, so
  * `2018-09-01` (midnight UTC) printed "Aug 2018" on a server west of UTC. A
- * year alone is its first day.
+ * year alone is its first day (fullDate, as an import reads it).
  */
 function atLocalNoon(item: Item, keys: string[]): Item {
   const dated = { ...item };
   for (const key of keys) {
-    const parts =
-      typeof item[key] === "string" ? /^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(item[key]) : null;
-    if (parts) dated[key] = `${parts[1]}-${parts[2] ?? "01"}-${parts[3] ?? "01"}T12:00:00`;
+    const date = fullDate(item[key]);
+    if (typeof date === "string" && /^\d{4}-\d{2}-\d{2}$/.test(date)) dated[key] = `${date}T12:00:00`;
   }
   return dated;
 }
