@@ -154,6 +154,69 @@ describe("PostgreSQL freezes (SIGSTOP) and thaws (SIGCONT)", () => {
     expect((await httpClient(services.ledgerUrl).get("/healthz")).status).toBe(200);
   }, 60_000);
 
+  it("tells of each hold that expires while PostgreSQL is frozen or after its thaw (hold.expired) once; the failed sweeps are logged once", async () => {
+    const ledger = ledgerClient(services.ledgerUrl);
+    const [wallet, shop] = [await ledger.account("USD", "liability"), await ledger.account("USD", "income")];
+    const start = (await ledger.get<{ next_cursor: string }>("/events?after=end")).body.next_cursor;
+    const logAtStart = services.ledgerLog().length;
+    const hold = async (seconds: number, n: number) => {
+      const created = await ledger.post<{ id: string; expires_at: string }>("/transactions", {
+        idempotency_key: `frozen-hold-${seconds}-${n}-${Date.now()}`,
+        entries: [
+          { account_id: wallet, amount: 1 },
+          { account_id: shop, amount: -1 },
+        ],
+        hold: { expires_in_seconds: seconds },
+      });
+      expect(created.status).toBe(201);
+      return created.body;
+    };
+    // A sweep sent just before the freeze runs at the thaw, on a server that has not yet seen its
+    // client give up, and may write the first holds' events itself; only a sweep after the
+    // failures can write the later ones'.
+    const whileFrozen = await Promise.all([1, 2].map((n) => hold(1, n)));
+    const afterThaw = await Promise.all([1, 2].map((n) => hold(8, n)));
+
+    frozen = await freezeServer();
+    const frozenAt = Date.now();
+    // Frozen past the first expiries, through several of the ledger's sweeps (one a second).
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    signal(frozen, "SIGCONT");
+    frozen = [];
+    const thawed = Date.now();
+    for (const { expires_at } of whileFrozen) expect(Date.parse(expires_at)).toBeGreaterThan(frozenAt);
+    for (const { expires_at } of afterThaw) expect(Date.parse(expires_at)).toBeGreaterThan(thawed + 1_000);
+
+    const holds = [...whileFrozen, ...afterThaw];
+    type FeedEvent = { type: string; created_at: string; data: { id: string; status: string } };
+    const expiredOf = (events: FeedEvent[]) => events.filter(({ type }) => type === "hold.expired");
+    const expired: FeedEvent[] = [];
+    for (let cursor = start; expired.length < holds.length && Date.now() - thawed < 15_000;) {
+      const page = await ledger.get<{ items: FeedEvent[]; next_cursor: string }>(
+        `/events?after=${cursor}&wait_seconds=1`,
+      );
+      if (page.status !== 200) continue; // the pool still finding its feet after the thaw
+      expired.push(...expiredOf(page.body.items));
+      cursor = page.body.next_cursor;
+    }
+    // Two more sweeps write nothing more.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const all = await ledger.get<{ items: FeedEvent[] }>(`/events?after=${start}&limit=1000`);
+    expect(expiredOf(all.body.items)).toEqual(expired);
+    expect(expired.map((event) => event.data.id).sort()).toEqual(holds.map(({ id }) => id).sort());
+    for (const event of expired) {
+      const { expires_at } = holds.find(({ id }) => id === event.data.id)!;
+      expect([event.created_at, event.data.status]).toEqual([expires_at, "expired"]);
+    }
+    const warnings = services
+      .ledgerLog()
+      .slice(logAtStart)
+      .split("\n")
+      .filter((line) => line.includes("the sweep for expired holds failed"));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0]!)).toMatchObject({ level: "warn" });
+  }, 60_000);
+
   it("a SIGTERM while PostgreSQL is frozen ends both servers within seconds of their drain, exit code 0", async () => {
     const ledger = ledgerClient(services.ledgerUrl);
     expect((await ledger.get("/accounts")).status).toBe(200); // the pool and its connections in use

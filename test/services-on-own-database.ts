@@ -18,6 +18,8 @@ export interface ServicesOnOwnDatabase {
   restartDatabase(): Promise<void>;
   /** The two server processes, web and ledger, for tests that signal them. */
   servers: ChildProcess[];
+  /** What the ledger has written to stdout so far: its JSON log lines. */
+  ledgerLog(): string;
   stop(): Promise<void>;
 }
 
@@ -56,10 +58,10 @@ export async function startServicesOnOwnDatabase(
     LEDGER_PORT: ledgerPort,
     SHUTDOWN_DRAIN_MS: 0,
   };
-  const children: ChildProcess[] = [
-    startWeb(service, "quiet"),
-    startLedger(service, "quiet", { LEDGER_CREDENTIALS_FILE: credentialsFile }),
-  ];
+  const ledger = startLedger(service, "piped", { LEDGER_CREDENTIALS_FILE: credentialsFile });
+  let ledgerLog = "";
+  ledger.stdout!.on("data", (chunk: Buffer) => (ledgerLog += chunk.toString()));
+  const children: ChildProcess[] = [startWeb(service, "quiet"), ledger];
   const webUrl = `http://127.0.0.1:${webPort}`;
   const ledgerUrl = `http://127.0.0.1:${ledgerPort}`;
   const stop = async () => {
@@ -84,6 +86,7 @@ export async function startServicesOnOwnDatabase(
       postgres = await startDatabase();
     },
     servers: children,
+    ledgerLog: () => ledgerLog,
     stop,
   };
 }
