@@ -13,10 +13,12 @@ const WORK_RESUME = {
   volunteer: [{ organization: "Society" }],
 };
 
+/** Chooses a file of `content`: a string as it is, anything else as JSON. */
 async function chooseFile(page: Page, name: string, content: unknown) {
+  const text = typeof content === "string" ? content : JSON.stringify(content);
   await page
     .getByLabel("Resume file")
-    .setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(JSON.stringify(content)) });
+    .setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(text) });
 }
 
 /** A REST call with a bearer token, from outside the page. */
@@ -56,6 +58,19 @@ test("import shows what it replaces, changes nothing on cancel or on a refused f
   await expect(panel.getByRole("alert")).toContainText("nothing was changed");
   await expect(panel.getByRole("alert")).toContainText("work[0].startDate");
   await expect(section(page, "Experience").getByTestId("experience-entry")).toHaveCount(0);
+  // What JSON reading would change in silence: refused as the file is chosen, before any replace.
+  await chooseFile(
+    page,
+    "twice.json",
+    '{"basics": {"name": "Ada", "name": "Augusta"}, "skills": [{"name": "Maths", "x-years": 3.0000000000000001}]}',
+  );
+  const refused = panel.getByRole("alert");
+  await expect(refused).toContainText("twice.json would not be read as it is written");
+  await expect(refused.getByRole("listitem")).toHaveText([
+    "basics.name: is given more than once: keep one",
+    'skills[0]["x-years"]: 3.0000000000000001 would be read as 3: write it with fewer digits',
+  ]);
+  await expect(panel.getByRole("button", { name: "Replace my resume" })).toBeDisabled();
 
   await chooseFile(page, "ada.json", WORK_RESUME);
   await expect(

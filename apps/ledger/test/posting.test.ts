@@ -342,6 +342,34 @@ describe("posting", () => {
     expect([exact.status, exact.body.entries]).toMatchObject([201, [{ amount: 1 }, { amount: -1 }]]);
   });
 
+  it("rejects a member given twice, where JSON parsing would keep the last: 400 at its path, nothing written", async () => {
+    const before = await transactionCount(cash);
+    const body = (first: string, second: string) =>
+      `{"idempotency_key": "${key()}", "entries": [{"account_id": "${cash}", ${first}},
+        {"account_id": "${revenue}", ${second}}]}`;
+    const twice = await client.post("/transactions", body('"amount": 1, "amount": 100', '"amount": -100'));
+    expect([twice.status, twice.body.issues]).toEqual([
+      400,
+      [{ path: "entries.0.amount", message: "is given more than once: send it once" }],
+    ]);
+    const idempotencyTwice = await client.post(
+      "/transactions",
+      `{"idempotency_key": "${key()}", "idempotency_key": "${key()}", "entries": []}`,
+    );
+    expect(idempotencyTwice.body.issues).toEqual([
+      { path: "idempotency_key", message: "is given more than once: send it once" },
+    ]);
+    const batch = await client.post(
+      "/transactions/batch",
+      `{"transactions": [${body('"amount": 5', '"amount": -5')}, ${body('"amount": 2', `"amount": -2, "account_id": "${cash}"`)}]}`,
+    );
+    expect([batch.status, batch.body.issues]).toEqual([
+      400,
+      [{ path: "transactions.1.entries.1.account_id", message: "is given more than once: send it once" }],
+    ]);
+    expect(await transactionCount(cash)).toBe(before);
+  });
+
   it("rejects a bad idempotency key, date, account id or unknown key: 400", async () => {
     const entries = [
       { account_id: cash, amount: 1 },

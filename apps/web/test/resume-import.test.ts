@@ -307,6 +307,32 @@ describe("PUT /me/resume", () => {
     expect(await storedRows(userId)).toEqual(before);
   });
 
+  it("refuses a member given twice, at the document's own path, and a profile's field given twice", async () => {
+    const { api, userId } = await signedIn();
+    await fillResume(api);
+    const before = await storedRows(userId);
+    const { body: resume } = await api.get<Record<string, unknown[]>>("/me/resume");
+    const text = JSON.stringify(resume).replace(
+      /"years_experience":/,
+      '"years_experience":3,"years_experience":',
+    );
+    expect((await api.put("/me/resume", text)).body).toMatchObject({
+      statusCode: 400,
+      issues: [{ path: "skills[0].years_experience", message: "is given more than once: send it once" }],
+    });
+    const jsonResume = '{"basics": {"name": "A", "name": "B"}, "meta": {"x-rank": 1, "x-rank": 2}}';
+    expect((await api.put("/me/resume?format=jsonresume", jsonResume)).body.issues).toEqual([
+      { path: "basics.name", message: "is given more than once: send it once" },
+      { path: 'meta["x-rank"]', message: "is given more than once: send it once" },
+    ]);
+    const profile = await api.put("/me/profile", '{"name": "Ada", "headline": "x", "name": "Grace"}');
+    expect([profile.status, profile.body.issues]).toEqual([
+      400,
+      [{ path: "name", message: "is given more than once: send it once" }],
+    ]);
+    expect(await storedRows(userId)).toEqual(before);
+  });
+
   it("takes a 1 MiB body over the editor's tRPC endpoint for the import only", async () => {
     const { authorization } = await newUser();
     const post = (procedure: string, input: unknown) =>

@@ -6,6 +6,7 @@ import { formatDocumentPath, type DocumentPath } from "./document-path.ts";
 import { DomainError } from "./domain-error.ts";
 import { entityTagOf } from "./preconditions.ts";
 import type { ResponseControl } from "./response-control.ts";
+import { repeatedMembers } from "./repeated-members.ts";
 import { isJsonNumberText, roundedWholeNumbers } from "./rounded-numbers.ts";
 import type { RequestTarget } from "./request-target.ts";
 import { createRouteTable, type Procedure, type Route, type RouteTable } from "./route-table.ts";
@@ -224,25 +225,39 @@ function inputOf(
   }
   const { bodyInput } = route.procedure.rest;
   // A document's issues name its own paths, as a person reads them (`work[3].startDate`).
-  refuseRoundedNumbers(text, bodyInput ? formatDocumentPath : (path) => path.join("."));
+  const formatPath = bodyInput ? formatDocumentPath : (path: DocumentPath) => path.join(".");
+  refuseEach(
+    repeatedMembers(text, body),
+    formatPath,
+    () => "is given more than once: send it once",
+    "members",
+  );
+  refuseEach(
+    roundedWholeNumbers(text),
+    formatPath,
+    ({ sent, read }) => `${sent} reads as ${read} in JSON: send a number a double holds exactly`,
+    "numbers",
+  );
   if (bodyInput) return { ...Object.fromEntries(target.query), [bodyInput]: body, ...parameters };
   if (bodyFieldAgainstPath === "refused") refuseBodyFieldsAgainstPath(body, parameters);
   return { ...body, ...parameters };
 }
 
 /**
- * A 400 naming each number JSON parsing read as a whole number it is not, the
- * first 100 of them (a 4 MiB batch could hold 200,000).
+ * A 400 naming the first 100 of what a body's text holds and its parsed value
+ * hides (a 4 MiB batch could hold 200,000 of them), and how many more.
  */
-function refuseRoundedNumbers(text: string, formatPath: (path: DocumentPath) => string): void {
-  const rounded = roundedWholeNumbers(text);
-  if (rounded.length === 0) return;
-  const issues = rounded.slice(0, 100).map(({ path, sent, read }) => ({
-    path: formatPath(path),
-    message: `${sent} reads as ${read} in JSON: send a number a double holds exactly`,
-  }));
-  if (rounded.length > 100)
-    issues.push({ path: "", message: `and ${rounded.length - 100} more such numbers` });
+function refuseEach<T extends { path: DocumentPath }>(
+  found: T[],
+  formatPath: (path: DocumentPath) => string,
+  messageOf: (item: T) => string,
+  kind: string,
+): void {
+  if (found.length === 0) return;
+  const issues = found
+    .slice(0, 100)
+    .map((item) => ({ path: formatPath(item.path), message: messageOf(item) }));
+  if (found.length > 100) issues.push({ path: "", message: `and ${found.length - 100} more such ${kind}` });
   throw invalidRequestError(issues);
 }
 

@@ -10,6 +10,7 @@
  */
 
 import type { DocumentPath } from "./document-path.ts";
+import { JSON_NUMBER, walkJsonText } from "./json-text-walk.ts";
 
 /** A number JSON parsing rounded: where it is (`["entries", 0, "amount"]`), as sent and as read. */
 export interface RoundedNumber {
@@ -24,92 +25,26 @@ const MAY_ROUND = /\d[\d.]{15}|[:,[\s]-?\d+(?:\.\d+)?[eE]-\d{3}/;
 /** The numbers of `text` (valid JSON) that parsed to a safe whole number other than themselves. */
 export function roundedWholeNumbers(text: string): RoundedNumber[] {
   if (!MAY_ROUND.test(text)) return [];
-  const walk: Walk = { text, at: 0, path: [], found: [] };
-  readValue(walk);
-  return walk.found;
+  const found: RoundedNumber[] = [];
+  walkJsonText(text, {
+    number(path, [sent, whole = "", fraction = "", exponent = "0"]) {
+      const read = Number(sent);
+      // Past 2^53 a whole number has no exact double; schemas refuse those as unsafe by their value.
+      if (
+        Number.isSafeInteger(read) &&
+        !isExactly(whole + fraction, Number(exponent) - fraction.length, read)
+      ) {
+        found.push({ path: [...path], sent, read });
+      }
+    },
+  });
+  return found;
 }
 
-interface Walk {
-  text: string;
-  at: number;
-  path: (string | number)[];
-  found: RoundedNumber[];
-}
-
-const WHITESPACE = /[ \t\n\r]*/y;
-const STRING = /"(?:[^"\\]|\\.)*"/y;
-/** A number as JSON writes it: its whole digits, fraction digits and exponent captured. */
-const JSON_NUMBER = String.raw`-?(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?`;
-const NUMBER = new RegExp(JSON_NUMBER, "y");
 const ONE_JSON_NUMBER = new RegExp(`^${JSON_NUMBER}$`);
 
 /** Whether `text` is one number as JSON writes it (`10`, `1e1`; not ``, `0x10` or `+5`, which Number() reads). */
 export const isJsonNumberText = (text: string): boolean => ONE_JSON_NUMBER.test(text);
-const LITERAL = /true|false|null/y;
-
-/** Reads `pattern` where the walk is, and moves past it. */
-function take(walk: Walk, pattern: RegExp): RegExpExecArray | null {
-  pattern.lastIndex = walk.at;
-  const match = pattern.exec(walk.text);
-  if (match) walk.at = pattern.lastIndex;
-  return match;
-}
-
-/** The next character past whitespace, not taken. */
-function peek(walk: Walk): string | undefined {
-  take(walk, WHITESPACE);
-  return walk.text[walk.at];
-}
-
-/**
- * Reads the one value of the text: containers with a stack of their own, not
- * by recursion (a body may nest as deep as its size allows).
- */
-function readValue(walk: Walk): void {
-  const open: { close: "}" | "]"; index: number }[] = [];
-  do {
-    const container = open.at(-1);
-    if (container) {
-      // Past the first member, a "," before the next; at the close, the container ends.
-      if (container.index > 0 && peek(walk) === ",") walk.at++;
-      if (peek(walk) === container.close) {
-        walk.at++;
-        open.pop();
-        walk.path.pop();
-        continue;
-      }
-      if (container.close === "}") {
-        peek(walk);
-        walk.path.push(JSON.parse(take(walk, STRING)![0]) as string);
-        peek(walk);
-        walk.at++; // the ":"
-      } else {
-        walk.path.push(container.index);
-      }
-      container.index++;
-    }
-    const first = peek(walk);
-    if (first === "{" || first === "[") {
-      walk.at++;
-      open.push({ close: first === "{" ? "}" : "]", index: 0 });
-      continue; // its path part is popped when it closes
-    }
-    readScalar(walk);
-    if (container) walk.path.pop();
-  } while (open.length > 0);
-}
-
-function readScalar(walk: Walk): void {
-  if (walk.text[walk.at] === '"') return void take(walk, STRING);
-  const number = take(walk, NUMBER);
-  if (number === null) return void take(walk, LITERAL);
-  const [sent, whole = "", fraction = "", exponent = "0"] = number;
-  const read = Number(sent);
-  // Past 2^53 a whole number has no exact double; schemas refuse those as unsafe by their value.
-  if (Number.isSafeInteger(read) && !isExactly(whole + fraction, Number(exponent) - fraction.length, read)) {
-    walk.found.push({ path: [...walk.path], sent, read });
-  }
-}
 
 /** Whether `digits` × 10^`exponent` is exactly `read`'s magnitude, a whole number. */
 function isExactly(digits: string, exponent: number, read: number): boolean {

@@ -282,6 +282,34 @@ describe("REST handler", () => {
     });
     expect(issues[100]).toEqual({ path: "", message: "and 51 more such numbers" });
 
+    // A member given twice: named at its second mention, not one of its values kept in silence.
+    const twice = await rest.handle(
+      request("POST", "/notes", `{"text":"x","stars":1,"text":"y","tags":[{"a":1,"b":2,"a":3}]}`),
+      { context },
+    );
+    expect([twice.status, json(twice.body)]).toEqual([
+      400,
+      {
+        statusCode: 400,
+        error: "BAD_REQUEST",
+        message: expect.stringContaining("invalid request"),
+        issues: [
+          { path: "tags.0.a", message: "is given more than once: send it once" },
+          { path: "text", message: "is given more than once: send it once" },
+        ],
+      },
+    ]);
+    const manyTimes = await rest.handle(
+      request("POST", "/notes", `{"text":"x",${Array(150).fill('"stars":1').join(",")}}`),
+      { context },
+    );
+    const repeated = (json(manyTimes.body) as { issues: { path: string; message: string }[] }).issues;
+    expect([manyTimes.status, repeated.length, repeated[100]]).toEqual([
+      400,
+      101,
+      { path: "", message: "and 49 more such members" },
+    ]);
+
     const locked = await rest.handle(request("GET", "/notes/locked"), { context });
     expect(locked.status).toBe(422);
     expect(json(locked.body)).toEqual({

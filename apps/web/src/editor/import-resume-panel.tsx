@@ -1,5 +1,7 @@
 "use client";
 import { useEffect, useMemo, useRef, useState, type ChangeEvent } from "react";
+import { repeatedMembers, roundedWholeNumbers } from "@app/rest/json-text";
+import { formatDocumentPath } from "@app/rest/paths";
 import { COLLECTIONS, JSON_RESUME_SECTIONS, unshownPartsOf, type WholeResume } from "@app/resume/client";
 import { SECTIONS } from "./field-specs.ts";
 import { api } from "./trpc.ts";
@@ -32,6 +34,23 @@ function countsOf(document: Document, format: ImportFormat): Record<string, numb
     profile: isObject(document.basics) ? 1 : 0,
     ...Object.fromEntries(JSON_RESUME_SECTIONS.map((s) => [s.collection, countOf(at(s.section))])),
   };
+}
+
+/**
+ * What reading `text` as JSON would change without a word, as [path, message]:
+ * a member given twice (the last one is kept), a number a double cannot hold
+ * (it is rounded). The REST import refuses the same; through the editor the
+ * file is read here, and its text is not sent.
+ */
+function changedByReading(text: string, parsed: Document): [string, string][] {
+  const found = new Map<string, string>();
+  for (const { path } of repeatedMembers(text, parsed)) {
+    found.set(formatDocumentPath(path), "is given more than once: keep one");
+  }
+  for (const { path, sent, read } of roundedWholeNumbers(text)) {
+    found.set(formatDocumentPath(path), `${sent} would be read as ${read}: write it with fewer digits`);
+  }
+  return [...found].slice(0, 100);
 }
 
 /**
@@ -68,18 +87,28 @@ export default function ImportResumePanel({
     setDocument(null);
     const file = event.target.files?.[0];
     if (!file) return;
+    let text = "";
+    let parsed: unknown = null;
     try {
-      const parsed: unknown = JSON.parse(await file.text());
-      if (!isObject(parsed)) throw new Error("not an object");
-      setFormat(
-        NATIVE_ONLY_KEYS.some((key) => key in parsed) && !("basics" in parsed) ? "json" : "jsonresume",
-      );
-      setDocument(parsed);
+      text = await file.text();
+      parsed = JSON.parse(text);
     } catch {
+      // Unreadable or not JSON: said below.
+    }
+    if (!isObject(parsed)) {
       setProblem(
         `${file.name} is not a JSON document: choose a JSON Resume file or a resume.json from here.`,
       );
+      return;
     }
+    const changed = changedByReading(text, parsed);
+    if (changed.length > 0) {
+      setProblem(`${file.name} would not be read as it is written. Fix these and choose it again:`);
+      setIssues(changed);
+      return;
+    }
+    setFormat(NATIVE_ONLY_KEYS.some((key) => key in parsed) && !("basics" in parsed) ? "json" : "jsonresume");
+    setDocument(parsed);
   }
 
   async function replace() {
