@@ -428,6 +428,31 @@ describe("hold.expired", () => {
     },
   );
 
+  it("tells of a hold whose post, begun before its expiry, commits after it and after the sweeps of that time", async () => {
+    const newHold = await holdsOf(clients[0]!, 1, true);
+    const { wallet } = await newHold();
+    // The post of a hold locks its bounded wallet first: held here, it waits there, its expiry
+    // counting from its start, while the sweeps (every 200 ms) pass that expiry without seeing it.
+    const locker = new pg.Client({ connectionString: database.url });
+    await locker.connect();
+    let posting: ReturnType<typeof newHold>;
+    try {
+      await locker.query("BEGIN");
+      await locker.query("SELECT 1 FROM ledger.accounts WHERE id = $1 FOR UPDATE", [wallet]);
+      posting = newHold();
+      // Within the post's lock timeout (2.5 s), past its expiry and several sweeps.
+      await new Promise((resolve) => setTimeout(resolve, 1_800));
+      await locker.query("COMMIT");
+    } finally {
+      await locker.end();
+    }
+    const hold = await posting;
+    expect(Date.parse(hold.expiresAt)).toBeLessThan(Date.now());
+    await expect
+      .poll(() => eventTypesOf([hold.id]), { timeout: 3_000, interval: 100 })
+      .toEqual({ [hold.id]: ["hold.created", "hold.expired"] });
+  });
+
   it("writes no hold.expired for a hold whose void, begun before the expiry, commits while the sweep waits for it", async () => {
     const newHold = await holdsOf(clients[0]!, 1);
     const hold = await newHold();
