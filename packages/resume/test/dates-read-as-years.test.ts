@@ -113,4 +113,18 @@ describe("dates that read as years", () => {
     });
     expect(readResumeImport("jsonresume", monthly).resume.education[0]!.date_precision).toBe("month");
   });
+
+  it("are not what an entry with months reads as once its export is imported again, whatever was cleared", () => {
+    const { resume, kept } = imported();
+    // "2014" to "2015-06" reads with months; its month end cleared, "2014" alone would read as a year.
+    resume.experience[0]!.end_date = null;
+    const exported = toJsonResume(resume, kept);
+    const acme = (exported.work as Record<string, unknown>[]).find((job) => job.name === "Acme")!;
+    expect([acme.startDate, "endDate" in acme]).toEqual(["2014-01-01", false]);
+    const again = readResumeImport("jsonresume", exported).resume.experience;
+    expect(again.map((e) => [e.organization, e.date_precision])).toEqual([
+      ["Acme", "month"],
+      ["Initech", "year"],
+    ]);
+  });
 });

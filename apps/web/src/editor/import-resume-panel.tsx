@@ -39,18 +39,23 @@ function countsOf(document: Document, format: ImportFormat): Record<string, numb
 /**
  * What reading `text` as JSON would change without a word, as [path, message]:
  * a member given twice (the last one is kept), a number a double cannot hold
- * (it is rounded). The REST import refuses the same; through the editor the
- * file is read here, and its text is not sent.
+ * (it is rounded); the first 100, as the REST import names them. Through the
+ * editor the file is read here and its text is not sent, so it is refused here.
  */
 function changedByReading(text: string, parsed: Document): [string, string][] {
-  const found = new Map<string, string>();
-  for (const { path } of repeatedMembers(text, parsed)) {
-    found.set(formatDocumentPath(path), "is given more than once: keep one");
-  }
-  for (const { path, sent, read } of roundedWholeNumbers(text)) {
-    found.set(formatDocumentPath(path), `${sent} would be read as ${read}: write it with fewer digits`);
-  }
-  return [...found].slice(0, 100);
+  const found: [string, string][] = [
+    ...repeatedMembers(text, parsed).map(({ path }): [string, string] => [
+      formatDocumentPath(path),
+      "is given more than once: keep one",
+    ]),
+    ...roundedWholeNumbers(text).map(({ path, sent, read }): [string, string] => [
+      formatDocumentPath(path),
+      `${sent} would be read as ${read}: write it with fewer digits`,
+    ]),
+  ];
+  // A member given three times is one thing to fix.
+  const once = [...new Map(found.map((issue) => [issue.join("\n"), issue])).values()];
+  return once.length > 100 ? [...once.slice(0, 100), ["", `and ${once.length - 100} more`]] : once;
 }
 
 /**
@@ -213,8 +218,8 @@ export default function ImportResumePanel({
           <p className="form-error">{problem}</p>
           {issues.length > 0 && (
             <ul className="field-error">
-              {issues.map(([path, message]) => (
-                <li key={path}>
+              {issues.map(([path, message], i) => (
+                <li key={`${i}:${path}`}>
                   <code>{path || "(the file)"}</code>: {message}
                 </li>
               ))}

@@ -19,6 +19,7 @@ import type { WholeResume } from "../schemas/whole-resume.ts";
 import { fromJsonResume } from "./from-json-resume.ts";
 import {
   DATE_FIELDS,
+  datedInYears,
   isJsonObject,
   jsonResumeValue,
   PROFILE_FIELDS,
@@ -101,6 +102,14 @@ function restoreItem(mapping: SectionMapping, entry: JsonObject, item: JsonObjec
     if (read && sameJson(now, read[field] ?? null) && readAlike) continue;
     if (now === null) delete restored[key];
     else restored[key] = jsonResumeValue(entry, field);
+  }
+  // Each date kept as it was spelled, the item may still read otherwise than the entry does ("2014"
+  // to "2015-06" reads with months; with its end cleared, "2014" alone reads as a year): then its
+  // dates are all written again.
+  if (datedInYears(restored, mapping) !== (entry.date_precision === "year")) {
+    for (const [field, key] of Object.entries(mapping.fields)) {
+      if (DATE_FIELDS.has(field) && entry[field] != null) restored[key] = jsonResumeValue(entry, field);
+    }
   }
   return restored;
 }
