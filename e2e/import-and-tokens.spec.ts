@@ -68,7 +68,7 @@ test("import shows what it replaces, changes nothing on cancel or on a refused f
   await expect(refused).toContainText("twice.json would not be read as it is written");
   await expect(refused.getByRole("listitem")).toHaveText([
     "basics.name: is given more than once: keep one",
-    'skills[0]["x-years"]: 3.0000000000000001 would be read as 3: write it with fewer digits',
+    'skills[0]["x-years"]: 3.0000000000000001 would be read as 3: write it with fewer digits, or as text in quotes',
   ]);
   await expect(panel.getByRole("button", { name: "Replace my resume" })).toBeDisabled();
 

@@ -7,7 +7,7 @@ import { DomainError } from "./domain-error.ts";
 import { entityTagOf } from "./preconditions.ts";
 import type { ResponseControl } from "./response-control.ts";
 import { repeatedMembers } from "./repeated-members.ts";
-import { isJsonNumberText, roundedWholeNumbers } from "./rounded-numbers.ts";
+import { isJsonNumberText, roundedNumbers } from "./rounded-numbers.ts";
 import type { RequestTarget } from "./request-target.ts";
 import { createRouteTable, type Procedure, type Route, type RouteTable } from "./route-table.ts";
 
@@ -233,7 +233,7 @@ function inputOf(
     "members",
   );
   refuseEach(
-    roundedWholeNumbers(text),
+    roundedNumbers(text),
     formatPath,
     ({ sent, read }) => `${sent} reads as ${read} in JSON: send a number a double holds exactly`,
     "numbers",

@@ -1,12 +1,14 @@
 /**
- * Numbers of a JSON body that parsing rounded to a whole number they are not.
+ * Numbers of a JSON body that parsing read as another number than the one written.
  *
- * `JSON.parse` reads `1.0000000000000001` and `9007199254740991.4` as the
- * doubles 1 and 9007199254740991, and `1e-400` as 0: a schema then sees a
- * whole number where the client sent a fraction, and an amount nobody sent
- * would be stored. A literal rounds so only with at least 16 significant
- * digits (a double holds about 15.95) or an exponent below -99 (a double's
- * smallest is about 5e-324), so a body with neither is not walked.
+ * `JSON.parse` reads `1.0000000000000001` as the double 1, `12345678901234567890`
+ * as 12345678901234567000 (what JSON.stringify writes back), `1e-400` as 0 and
+ * `1e400` as Infinity (written back as null): a schema would see a whole number
+ * where the client sent a fraction, an amount nobody sent would be stored, and a
+ * document kept as imported (JSON Resume) would be exported with another number.
+ * A literal reads so only with at least 16 significant digits (a double keeps 15
+ * whatever they are) or a three-digit exponent (past a double's range), so a body
+ * with neither is not walked.
  */
 
 import type { DocumentPath } from "./document-path.ts";
@@ -19,22 +21,19 @@ export interface RoundedNumber {
   read: number;
 }
 
-/** A run of 16 digits, or a number (after `:`, `,`, `[` or a space, so no uuid's `2e-123`) with a 3-digit negative exponent. */
-const MAY_ROUND = /\d[\d.]{15}|[:,[\s]-?\d+(?:\.\d+)?[eE]-\d{3}/;
+/** A run of 16 digits, or a number (after `:`, `,`, `[` or a space, so no uuid's `2e-123`) with a 3-digit exponent. */
+const MAY_ROUND = /\d[\d.]{15}|[:,[\s]-?\d+(?:\.\d+)?[eE][+-]?\d{3}/;
 
-/** The numbers of `text` (valid JSON) that parsed to a safe whole number other than themselves. */
-export function roundedWholeNumbers(text: string): RoundedNumber[] {
+/** The numbers of `text` (valid JSON) that parsed to a double whose shortest JSON names another number. */
+export function roundedNumbers(text: string): RoundedNumber[] {
   if (!MAY_ROUND.test(text)) return [];
   const found: RoundedNumber[] = [];
   walkJsonText(text, {
-    number(path, [sent, whole = "", fraction = "", exponent = "0"]) {
-      const read = Number(sent);
-      // Past 2^53 a whole number has no exact double; schemas refuse those as unsafe by their value.
-      if (
-        Number.isSafeInteger(read) &&
-        !isExactly(whole + fraction, Number(exponent) - fraction.length, read)
-      ) {
-        found.push({ path: [...path], sent, read });
+    number(path, literal) {
+      const read = Number(literal[0]);
+      const written = Number.isFinite(read) ? ONE_JSON_NUMBER.exec(String(read)) : null;
+      if (!written || decimalOf(written) !== decimalOf(literal)) {
+        found.push({ path: [...path], sent: literal[0], read });
       }
     },
   });
@@ -46,13 +45,11 @@ const ONE_JSON_NUMBER = new RegExp(`^${JSON_NUMBER}$`);
 /** Whether `text` is one number as JSON writes it (`10`, `1e1`; not ``, `0x10` or `+5`, which Number() reads). */
 export const isJsonNumberText = (text: string): boolean => ONE_JSON_NUMBER.test(text);
 
-/** Whether `digits` × 10^`exponent` is exactly `read`'s magnitude, a whole number. */
-function isExactly(digits: string, exponent: number, read: number): boolean {
-  const significant = digits.replace(/^0+/, "");
-  const kept = significant.replace(/0+$/, "");
-  if (kept === "") return read === 0;
-  const power = exponent + (significant.length - kept.length);
-  // A fraction is left past the trailing zeros: not the whole number it read as.
-  if (power < 0) return false;
-  return BigInt(kept) * 10n ** BigInt(power) === BigInt(Math.abs(read));
+/** A number as JSON writes it, matched by JSON_NUMBER, as one spelling of its value: `-12e3` for `-1.20e4`, `0` for zeros. */
+function decimalOf([text, whole = "", fraction = "", exponent = "0"]: RegExpExecArray): string {
+  const digits = (whole + fraction).replace(/^0+/, "");
+  const significant = digits.replace(/0+$/, "");
+  if (significant === "") return "0";
+  const power = Number(exponent) - fraction.length + (digits.length - significant.length);
+  return `${text.startsWith("-") ? "-" : ""}${significant}e${power}`;
 }

@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useMemo, useRef, useState, type ChangeEvent } from "react";
-import { repeatedMembers, roundedWholeNumbers } from "@app/rest/json-text";
+import { repeatedMembers, roundedNumbers } from "@app/rest/json-text";
 import { formatDocumentPath } from "@app/rest/paths";
 import { COLLECTIONS, JSON_RESUME_SECTIONS, unshownPartsOf, type WholeResume } from "@app/resume/client";
 import { SECTIONS } from "./field-specs.ts";
@@ -48,9 +48,9 @@ function changedByReading(text: string, parsed: Document): [string, string][] {
       formatDocumentPath(path),
       "is given more than once: keep one",
     ]),
-    ...roundedWholeNumbers(text).map(({ path, sent, read }): [string, string] => [
+    ...roundedNumbers(text).map(({ path, sent, read }): [string, string] => [
       formatDocumentPath(path),
-      `${sent} would be read as ${read}: write it with fewer digits`,
+      `${sent} would be read as ${read}: write it with fewer digits, or as text in quotes`,
     ]),
   ];
   // A member given three times is one thing to fix.
