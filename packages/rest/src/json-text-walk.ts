@@ -13,6 +13,13 @@ export interface JsonTextVisitor {
   object?(path: DocumentPath, names: string[]): void;
 }
 
+/**
+ * How many findings of a walk keep their paths: the issues a 400 names. Past
+ * them a finding is counted, its path not copied (a body nested a million deep
+ * could hold a million findings, each path a million long).
+ */
+export const FINDINGS_WITH_PATHS = 100;
+
 interface Walk {
   text: string;
   at: number;

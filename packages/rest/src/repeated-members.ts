@@ -7,13 +7,13 @@
  */
 
 import type { DocumentPath } from "./document-path.ts";
-import { walkJsonText } from "./json-text-walk.ts";
+import { FINDINGS_WITH_PATHS, walkJsonText } from "./json-text-walk.ts";
 
 const STRINGS = /"(?:[^"\\]|\\.)*"/g;
 
 /**
- * Where each repeated member of `text` (valid JSON, parsed as `parsed`) is, at
- * its second mention. A body with none, as good as every body, is not walked:
+ * Where each member given more than once in an object of `text` (valid JSON,
+ * parsed as `parsed`) is, once, at its second mention; past the first FINDINGS_WITH_PATHS, counted without a path. A body with none, as good as every body, is not walked:
  * a colon follows each name written, so with no colon inside a string its
  * colons are as many as the names, and with none repeated as many as the
  * parsed objects' keys.
@@ -25,10 +25,12 @@ export function repeatedMembers(text: string, parsed: unknown): { path: Document
   const repeated: { path: DocumentPath }[] = [];
   walkJsonText(text, {
     object(path, names) {
-      const seen = new Set<string>();
+      // Each name once, at its second mention, however many times it is given.
+      const times = new Map<string, number>();
       for (const name of names) {
-        if (seen.has(name)) repeated.push({ path: [...path, name] });
-        seen.add(name);
+        times.set(name, (times.get(name) ?? 0) + 1);
+        if (times.get(name) !== 2) continue;
+        repeated.push({ path: repeated.length < FINDINGS_WITH_PATHS ? [...path, name] : [] });
       }
     },
   });

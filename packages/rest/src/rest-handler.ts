@@ -6,6 +6,7 @@ import { formatDocumentPath, type DocumentPath } from "./document-path.ts";
 import { DomainError } from "./domain-error.ts";
 import { entityTagOf } from "./preconditions.ts";
 import type { ResponseControl } from "./response-control.ts";
+import { FINDINGS_WITH_PATHS } from "./json-text-walk.ts";
 import { repeatedMembers } from "./repeated-members.ts";
 import { isJsonNumberText, roundedNumbers } from "./rounded-numbers.ts";
 import type { RequestTarget } from "./request-target.ts";
@@ -255,9 +256,10 @@ function refuseEach<T extends { path: DocumentPath }>(
 ): void {
   if (found.length === 0) return;
   const issues = found
-    .slice(0, 100)
+    .slice(0, FINDINGS_WITH_PATHS)
     .map((item) => ({ path: formatPath(item.path), message: messageOf(item) }));
-  if (found.length > 100) issues.push({ path: "", message: `and ${found.length - 100} more such ${kind}` });
+  const more = found.length - FINDINGS_WITH_PATHS;
+  if (more > 0) issues.push({ path: "", message: `and ${more} more such ${kind}` });
   throw invalidRequestError(issues);
 }
 

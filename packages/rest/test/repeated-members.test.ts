@@ -10,11 +10,8 @@ describe("repeatedMembers", () => {
     expect(pathsOf('{"entries": [{"amount": 1}, {"amount": 2, "memo": "x", "amount": {"a": 1}}]}')).toEqual([
       ["entries", 1, "amount"],
     ]);
-    expect(pathsOf('{"a": 1, "a": 2, "a": 3, "b": {"c": [], "c": null}}')).toEqual([
-      ["b", "c"],
-      ["a"],
-      ["a"],
-    ]);
+    // Once however many times it is given, inner objects first (each as it closes).
+    expect(pathsOf('{"a": 1, "a": 2, "a": 3, "b": {"c": [], "c": null}}')).toEqual([["b", "c"], ["a"]]);
   });
 
   it("reads names as JSON does: escapes decoded, __proto__ a name like another", () => {
@@ -27,6 +24,14 @@ describe("repeatedMembers", () => {
     expect(pathsOf('{"a": {"a": 1}, "b": {"a": 2}, "c": [{"a": 1}, {"a": 1}]}')).toEqual([]);
     expect(pathsOf('{"k\\":": "x:y", "v": ":", "w": "\\\\", "u": [":", {"\\"": "\\":"}]}')).toEqual([]);
     expect(pathsOf('[1, "a:b", {"x": 1}]')).toEqual([]);
+  });
+
+  it("keeps the paths of the first 100 found, and counts the others", () => {
+    const names = Array.from({ length: 250 }, (_, i) => `"k${i}": 1, "k${i}": 2`);
+    const found = pathsOf(`{"x": [{${names.join(", ")}}]}`);
+    expect(found).toHaveLength(250);
+    expect(found[99]).toEqual(["x", 0, "k99"]);
+    expect(found.slice(100).every((path) => path.length === 0)).toBe(true);
   });
 
   it("walks a body nested as deep as its size allows without running out of stack", () => {

@@ -300,14 +300,18 @@ describe("REST handler", () => {
       },
     ]);
     const manyTimes = await rest.handle(
-      request("POST", "/notes", `{"text":"x",${Array(150).fill('"stars":1').join(",")}}`),
+      request(
+        "POST",
+        "/notes",
+        `{"text":"x",${Array.from({ length: 150 }, (_, i) => `"k${i}":1,"k${i}":1`).join(",")}}`,
+      ),
       { context },
     );
     const repeated = (json(manyTimes.body) as { issues: { path: string; message: string }[] }).issues;
     expect([manyTimes.status, repeated.length, repeated[100]]).toEqual([
       400,
       101,
-      { path: "", message: "and 49 more such members" },
+      { path: "", message: "and 50 more such members" },
     ]);
 
     const locked = await rest.handle(request("GET", "/notes/locked"), { context });

@@ -98,4 +98,43 @@ describe("roundedNumbers", () => {
       }),
     );
   });
+
+  it("skips a body unwalked only when walking it finds nothing, whatever number it holds", () => {
+    const literal = fc
+      .tuple(
+        fc.boolean(),
+        fc.stringMatching(/^(0|[1-9]\d{0,24})$/),
+        fc.option(fc.stringMatching(/^\d{1,24}$/), { nil: undefined }),
+        fc.option(fc.integer({ min: -400, max: 400 }), { nil: undefined }),
+      )
+      .map(([negative, whole, fraction, exponent]) =>
+        [
+          negative ? "-" : "",
+          whole,
+          fraction ? `.${fraction}` : "",
+          exponent === undefined ? "" : `e${exponent}`,
+        ].join(""),
+      );
+    fc.assert(
+      fc.property(literal, (number) => {
+        // A run of 16 digits in a string makes the walk happen; without it, the quick look decides.
+        const walked = roundedNumbers(`{"a": ${number}, "pad": "1234567890123456"}`);
+        expect(roundedNumbers(`{"a": ${number}}`), number).toEqual(walked);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("reads a number of a million digits in one pass", () => {
+    // Each zero of a run once: a pattern that tried again from each one took hours here.
+    const number = `0.1${"0".repeat(1_000_000)}1`;
+    expect(roundedNumbers(`{"a": ${number}}`)).toEqual([{ path: ["a"], sent: number, read: 0.1 }]);
+  });
+
+  it("keeps the paths of the first 100 found, and counts the others", () => {
+    const found = roundedNumbers(`{"deep": [[${Array(250).fill("1e400").join(",")}]]}`);
+    expect(found).toHaveLength(250);
+    expect(found[99]!.path).toEqual(["deep", 0, 99]);
+    expect(found.slice(100).every(({ path }) => path.length === 0)).toBe(true);
+  });
 });

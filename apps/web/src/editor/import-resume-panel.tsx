@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useMemo, useRef, useState, type ChangeEvent } from "react";
-import { repeatedMembers, roundedNumbers } from "@app/rest/json-text";
+import { FINDINGS_WITH_PATHS, repeatedMembers, roundedNumbers } from "@app/rest/json-text";
 import { formatDocumentPath } from "@app/rest/paths";
 import { COLLECTIONS, JSON_RESUME_SECTIONS, unshownPartsOf, type WholeResume } from "@app/resume/client";
 import { SECTIONS } from "./field-specs.ts";
@@ -53,9 +53,8 @@ function changedByReading(text: string, parsed: Document): [string, string][] {
       `${sent} would be read as ${read}: write it with fewer digits, or as text in quotes`,
     ]),
   ];
-  // A member given three times is one thing to fix.
-  const once = [...new Map(found.map((issue) => [issue.join("\n"), issue])).values()];
-  return once.length > 100 ? [...once.slice(0, 100), ["", `and ${once.length - 100} more`]] : once;
+  const more = found.length - FINDINGS_WITH_PATHS;
+  return more > 0 ? [...found.slice(0, FINDINGS_WITH_PATHS), ["", `and ${more} more`]] : found;
 }
 
 /**
@@ -100,16 +99,19 @@ export default function ImportResumePanel({
     } catch {
       // Unreadable or not JSON: said below.
     }
+    // A file refused is let go, so that choosing it again once fixed is a change the input reports.
     if (!isObject(parsed)) {
       setProblem(
         `${file.name} is not a JSON document: choose a JSON Resume file or a resume.json from here.`,
       );
+      event.target.value = "";
       return;
     }
     const changed = changedByReading(text, parsed);
     if (changed.length > 0) {
       setProblem(`${file.name} would not be read as it is written. Fix these and choose it again:`);
       setIssues(changed);
+      event.target.value = "";
       return;
     }
     setFormat(NATIVE_ONLY_KEYS.some((key) => key in parsed) && !("basics" in parsed) ? "json" : "jsonresume");
