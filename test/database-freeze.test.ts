@@ -174,7 +174,7 @@ describe("PostgreSQL freezes (SIGSTOP) and thaws (SIGCONT)", () => {
     // A sweep sent just before the freeze runs at the thaw, on a server that has not yet seen its
     // client give up, and may write the first holds' events itself; only a sweep after the
     // failures can write the later ones'.
-    const whileFrozen = await Promise.all([1, 2].map((n) => hold(1, n)));
+    const whileFrozen = await Promise.all([1, 2].map((n) => hold(2, n)));
     const afterThaw = await Promise.all([1, 2].map((n) => hold(8, n)));
 
     frozen = await freezeServer();

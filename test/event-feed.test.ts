@@ -453,6 +453,32 @@ describe("hold.expired", () => {
       .toEqual({ [hold.id]: ["hold.created", "hold.expired"] });
   });
 
+  it("is not held back by a transaction left open by another program (a psql session, a dump)", async () => {
+    const other = new pg.Client({ connectionString: database.url });
+    await other.connect();
+    try {
+      await other.query("BEGIN");
+      const [{ started }] = (await other.query<{ started: Date }>("SELECT now() AS started")).rows as [
+        { started: Date },
+      ];
+      // The ledger's own transactions bound how far back a sweep must look; this one is not the ledger's.
+      await expect
+        .poll(
+          async () =>
+            (
+              await other.query<{ ahead: boolean }>(
+                "SELECT swept_to > $1::timestamptz + interval '1 second' AS ahead FROM ledger.hold_expiry_sweeps",
+                [started],
+              )
+            ).rows[0]!.ahead,
+          { timeout: 4_000, interval: 200 },
+        )
+        .toBe(true);
+    } finally {
+      await other.end();
+    }
+  });
+
   it("writes no hold.expired for a hold whose void, begun before the expiry, commits while the sweep waits for it", async () => {
     const newHold = await holdsOf(clients[0]!, 1);
     const hold = await newHold();

@@ -32,7 +32,7 @@ startup.logger(logger);
 routeConsoleToLogger(logger);
 if (!env.LEDGER_CREDENTIALS_FILE) await ensureDevelopmentCredentials(env.credentialsFile, LEDGER_ACTIONS);
 const credentials = await loadCredentials(env.credentialsFile, LEDGER_ACTIONS);
-const db = createDatabase(databaseOptionsOf(env));
+const db = createDatabase(databaseOptionsOf(env, "ledger"));
 const metrics = createServiceMetrics("ledger", () => poolStatsOf(db));
 const groupSizes = metrics.histogram(
   "ledger_group_commit_posts",

@@ -44,7 +44,7 @@ routeConsoleToLogger(logger);
 const app = next({ dev, dir, hostname: env.HOST, port: env.PORT });
 await app.prepare();
 
-const db = createDatabase(databaseOptionsOf(env));
+const db = createDatabase(databaseOptionsOf(env, "web"));
 const metrics = createServiceMetrics("web", () => poolStatsOf(db));
 const rateLimit = createSharedRateLimit(db, env.RATE_LIMIT_PER_MINUTE);
 metrics.gauge(

@@ -19,6 +19,12 @@ export interface DatabaseOptions {
    * statement is unnamed, as PgBouncer in transaction mode needs.
    */
   preparedStatements?: boolean;
+  /**
+   * What the server calls this process's connections (`application_name`,
+   * in pg_stat_activity): the ledger's expired-holds sweep looks for the
+   * ledger's own transactions under way by it. One in DATABASE_URL wins.
+   */
+  applicationName?: string;
 }
 
 /** The longest a request waits to connect, or for a free connection of the pool. */
@@ -47,9 +53,11 @@ export function createDatabase({
   poolSize = 10,
   statementTimeoutMs = 5_000,
   preparedStatements = true,
+  applicationName,
 }: DatabaseOptions): Database {
   const connection: pg.ClientConfig = {
     connectionString,
+    ...(applicationName ? { application_name: applicationName } : {}),
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEP_ALIVE_DELAY_MS,

@@ -16,8 +16,9 @@ export const databaseSettings = {
 
 type DatabaseSettings = z.output<z.ZodObject<typeof databaseSettings>>;
 
-export function databaseOptionsOf(env: DatabaseSettings): DatabaseOptions {
+export function databaseOptionsOf(env: DatabaseSettings, applicationName: string): DatabaseOptions {
   return {
+    applicationName,
     connectionString: env.DATABASE_URL,
     poolSize: env.DATABASE_POOL_SIZE,
     preparedStatements: env.DATABASE_PREPARED_STATEMENTS,
