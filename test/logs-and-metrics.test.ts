@@ -312,6 +312,21 @@ describe("logs, request ids and metrics", () => {
     expect((await fetch(webMetrics.replace("/metrics", "/other"))).status).toBe(404);
   });
 
+  it("count an editor call under its procedure, and paths naming none or a batch under one route each", async () => {
+    const { authorization } = await newUser();
+    const call = (path: string) => fetch(`${webUrl}/api/trpc/${path}`, { headers: { authorization } });
+    expect((await call("skills.list")).status).toBe(200);
+    expect((await call("skills.list,hobbies.list?batch=1&input={}")).status).toBe(200);
+    const made = Array.from({ length: 5 }, () => `made-up-${randomUUID()}`);
+    for (const path of [...made, `skills.list,${made[0]}`]) expect((await call(path)).status).toBe(404);
+    const web = await (await fetch(webMetrics)).text();
+    const routes = new Set(
+      [...web.matchAll(/^http_requests_total\{method="GET",route="(\/api\/trpc\/[^"]*)"/gm)].map((m) => m[1]),
+    );
+    expect([...routes].sort()).toEqual(["/api/trpc/skills.list", "/api/trpc/{batch}", "/api/trpc/{unknown}"]);
+    expect(web).not.toContain("made-up-");
+  });
+
   it("never write a token, a secret key or a body into the logs", async () => {
     const user = await newUser();
     const token = user.authorization.slice("Bearer ".length);

@@ -365,11 +365,11 @@ export function createResumeApi({
     procedurePath: string,
     record: RequestRecord,
   ) {
-    record.route = `/api/trpc/${procedurePath}`;
+    record.route = trpcRouteOf(rest.table, procedurePath);
     const method = req.method ?? "GET";
     const allowed = trpcMethodsOf(rest.table, procedurePath);
     if (!allowed.includes(method))
-      return sendAnswer(res, methodNotAllowedAnswer(method, record.route, allowed));
+      return sendAnswer(res, methodNotAllowedAnswer(method, `/api/trpc/${procedurePath}`, allowed));
     // tRPC answers HEAD with an empty 204; as a GET, node:http sends its status and headers without the body.
     if (method === "HEAD") req.method = "GET";
     const { headers } = restRequestOf(req, target);
@@ -424,6 +424,18 @@ const NO_HEADERS: RestRequest["headers"] = { get: () => null };
  * (and HEAD), a mutation sent with POST; a batch (`a,b`) takes those of its
  * procedures. A path naming no procedure takes both, for tRPC to answer its 404.
  */
+/**
+ * The route a tRPC request is logged and counted under: its procedure, or one
+ * name for every batch and one for every path that names no procedure. The
+ * path as sent would give the metrics a series per path anyone cares to send,
+ * without end.
+ */
+function trpcRouteOf(table: RouteTable, procedurePath: string): string {
+  const paths = procedurePath.split(",");
+  if (!paths.every((path) => table.procedure(path))) return "/api/trpc/{unknown}";
+  return paths.length === 1 ? `/api/trpc/${procedurePath}` : "/api/trpc/{batch}";
+}
+
 function trpcMethodsOf(table: RouteTable, procedurePath: string): readonly string[] {
   const types = new Set(procedurePath.split(",").map((path) => table.procedure(path)?.type));
   const methods = [...(types.has("query") ? READ_METHODS : []), ...(types.has("mutation") ? ["POST"] : [])];
