@@ -9,7 +9,7 @@ import net from "node:net";
 import { inject } from "vitest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { env } from "../scripts/env.ts";
-import { startLedger, startWeb } from "../scripts/processes.ts";
+import { startLedger, startWeb, stopProcess, waitForHealthy } from "../scripts/processes.ts";
 import { freePort } from "./free-port.ts";
 
 /** A port another program holds. */
@@ -73,6 +73,12 @@ describe("a server that cannot start", () => {
       /NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY: not a Clerk/,
     ],
     ["web", { METRICS_PORT: "HELD" }, /port \d+ \(METRICS_PORT\) is in use/],
+    // The local sign-in (no identity provider set), where anyone signs in as anyone, on every address.
+    [
+      "web",
+      { HOST: "0.0.0.0" },
+      /HOST 0\.0\.0\.0 is reached from other machines.*LOCAL_SIGN_IN_ON_NETWORK=true/,
+    ],
   ] as const)(
     "%s with %j ends with exit code 1 and one line saying so",
     async (service, settings, says) => {
@@ -86,4 +92,27 @@ describe("a server that cannot start", () => {
     },
     60_000,
   );
+});
+
+describe("the local sign-in on a network", () => {
+  it("serves every address when LOCAL_SIGN_IN_ON_NETWORK=true says the network is trusted", async () => {
+    const port = await freePort();
+    const child = startWeb(
+      {
+        DATABASE_URL: inject("databaseUrl"),
+        DATA_DIR: env.DATA_DIR,
+        HOST: "0.0.0.0",
+        PORT: port,
+        LEDGER_PORT: await freePort(),
+        SHUTDOWN_DRAIN_MS: 0,
+      },
+      "quiet",
+      { LOCAL_SIGN_IN_ON_NETWORK: "true" },
+    );
+    try {
+      await waitForHealthy(`http://127.0.0.1:${port}/healthz`);
+    } finally {
+      await stopProcess(child);
+    }
+  }, 60_000);
 });

@@ -75,6 +75,15 @@ const schema = clerkSchema.extend({
   DOCUMENT_WORKERS: z.coerce.number().int().min(0).max(16).default(1),
   HOST: z.string().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /**
+   * "true" lets the local sign-in, where anyone signs in as anyone, serve a HOST other machines
+   * reach (a demo on a trusted network); otherwise such a start is refused
+   * (src/refuse-local-sign-in-on-network.ts).
+   */
+  LOCAL_SIGN_IN_ON_NETWORK: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((value) => value === "true"),
 });
 
 export type WebEnv = z.infer<typeof schema> & { DATA_DIR: string };

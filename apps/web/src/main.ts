@@ -28,6 +28,7 @@ import { createResumeApi } from "./api/resume-api.ts";
 import { createSharedRateLimit } from "./api/shared-rate-limit.ts";
 import { createWebServer } from "./api/web-server.ts";
 import { clerkConfig, webEnv } from "./env.ts";
+import { refuseLocalSignInOnNetwork } from "./refuse-local-sign-in-on-network.ts";
 import { tokenVerifier } from "./server/auth.ts";
 
 const startup = exitOnStartupFailure("web");
@@ -38,6 +39,7 @@ const dev = process.argv.includes("--dev");
 nextEnv.loadEnvConfig(dir, dev);
 const env = webEnv();
 clerkConfig(); // read now, so that a wrong key stops the start, not a page
+await refuseLocalSignInOnNetwork();
 const logger = createLogger("web", { level: env.LOG_LEVEL });
 startup.logger(logger);
 routeConsoleToLogger(logger);
