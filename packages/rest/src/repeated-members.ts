@@ -13,10 +13,11 @@ const STRINGS = /"(?:[^"\\]|\\.)*"/g;
 
 /**
  * Where each member given more than once in an object of `text` (valid JSON,
- * parsed as `parsed`) is, once, at its second mention; past the first FINDINGS_WITH_PATHS, counted without a path. A body with none, as good as every body, is not walked:
- * a colon follows each name written, so with no colon inside a string its
- * colons are as many as the names, and with none repeated as many as the
- * parsed objects' keys.
+ * parsed as `parsed`) is, once, at its second mention; past the first
+ * FINDINGS_WITH_PATHS, counted without a path. A body with none, as good as
+ * every body, is not walked: a colon follows each name written, so with no
+ * colon inside a string its colons are as many as the names, and with none
+ * repeated as many as the parsed objects' keys.
  */
 export function repeatedMembers(text: string, parsed: unknown): { path: DocumentPath }[] {
   const keys = keysOf(parsed);

@@ -420,11 +420,6 @@ const isJsonAnswer = ({ query }: RequestTarget) =>
 const NO_HEADERS: RestRequest["headers"] = { get: () => null };
 
 /**
- * The methods of a tRPC request to `procedurePath`: a query is read with GET
- * (and HEAD), a mutation sent with POST; a batch (`a,b`) takes those of its
- * procedures. A path naming no procedure takes both, for tRPC to answer its 404.
- */
-/**
  * The route a tRPC request is logged and counted under: its procedure, or one
  * name for every batch and one for every path that names no procedure. The
  * path as sent would give the metrics a series per path anyone cares to send,
@@ -436,6 +431,11 @@ function trpcRouteOf(table: RouteTable, procedurePath: string): string {
   return paths.length === 1 ? `/api/trpc/${procedurePath}` : "/api/trpc/{batch}";
 }
 
+/**
+ * The methods of a tRPC request to `procedurePath`: a query is read with GET
+ * (and HEAD), a mutation sent with POST; a batch (`a,b`) takes those of its
+ * procedures. A path naming no procedure takes both, for tRPC to answer its 404.
+ */
 function trpcMethodsOf(table: RouteTable, procedurePath: string): readonly string[] {
   const types = new Set(procedurePath.split(",").map((path) => table.procedure(path)?.type));
   const methods = [...(types.has("query") ? READ_METHODS : []), ...(types.has("mutation") ? ["POST"] : [])];
