@@ -20,6 +20,13 @@ export interface JsonTextVisitor {
  */
 export const FINDINGS_WITH_PATHS = 100;
 
+/** The first FINDINGS_WITH_PATHS of `found`, each `named`, then `more` of how many others there are, if any. */
+export function namedFindings<T, U>(found: T[], named: (item: T) => U, more: (count: number) => U): U[] {
+  const issues = found.slice(0, FINDINGS_WITH_PATHS).map(named);
+  const others = found.length - FINDINGS_WITH_PATHS;
+  return others > 0 ? [...issues, more(others)] : issues;
+}
+
 interface Walk {
   text: string;
   at: number;

@@ -6,7 +6,7 @@ import { formatDocumentPath, type DocumentPath } from "./document-path.ts";
 import { DomainError } from "./domain-error.ts";
 import { entityTagOf } from "./preconditions.ts";
 import type { ResponseControl } from "./response-control.ts";
-import { FINDINGS_WITH_PATHS } from "./json-text-walk.ts";
+import { namedFindings } from "./json-text-walk.ts";
 import { repeatedMembers } from "./repeated-members.ts";
 import { isJsonNumberText, roundedNumbers } from "./rounded-numbers.ts";
 import type { RequestTarget } from "./request-target.ts";
@@ -255,12 +255,13 @@ function refuseEach<T extends { path: DocumentPath }>(
   kind: string,
 ): void {
   if (found.length === 0) return;
-  const issues = found
-    .slice(0, FINDINGS_WITH_PATHS)
-    .map((item) => ({ path: formatPath(item.path), message: messageOf(item) }));
-  const more = found.length - FINDINGS_WITH_PATHS;
-  if (more > 0) issues.push({ path: "", message: `and ${more} more such ${kind}` });
-  throw invalidRequestError(issues);
+  throw invalidRequestError(
+    namedFindings(
+      found,
+      (item) => ({ path: formatPath(item.path), message: messageOf(item) }),
+      (others) => ({ path: "", message: `and ${others} more such ${kind}` }),
+    ),
+  );
 }
 
 /** A 400 naming each body field that repeats a path parameter with another value (a uuid's case aside). */

@@ -4,8 +4,13 @@
 -- frozen server) committed a hold that had expired before a sweep that could
 -- not see it, and that sweep moved swept_to past it: it never got its
 -- hold.expired. Now swept_to moves no further than the start of the oldest
--- transaction under way in the database, whose holds all expire after it, so
--- the next sweeps look again from there; a hold that has ended is skipped.
+-- of the ledger's own transactions under way, whose holds all expire after
+-- it, so the next sweeps look again from there; a hold that has ended is
+-- skipped. Only the ledger's transactions can add holds, and its timeouts
+-- bound them; they are found by their connections' application_name (`ledger`,
+-- set by the service; one in DATABASE_URL wins), so a dump or a psql session
+-- left open holds nothing back. Sessions of other roles show no xact_start,
+-- and with track_activities off none does: then the sweep moves to now().
 CREATE OR REPLACE FUNCTION ledger.record_expired_holds() RETURNS INTEGER
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -21,7 +26,8 @@ BEGIN
     -- began after this one (after now()).
     SELECT least(now(), min(a.xact_start)) INTO horizon
       FROM pg_stat_activity a
-     WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND a.xact_start IS NOT NULL;
+     WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND a.xact_start IS NOT NULL
+       AND a.application_name = current_setting('application_name');
     INSERT INTO ledger.events (type, resource_id, ends_hold, created_at)
     SELECT 'hold.expired', t.id, t.id, t.hold_expires_at
       FROM ledger.transactions t

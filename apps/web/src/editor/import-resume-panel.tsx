@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useMemo, useRef, useState, type ChangeEvent } from "react";
-import { FINDINGS_WITH_PATHS, repeatedMembers, roundedNumbers } from "@app/rest/json-text";
+import { namedFindings, repeatedMembers, roundedNumbers } from "@app/rest/json-text";
 import { formatDocumentPath } from "@app/rest/paths";
 import { COLLECTIONS, JSON_RESUME_SECTIONS, unshownPartsOf, type WholeResume } from "@app/resume/client";
 import { SECTIONS } from "./field-specs.ts";
@@ -53,8 +53,11 @@ function changedByReading(text: string, parsed: Document): [string, string][] {
       `${sent} would be read as ${read}: write it with fewer digits, or as text in quotes`,
     ]),
   ];
-  const more = found.length - FINDINGS_WITH_PATHS;
-  return more > 0 ? [...found.slice(0, FINDINGS_WITH_PATHS), ["", `and ${more} more`]] : found;
+  return namedFindings(
+    found,
+    (issue) => issue,
+    (others): [string, string] => ["", `and ${others} more`],
+  );
 }
 
 /**
