@@ -135,6 +135,7 @@ function drawInline(doc: Doc, paragraph: Element, items: OutlineText[], size: nu
   const bidi = items.some((item) => bidiFeatures(item.text));
   const featuresOf = (text: string) => (bidi ? sharedLineFeatures(text) : undefined);
   for (const line of linesOfWholeItems(style(doc, "regular", size), items, separator)) {
+    keepLinkOnPage(doc, line.map((item) => item.text).join(separator));
     line.forEach((item, i) => {
       const last = i === line.length - 1;
       tagged(doc, paragraph, item.url ? "Link" : "Span", () =>
@@ -233,6 +234,15 @@ function keepTogether(doc: Doc, height: number) {
   if (doc.y + needed > bottom(doc)) doc.addPage();
 }
 
+/**
+ * Starts a new page unless `text` (in the current font, the page's width) fits
+ * below: a link split over two pages is hard to read, and pdfkit would tag
+ * every part of it as on the page where it ends.
+ */
+function keepLinkOnPage(doc: Doc, text: string) {
+  keepTogether(doc, doc.heightOfString(text, { width: width(doc) }));
+}
+
 /** Four lines of body text. */
 function fewLines(doc: Doc): number {
   return 4 * style(doc, "regular", SIZE.body).currentLineHeight(true);
@@ -301,6 +311,7 @@ function drawEntry(doc: Doc, element: Element, entry: OutlineEntry) {
   }
   if (entry.link) {
     const { text, url } = entry.link;
+    keepLinkOnPage(style(doc, "regular", SIZE.small), text);
     tagged(doc, group(doc, element, "P"), "Link", () =>
       style(doc, "regular", SIZE.small, LINK).text(text, x, doc.y, { width: full, link: url }),
     );
