@@ -166,6 +166,40 @@ test("before a replace the dialog tells what the editor will not show; after it 
   await expect(page.getByLabel("Email")).toHaveValue("new@example.org");
 });
 
+test("a file chosen while the one before is still being read is the one shown and imported", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("choices"));
+  await page.getByRole("button", { name: "Import…" }).click();
+  const panel = page.getByRole("region", { name: "Import a resume" });
+  // The browser's read of slow.json ends only when the test says, after the next file's read.
+  await page.evaluate(() => {
+    const read = File.prototype.text;
+    const held = window as unknown as { endSlowRead?: () => Promise<void> };
+    File.prototype.text = function (this: File) {
+      if (this.name !== "slow.json") return read.call(this);
+      return new Promise<string>((resolve) => {
+        held.endSlowRead = async () => {
+          resolve(await read.call(this));
+          // The panel's handling of the read, and React's render of it, are done two frames on.
+          for (let frame = 0; frame < 2; frame++) await new Promise(requestAnimationFrame);
+        };
+      });
+    };
+  });
+  await chooseFile(page, "slow.json", WORK_RESUME);
+  await chooseFile(page, "fast.json", { basics: { name: "Fast" }, skills: [{ name: "Chess" }] });
+  const summary = panel.getByRole("table", { name: "What will be replaced" });
+  await expect(summary.getByRole("row", { name: /Skills/ })).toHaveText(/Skills\s*0\s*1/);
+  await page.evaluate(() => (window as unknown as { endSlowRead: () => Promise<void> }).endSlowRead());
+  await expect(summary.getByRole("row", { name: /Experience/ })).toHaveText(/Experience\s*0\s*0/);
+
+  await panel.getByRole("button", { name: "Replace my resume" }).click();
+  await expect(panel.getByRole("status")).toHaveText("Imported.");
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Fast");
+  await expect(section(page, "Experience").getByTestId("experience-entry")).toHaveCount(0);
+});
+
 test("API tokens: made with a name, scope and expiry, shown once, copied, listed, used and revoked", async ({
   page,
   context,

@@ -83,6 +83,8 @@ export default function ImportResumePanel({
   const [status, setStatus] = useState("");
   const [busy, setBusy] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
+  /** The files chosen so far: a read that ends after a later choice is that of a file no longer chosen. */
+  const choicesRef = useRef(0);
   const closeRef = useRef<HTMLButtonElement>(null);
 
   useEffect(() => fileRef.current?.focus(), []);
@@ -92,6 +94,7 @@ export default function ImportResumePanel({
     setIssues([]);
     setStatus("");
     setDocument(null);
+    const choice = ++choicesRef.current;
     const file = event.target.files?.[0];
     if (!file) return;
     let text = "";
@@ -102,6 +105,7 @@ export default function ImportResumePanel({
     } catch {
       // Unreadable or not JSON: said below.
     }
+    if (choice !== choicesRef.current) return;
     // A file refused is let go, so that choosing it again once fixed is a change the input reports.
     if (!isObject(parsed)) {
       setProblem(
