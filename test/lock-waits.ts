@@ -22,3 +22,23 @@ export async function untilBlockedBy(session: pg.Client, count = 1): Promise<voi
   }
   throw new Error(`fewer than ${count} statements waited for the session's lock`);
 }
+
+/**
+ * Until at least `count` statements wait for a lock held by the statements
+ * that wait for `session` (at most 5 s): those held up behind a write that is
+ * itself held by the test.
+ */
+export async function untilQueuedBehind(session: pg.Client, count: number): Promise<void> {
+  for (let tries = 0; tries < 100; tries++) {
+    await session.query("SELECT pg_stat_clear_snapshot()");
+    const { rows } = await session.query<{ queued: number }>(
+      `SELECT count(*)::int AS queued FROM pg_stat_activity behind
+        WHERE EXISTS (SELECT 1 FROM pg_stat_activity held
+                       WHERE pg_backend_pid() = ANY(pg_blocking_pids(held.pid))
+                         AND held.pid = ANY(pg_blocking_pids(behind.pid)))`,
+    );
+    if (rows[0]!.queued >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`fewer than ${count} statements waited behind the session's lock`);
+}

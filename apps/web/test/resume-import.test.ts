@@ -1,8 +1,9 @@
-import type pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { COLLECTIONS, LIMITS } from "@app/resume";
 import { httpClient, type HttpClient } from "../../../test/http-client.ts";
 import { jsonResumeErrors, SAMPLE_RESUMES } from "../../../test/json-resume-validators.ts";
+import { untilBlockedBy, untilQueuedBehind } from "../../../test/lock-waits.ts";
 import { startTwoResumeApis } from "../../../test/resume-api.ts";
 import { COMPLETE, MINIMAL } from "../../../test/resume-fixtures.ts";
 import { newUser } from "../../../test/tokens.ts";
@@ -148,7 +149,7 @@ describe("PUT /me/resume", () => {
     expect(again.body.ignored).toEqual([]);
   });
 
-  it("imports the service's own JSON as GET answers it: the same resume, new ids", async () => {
+  it("imports the service's own JSON as GET answers it: the same resume, each entry keeping its id", async () => {
     const { api, userId } = await signedIn();
     await fillResume(api);
     const before = await storedRows(userId);
@@ -158,7 +159,7 @@ describe("PUT /me/resume", () => {
     expect(imported.body).toMatchObject({ ignored: [] });
     expect(await storedRows(userId)).toEqual(before);
     const experienceIds = (r: Record<string, unknown>) => (r.experience as { id: string }[]).map((e) => e.id);
-    expect(experienceIds(imported.body.resume as Record<string, unknown>)).not.toEqual(experienceIds(resume));
+    expect(experienceIds(imported.body.resume as Record<string, unknown>)).toEqual(experienceIds(resume));
     expect((await api.put("/me/resume?format=json", resume)).status).toBe(200);
   });
 
@@ -364,6 +365,40 @@ describe("PUT /me/resume", () => {
     expect((await other.get("/me/resume?format=jsonresume")).body).toEqual({
       basics: { name: "Someone Else" },
     });
+  });
+
+  it("lets a write or delete of an entry that waited for the import go over the entry the import kept", async () => {
+    const { api, userId } = await signedIn();
+    await api.put("/me/profile", { name: "Grace Hopper" });
+    const job = { organization: "Navy", title: "Officer", start_date: "1943-12-01" };
+    const jobId = (await api.post<{ id: string }>("/me/experience", job)).body.id;
+    const hobbyId = (await api.post<{ id: string }>("/me/hobbies", { name: "Knitting" })).body.id;
+    const checked = await api.post<{ id: string }>("/me/hobbies", { name: "Chess" });
+    const backup = (await api.get("/me/resume")).body;
+    // Held at its profile write (the person's version row, locked here), the import has locked every row.
+    const session = new pg.Client({ connectionString: inject("databaseUrl") });
+    await session.connect();
+    await session.query("BEGIN");
+    await session.query("SELECT 1 FROM resume.versions WHERE user_id = $1 FOR UPDATE", [userId]);
+    const imported = api.put("/me/resume", backup);
+    await untilBlockedBy(session);
+    const replaced = api.put(`/me/experience/${jobId}`, { ...job, title: "Rear Admiral" });
+    const deleted = api.delete(`/me/hobbies/${hobbyId}`);
+    // The import wrote the entry again: not the version this If-Match names.
+    const deletedIfUnchanged = api.delete(`/me/hobbies/${checked.body.id}`, {
+      "if-match": checked.headers.get("etag")!,
+    });
+    await untilQueuedBehind(session, 3);
+    await session.query("ROLLBACK");
+    await session.end();
+
+    expect((await imported).status).toBe(200);
+    expect(await replaced).toMatchObject({ status: 200, body: { id: jobId, title: "Rear Admiral" } });
+    expect((await deleted).status).toBe(200);
+    expect((await deletedIfUnchanged).status).toBe(412);
+    expect((await api.get<{ items: { id: string }[] }>("/me/hobbies")).body.items.map((h) => h.id)).toEqual([
+      checked.body.id,
+    ]);
   });
 
   it("runs beside creates, replaces and profile writes of the same person without a 5xx", async () => {

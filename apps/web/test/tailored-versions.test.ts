@@ -208,6 +208,31 @@ describe("a version's entries", () => {
     ]);
   });
 
+  it("keeps its entries through a restore and a JSON Resume round trip; an entry the file changed is a new one, in no list", async () => {
+    const { api, jobs } = await personWithJobs();
+    const picked = (
+      await api.post<Version>("/me/versions", { name: "two", include: { experience: [jobs[0], jobs[2]] } })
+    ).body;
+    const listed = async () => (await api.get<Version>(`/me/versions/${picked.id}`)).body.include.experience;
+    const shown = async () => (await resumeOf(api, picked.id)).experience.map((e) => e.organization);
+
+    const backup = (await api.get<{ experience: { organization: string; title: string }[] }>("/me/resume"))
+      .body;
+    expect((await api.put("/me/resume", backup)).status).toBe(200);
+    expect(await listed()).toEqual([jobs[2], jobs[0]]);
+    expect(await shown()).toEqual(["Gamma Inc", "Alpha Corp"]);
+
+    const exported = (await api.get<unknown>("/me/resume?format=jsonresume")).body;
+    expect((await api.put("/me/resume?format=jsonresume", exported)).status).toBe(200);
+    expect(await listed()).toEqual([jobs[2], jobs[0]]);
+
+    const edited = structuredClone(backup);
+    edited.experience.find((job) => job.organization === "Alpha Corp")!.title = "Senior Engineer";
+    expect((await api.put("/me/resume", edited)).status).toBe(200);
+    expect(await listed()).toEqual([jobs[2]]);
+    expect(await shown()).toEqual(["Gamma Inc"]);
+  });
+
   it("shows its own headline and summary over the profile's, and hides the email when asked", async () => {
     const { api } = await personWithJobs();
     const own = (

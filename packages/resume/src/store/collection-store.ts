@@ -39,14 +39,19 @@ async function checkedWrite<T>(
 ): Promise<T> {
   if (!check) return write(db);
   return inTransaction(db, async (tx) => {
-    const [row] = await tx.query<{ version: string }>(
-      `SELECT ${VERSION_SQL} AS version FROM ${tableOf(collection).table} t WHERE t.id = $1::uuid AND t.user_id = $2 FOR UPDATE`,
-      id,
-      userId,
-    );
-    if (!row) throw notFound(collection);
-    if (!check(row.version)) throw versionConflict(`${collection.entityType} entry`, row.version);
-    return write(tx);
+    for (;;) {
+      const [row] = await tx.query<{ version: string }>(
+        `SELECT ${VERSION_SQL} AS version FROM ${tableOf(collection).table} t WHERE t.id = $1::uuid AND t.user_id = $2 FOR UPDATE`,
+        id,
+        userId,
+      );
+      if (row) {
+        if (!check(row.version)) throw versionConflict(`${collection.entityType} entry`, row.version);
+        return write(tx);
+      }
+      // 404 when it is not there at all; else replacedWhileWaited.
+      await getEntry(tx, collection, userId, id);
+    }
   });
 }
 
@@ -60,7 +65,7 @@ export async function listEntries<C extends Collection>(
 }
 
 export async function getEntry<C extends Collection>(
-  db: Database,
+  db: Queryable,
   collection: C,
   userId: string,
   id: string,
@@ -218,30 +223,43 @@ export async function replaceEntry<C extends Collection>(
   const guard = transition
     ? `AND (t.${transition.column}::text = $${3 + values.length} OR t.${transition.column}::text = ANY($${4 + values.length}::text[]))`
     : "";
-  const [row] = await checkedWrite(db, collection, userId, id, check, (db) =>
-    queryRows<{ entry: Entry<C> }>(
-      db,
-      `UPDATE ${table} AS t SET ${assignments.join(", ")}, updated_at = ${NEXT_UPDATED_AT}
-        WHERE t.id = $1::uuid AND t.user_id = $2 ${guard}
-       RETURNING ${entryJson(collection)} AS entry`,
-      id,
-      userId,
-      ...values,
-      ...(transition ? [fields[transition.column], movesFrom] : []),
-    ),
-  );
-  if (row) return row.entry;
+  for (;;) {
+    const [row] = await checkedWrite(db, collection, userId, id, check, (db) =>
+      queryRows<{ entry: Entry<C> }>(
+        db,
+        `UPDATE ${table} AS t SET ${assignments.join(", ")}, updated_at = ${NEXT_UPDATED_AT}
+          WHERE t.id = $1::uuid AND t.user_id = $2 ${guard}
+         RETURNING ${entryJson(collection)} AS entry`,
+        id,
+        userId,
+        ...values,
+        ...(transition ? [fields[transition.column], movesFrom] : []),
+      ),
+    );
+    if (row) return row.entry;
 
-  // 404 when it is not there at all
-  const current: Record<string, unknown> = await getEntry(db, collection, userId, id);
-  const from = String(current[transition!.column]);
-  throw new DomainError(
-    409,
-    `${transition!.column} cannot move from ${from} to ${String(fields[transition!.column])}; allowed: ${
-      transition!.moves[from]?.join(", ") || "none"
-    }`,
-  );
+    // 404 when it is not there at all
+    const current: Record<string, unknown> = await getEntry(db, collection, userId, id);
+    const from = transition && String(current[transition.column]);
+    if (transition && !movesFrom.includes(from!)) {
+      throw new DomainError(
+        409,
+        `${transition.column} cannot move from ${from} to ${String(fields[transition.column])}; allowed: ${
+          transition.moves[from!]?.join(", ") || "none"
+        }`,
+      );
+    }
+    // There, and no move refused: replacedWhileWaited.
+  }
 }
+
+/*
+ * replacedWhileWaited: an import writes the entries it keeps (those it found
+ * unchanged) as new rows with their old ids. A write that waited for the old
+ * row's lock finds it gone and, reading from before the import, no new one;
+ * written again, it goes over the entry as the import left it, as if it had
+ * come after.
+ */
 
 /** The statuses from which a move to `to` is allowed. */
 function allowedOrigins(moves: Record<string, readonly string[]>, to: string): string[] {
@@ -258,13 +276,17 @@ export async function deleteEntry(
   id: string,
   check?: VersionCheck,
 ): Promise<void> {
-  const deleted = await checkedWrite(db, collection, userId, id, check, (db) =>
-    queryRows(
-      db,
-      `DELETE FROM ${tableOf(collection).table} t WHERE t.id = $1::uuid AND t.user_id = $2 RETURNING true`,
-      id,
-      userId,
-    ),
-  );
-  if (deleted.length === 0) throw notFound(collection);
+  for (;;) {
+    const deleted = await checkedWrite(db, collection, userId, id, check, (db) =>
+      queryRows(
+        db,
+        `DELETE FROM ${tableOf(collection).table} t WHERE t.id = $1::uuid AND t.user_id = $2 RETURNING true`,
+        id,
+        userId,
+      ),
+    );
+    if (deleted.length > 0) return;
+    // 404 when it is not there at all; else replacedWhileWaited.
+    await getEntry(db, collection, userId, id);
+  }
 }

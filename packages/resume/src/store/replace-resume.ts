@@ -1,10 +1,10 @@
-import { inTransaction, type Database } from "@app/db";
+import { inTransaction, queryRows, type Database, type Queryable } from "@app/db";
 import { COLLECTIONS } from "../collections.ts";
 import type { ResumeToImport } from "../read-resume-import.ts";
 import type { ResumeImport } from "../schemas/resume-import.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { lockCollection } from "./collection-store.ts";
-import { listedNewestFirst, tableOf } from "./collection-tables.ts";
+import { listedNewestFirst, tableOf, type CollectionTable } from "./collection-tables.ts";
 import { putProfile } from "./profile-store.ts";
 import { getWholeResume } from "./resume-store.ts";
 
@@ -40,13 +40,14 @@ export async function replaceWholeResume(
     for (const collection of COLLECTIONS) {
       const table = tableOf(collection);
       const columns = [...Object.keys(table.columns), "json_resume"];
-      await tx.query(`DELETE FROM ${table.table} WHERE user_id = $1`, userId);
       const entries = resume[collection.name];
+      const ids = await idsOfUnchangedEntries(tx, table, userId, JSON.stringify(entries));
+      await tx.query(`DELETE FROM ${table.table} WHERE user_id = $1`, userId);
       if (entries.length === 0) continue;
       // Entries with equal dates list last-written first: written in reverse, they list in the given order.
       await tx.query(
         `INSERT INTO ${table.table} (id, user_id, ${columns.join(", ")})
-         SELECT gen_random_uuid(), $1, ${columns.map((column) => `r.${column}`).join(", ")}
+         SELECT coalesce(r.id, gen_random_uuid()), $1, ${columns.map((column) => `r.${column}`).join(", ")}
            FROM json_array_elements($2::json) WITH ORDINALITY AS e(item, n),
                 json_populate_record(null::${table.table}, e.item) AS r
           ORDER BY e.n ${listedNewestFirst(table) ? "DESC" : "ASC"}`,
@@ -54,6 +55,7 @@ export async function replaceWholeResume(
         JSON.stringify(
           entries.map((entry, position) => ({
             ...entry,
+            id: ids[position],
             json_resume: kept ? { position, item: kept.items[collection.name][position] } : null,
           })),
         ),
@@ -71,4 +73,38 @@ export async function replaceWholeResume(
     }
     return getWholeResume(tx, userId);
   });
+}
+
+/**
+ * For each entry to import (`entries`, a JSON array), in order, the id of an
+ * entry it replaces that is equal to it in every field, else null: an entry
+ * that comes back unchanged (a restore, an import of this resume's own
+ * export) stays the entry that tailored versions list. Both sides are compared
+ * as PostgreSQL reads them into the table's columns; equal entries pair off
+ * one to one.
+ */
+async function idsOfUnchangedEntries(
+  tx: Queryable,
+  table: CollectionTable,
+  userId: string,
+  entries: string,
+): Promise<(string | null)[]> {
+  const fieldsOf = (alias: string) =>
+    `jsonb_build_array(${Object.keys(table.columns)
+      .map((column) => `${alias}.${column}`)
+      .join(", ")})::text`;
+  const rows = await queryRows<{ id: string | null; fields: string }>(
+    tx,
+    `SELECT t.id::text AS id, ${fieldsOf("t")} AS fields, 0 AS n FROM ${table.table} t WHERE t.user_id = $1
+     UNION ALL
+     SELECT NULL, ${fieldsOf("r")}, e.n FROM json_array_elements($2::json) WITH ORDINALITY AS e(item, n),
+                                             json_populate_record(null::${table.table}, e.item) AS r
+     ORDER BY n`,
+    userId,
+    entries,
+  );
+  const replacedIds = new Map<string, string[]>();
+  for (const { id, fields } of rows)
+    if (id !== null) replacedIds.set(fields, [...(replacedIds.get(fields) ?? []), id]);
+  return rows.filter(({ id }) => id === null).map(({ fields }) => replacedIds.get(fields)?.shift() ?? null);
 }
