@@ -272,6 +272,16 @@ describe("PUT /me/resume", () => {
     const format = await api.put("/me/resume?format=xml", {});
     expect(format.status).toBe(400);
     expect(format.body.issues).toEqual([{ path: "format", message: expect.stringContaining("jsonresume") }]);
+    // Read as the last one, a format given twice replaced the resume with a document read as another.
+    for (const query of ["format=json&format=jsonresume", "format=&format=json"]) {
+      const twice = await api.put(`/me/resume?${query}`, { profile: { name: "Alice B" } });
+      expect([twice.status, twice.body.issues], query).toEqual([
+        400,
+        [{ path: "format", message: "is given more than once: send it once" }],
+      ]);
+    }
+    const undecodable = await api.put("/me/resume?format=json%FF", { profile: { name: "Alice B" } });
+    expect([undecodable.status, undecodable.body.issues?.[0]?.path]).toEqual([400, "format"]);
     for (const format of ["json", "jsonresume"]) {
       for (const body of ["[]", "null", "42", '"x"', "true"]) {
         const refused = await api.put(`/me/resume?format=${format}`, body);

@@ -182,7 +182,7 @@ describe("GET /r/{slug}", () => {
     expect((await fetch(link.url, { method: "HEAD" })).status).toBe(200);
   });
 
-  it("answers its PDF on US Letter with ?paper=letter, linked from its page, and refuses another paper", async () => {
+  it("answers its PDF on US Letter with ?paper=letter, linked from its page, and refuses another paper, or two", async () => {
     const { api, versionId } = await sharedVersion();
     const link = await makeLink(api, versionId);
     const slug = pathOf(link).slice(3);
@@ -199,6 +199,11 @@ describe("GET /r/{slug}", () => {
     expect([other.status, ((await other.json()) as { message: string }).message]).toEqual([
       400,
       "paper: must be one of a4, letter",
+    ]);
+    const twice = await fetch(`${link.url}.pdf?paper=a4&paper=letter`);
+    expect([twice.status, ((await twice.json()) as { message: string }).message]).toEqual([
+      400,
+      "paper: is given more than once: send it once",
     ]);
   });
 

@@ -239,7 +239,10 @@ function inputOf(
     ({ sent, read }) => `${sent} reads as ${read} in JSON: send a number a double holds exactly`,
     "numbers",
   );
-  if (bodyInput) return { ...Object.fromEntries(target.query), [bodyInput]: body, ...parameters };
+  if (bodyInput) {
+    refuseMalformedQuery(route, target.raw);
+    return { ...queryInput(route, target.query), [bodyInput]: body, ...parameters };
+  }
   if (bodyFieldAgainstPath === "refused") refuseBodyFieldsAgainstPath(body, parameters);
   return { ...body, ...parameters };
 }

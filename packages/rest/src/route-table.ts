@@ -90,9 +90,7 @@ export function createRouteTable(router: OpenApiRouter, document: OpenAPIObject)
           procedure: served,
           numericQueryFields: numericQueryFields(method, def),
           objectQueryFields: objectQueryFields(method, def),
-          queryFields: new Set(
-            method === "GET" || method === "DELETE" ? Object.keys(objectShapeOf(def.inputs[0]) ?? {}) : [],
-          ),
+          queryFields: queryFields(method, def, served.rest?.bodyInput),
           listQueryFields: listQueryFields(method, def),
           answersVersion: "ETag" in (successHeadersOf(served.rest, method) ?? {}),
         });
@@ -138,6 +136,17 @@ function numericQueryFields(method: string, def: ProcedureDef): Set<string> {
     }
   }
   return fields;
+}
+
+/**
+ * The top-level input fields a route reads from the query: every one of a
+ * query route (GET, DELETE), every one but the body of a route whose body is
+ * one field of its input (RestMeta.bodyInput: `PUT /me/resume?format=`).
+ */
+function queryFields(method: string, def: ProcedureDef, bodyInput: string | undefined): Set<string> {
+  const fields = Object.keys(objectShapeOf(def.inputs[0]) ?? {});
+  if (method === "GET" || method === "DELETE") return new Set(fields);
+  return new Set(bodyInput ? fields.filter((field) => field !== bodyInput) : []);
 }
 
 /** The top-level input fields of a query route that are records (of text): `metadata[key]=value`. */

@@ -69,10 +69,14 @@ function sharedFileOf(path: string): { slug: string; file: SharedFile } | null {
   return { slug: match[1]!, file: (match[2] as "pdf" | "docx" | undefined) ?? "page" };
 }
 
-/** The files' page size, `?paper=letter` or `a4` (the default), as GET /me/resume takes it; null for another. */
-function paperOf(query: URLSearchParams): PaperSize | null {
-  const paper = query.get("paper") ?? "a4";
-  return (PAPER_SIZES as readonly string[]).includes(paper) ? (paper as PaperSize) : null;
+/** The files' page size, `?paper=letter` or `a4` (the default), as GET /me/resume takes it; else the 400's message. */
+function paperOf(query: URLSearchParams): { paper: PaperSize } | { refused: string } {
+  const papers = query.getAll("paper");
+  if (papers.length > 1) return { refused: "paper: is given more than once: send it once" };
+  const paper = papers[0] ?? "a4";
+  return (PAPER_SIZES as readonly string[]).includes(paper)
+    ? { paper: paper as PaperSize }
+    : { refused: `paper: must be one of ${PAPER_SIZES.join(", ")}` };
 }
 
 export interface PublicPagesDeps {
@@ -176,8 +180,9 @@ export function createPublicPages({
         });
       }
       if (!wanted || !hash || !shared) return notFound;
-      const paper = paperOf(target.query);
-      if (!paper) return errorAnswer(400, `paper: must be one of ${PAPER_SIZES.join(", ")}`);
+      const paperWanted = paperOf(target.query);
+      if ("refused" in paperWanted) return errorAnswer(400, paperWanted.refused);
+      const { paper } = paperWanted;
       const group = `link:${hash}`;
       const key = `${wanted.file}:${paper}`;
       let answer =
