@@ -1,10 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDatabase, type Database } from "@app/db";
 import { verifyLedger } from "@app/ledger";
 import { ledgerClient, type LedgerClient } from "../../../test/ledger-client.ts";
 import { startLedgerServer, type LedgerServer } from "../../../test/ledger-server.ts";
 import { ledgerWallets } from "../../../test/ledger-wallets.ts";
+import { untilBlockedBy } from "../../../test/lock-waits.ts";
 import type { NewTransaction } from "../../../packages/ledger/src/store/insert-transactions.ts";
 import { postChecked } from "../../../packages/ledger/src/store/post-checked.ts";
 
@@ -487,6 +489,51 @@ describe("holds", () => {
     expect(afterwards.status).toBe(201);
     expect(await balanceOf(wallet)).toBe(0);
   });
+
+  it.each([
+    ["post", -40],
+    ["void", -100],
+  ])(
+    "releases a hold once when its %s, begun before expires_at, commits after it: the room is what the wallet holds",
+    async (action, left) => {
+      const { wallet, shop } = await fundedWallet(100);
+      const expiring = await placeHold(
+        [
+          [wallet, 60],
+          [shop, -60],
+        ],
+        2,
+      );
+      const { expires_at } = (await client.get(`/transactions/${expiring}`)).body as { expires_at: string };
+      // It waits for the wallet's lock, held here, from before expires_at to after it.
+      const session = new pg.Client({ connectionString: inject("databaseUrl") });
+      await session.connect();
+      try {
+        await session.query("BEGIN");
+        await session.query("SELECT 1 FROM ledger.accounts WHERE id = $1 FOR UPDATE", [wallet]);
+        const resolved = client.post(`/transactions/${expiring}/${action}`, { idempotency_key: key() });
+        await untilBlockedBy(session);
+        expect(Date.now()).toBeLessThan(Date.parse(expires_at));
+        await sleep(Date.parse(expires_at) - Date.now() + 300);
+        await session.query("ROLLBACK");
+        expect((await resolved).status).toBe(action === "post" ? 201 : 200);
+      } finally {
+        await session.end();
+      }
+
+      const balance = (await client.get(`/accounts/${wallet}/balance`)).body;
+      expect(balance).toMatchObject({ balance: left, pending_debits: 0, room_to_debit: -left });
+      const overdraft = await client.post(
+        "/transactions",
+        move([
+          [wallet, 1 - left],
+          [shop, left - 1],
+        ]),
+      );
+      expect([overdraft.status, overdraft.body.error]).toEqual([422, "BALANCE_LIMIT_EXCEEDED"]);
+      expect(await verifyLedger(db)).toEqual([]);
+    },
+  );
 
   it("lists an account's open holds newest first, a cursor page at a time", async () => {
     const { wallet, shop } = await fundedWallet(100);
