@@ -306,6 +306,35 @@ describe("balance limits", () => {
     expect(await balanceOf(wallet)).toBe(-50);
   });
 
+  it("writes a batch whose top-up comes before its spend in the request, whatever order their keys sort in", async () => {
+    for (const atomic of [false, true]) {
+      const { wallet, cash, shop } = await fundedWallet(1);
+      const topUp = move(
+        [
+          [cash, 100],
+          [wallet, -100],
+        ],
+        `z-top-up-${crypto.randomUUID()}`,
+      );
+      const spend = move(
+        [
+          [wallet, 30],
+          [shop, -30],
+        ],
+        `a-spend-${crypto.randomUUID()}`,
+      );
+      const batch = await client.post<{ results: { status: number }[] }>("/transactions/batch", {
+        atomic,
+        transactions: [topUp, spend],
+      });
+      expect([batch.status, batch.body.results?.map((r) => r.status)], `atomic: ${atomic}`).toEqual([
+        200,
+        [201, 201],
+      ]);
+      expect(await balanceOf(wallet)).toBe(-71);
+    }
+  });
+
   it("lets exactly as many of 64 racing spends through two instances as the wallet holds, five rounds over", async () => {
     for (let round = 0; round < 5; round += 1) {
       const { wallet, statuses } = await raceSpends([first.url, second.url], (entries) => move(entries));

@@ -11,8 +11,8 @@
  *   ones are written together again, the others refused with what is wrong.
  *   When that statement is refused too (a hold posted by another writer in
  *   between), each post is checked and written alone.
- * - Keys are inserted in sorted order, so two servers' statements cannot
- *   deadlock on each other's keys.
+ * - Keys are inserted in an order (insert-transactions.ts, INSERT_ORDER_SQL)
+ *   in which two servers' statements cannot deadlock on each other's keys.
  * - At most BATCH_POSTS posts go in one statement; a chunk that fails fails its
  *   own posts only (the chunks before it are committed and answered).
  * - A chunk whose statements get no answer within STATEMENT_TIMEOUT_MS fails its

@@ -36,15 +36,39 @@ const WRITTEN = (
                  FROM ${entries} e GROUP BY e.transaction_id) w
     ON w.transaction_id = t.id`;
 
+/**
+ * A CTE `bounding` naming the transactions ($9, of the entries $10) that move
+ * a bounded account, and the order transactions (alias `i`, numbered `n` as
+ * given, joined to `bounding` as `b`) are inserted in: those that move none
+ * first, in key order; then those that move one, as given. The bounds
+ * trigger checks each at commit in that order, and the ledger checked their
+ * bounds in the order given (a batch's top-up before its spend, whatever
+ * their keys). Two statements cannot deadlock on each other's keys: those of
+ * posts that move no bounded account go in sorted order, and two statements
+ * that write one key for a post that moves a bounded account both lock that
+ * account first (`bounded`), one after the other. Only one key sent at once
+ * with two bodies, one moving a bounded account and one not, can meet another
+ * such key the other way round: PostgreSQL then refuses one statement as a
+ * deadlock, and its posts are written apart (group-commit.ts).
+ */
+const BOUNDING_SQL = `bounding AS (
+   SELECT DISTINCT p.transaction_id FROM unnest($9::uuid[], $10::uuid[]) AS p(transaction_id, account_id)
+     JOIN bounded ON bounded.id = p.account_id)`;
+const INSERT_ORDER_SQL = `ORDER BY b.transaction_id IS NOT NULL, CASE WHEN b.transaction_id IS NOT NULL THEN i.n END,
+              i.principal, i.idempotency_key`;
+
 /** Posts that neither hold nor post a hold: $1-$7 and $13 the transactions, $8-$12 their entries. */
-const INSERT_POSTS = `WITH ${lockBoundedSql(10)},
+const INSERT_POSTS = `WITH ${lockBoundedSql(10)}, ${BOUNDING_SQL},
   t AS (
     INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, description, effective_date, reverses_transaction_id,
                                      metadata)
-    SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::date[], $7::uuid[], $13::jsonb[])
-      AS i(id, principal, idempotency_key, request_hash, description, effective_date, reverses_transaction_id, metadata)
-     WHERE (SELECT count(*) FROM bounded) >= 0
-     ORDER BY principal, idempotency_key
+    SELECT i.id, i.principal, i.idempotency_key, i.request_hash, i.description, i.effective_date,
+           i.reverses_transaction_id, i.metadata
+      FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::date[], $7::uuid[], $13::jsonb[])
+        WITH ORDINALITY AS i(id, principal, idempotency_key, request_hash, description, effective_date,
+                             reverses_transaction_id, metadata, n)
+      LEFT JOIN bounding b ON b.transaction_id = i.id
+     ${INSERT_ORDER_SQL}
     ON CONFLICT (principal, idempotency_key) DO NOTHING
     RETURNING id, effective_date, created_at, hold_expires_at),
   written_entries AS (
@@ -63,7 +87,7 @@ ${WRITTEN("written_entries")}`;
  * none). A hold's entries are hold entries; a post of a hold writes the hold's
  * resolution.
  */
-const INSERT_WITH_HOLDS = `WITH ${lockBoundedSql(10)},
+const INSERT_WITH_HOLDS = `WITH ${lockBoundedSql(10)}, ${BOUNDING_SQL},
   t AS (
     INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, description, effective_date,
                                      reverses_transaction_id, metadata, hold_expires_at, hold_id)
@@ -71,10 +95,10 @@ const INSERT_WITH_HOLDS = `WITH ${lockBoundedSql(10)},
            i.reverses_transaction_id, i.metadata, now() + make_interval(secs => i.hold_seconds), i.hold_id
       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::date[], $7::uuid[], $13::jsonb[],
                   $14::int[], $15::uuid[])
-        AS i(id, principal, idempotency_key, request_hash, description, effective_date, reverses_transaction_id,
-             metadata, hold_seconds, hold_id)
-     WHERE (SELECT count(*) FROM bounded) >= 0
-     ORDER BY i.principal, i.idempotency_key
+        WITH ORDINALITY AS i(id, principal, idempotency_key, request_hash, description, effective_date,
+                             reverses_transaction_id, metadata, hold_seconds, hold_id, n)
+      LEFT JOIN bounding b ON b.transaction_id = i.id
+     ${INSERT_ORDER_SQL}
     ON CONFLICT (principal, idempotency_key) DO NOTHING
     RETURNING id, principal, idempotency_key, request_hash, effective_date, created_at, hold_expires_at, hold_id),
   p AS (
@@ -105,10 +129,10 @@ ${WRITTEN("(SELECT * FROM written_entries UNION ALL SELECT * FROM written_hold_e
  * `txs`: the first one is written; keys are the principal's). An unknown account has no currency, so its
  * entry breaks the NOT NULL (never silently dropped); unbalanced entries fail
  * the balance trigger, a balance limit passed the bounds trigger; any of them
- * refuses the whole statement. Keys are inserted in sorted order, and the
- * bounded accounts of all the posts are locked first, in id order (the
- * bounds trigger locks them again at commit, one transaction after another),
- * so two statements (from two servers) cannot deadlock. A hold's entries
+ * refuses the whole statement. The bounded accounts of all the posts are
+ * locked first, in id order (the bounds trigger locks them again at commit,
+ * one transaction after another), and the transactions inserted in the order
+ * of INSERT_ORDER_SQL, so two statements (from two servers) cannot deadlock. A hold's entries
  * are hold entries; a post of a hold writes the hold's resolution with it (a
  * hold resolved before breaks hold_resolutions_pkey: the statement too).
  * Posts without either take the statement of before holds existed, which
