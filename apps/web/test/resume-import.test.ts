@@ -324,6 +324,41 @@ describe("PUT /me/resume", () => {
     expect(await storedRows(userId)).toEqual(before);
   });
 
+  it("refuses what it could not keep as it came: NUL, a lone surrogate, a value nested past 64 levels", async () => {
+    const { api, userId } = await signedIn();
+    await fillResume(api);
+    const before = await storedRows(userId);
+    const refused = await api.put(
+      "/me/resume?format=jsonresume",
+      String.raw`{"basics": {"name": "A"}, "work": [{"name": "Acme", "position": "Dev", "startDate": "2020",
+        "description": "a\u0000b"}], "meta": {"x-note\ud800": 1, "x-list": ["ok", "\udfff"]}}`,
+    );
+    expect([refused.status, refused.body.issues]).toEqual([
+      400,
+      [
+        { path: "work[0].description", message: "must not contain NUL characters" },
+        { path: String.raw`meta["x-note\ud800"]`, message: "its name must be well-formed Unicode" },
+        { path: 'meta["x-list"][1]', message: "must be well-formed Unicode" },
+      ],
+    ]);
+    let deep: unknown = 1;
+    for (let level = 0; level < 3000; level++) deep = { a: deep };
+    const tooDeep = await api.put("/me/resume?format=jsonresume", { basics: { name: "A" }, awards: [deep] });
+    expect([tooDeep.status, tooDeep.body.issues]).toEqual([
+      400,
+      [{ path: `awards[0]${".a".repeat(63)}`, message: "is nested deeper than 64 levels: keep it flatter" }],
+    ]);
+    expect(await storedRows(userId)).toEqual(before);
+
+    let deepest: unknown = {};
+    for (let level = 0; level < 62; level++) deepest = { a: deepest };
+    const kept = await api.put("/me/resume?format=jsonresume", { basics: { name: "A" }, awards: [deepest] });
+    expect(kept.status).toBe(200);
+    expect((await api.get<{ awards: unknown[] }>("/me/resume?format=jsonresume")).body.awards).toEqual([
+      deepest,
+    ]);
+  });
+
   it("refuses a member given twice, at the document's own path, and a profile's field given twice", async () => {
     const { api, userId } = await signedIn();
     await fillResume(api);

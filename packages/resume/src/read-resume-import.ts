@@ -3,6 +3,7 @@ import { formatDocumentPath } from "@app/rest/paths";
 import { COLLECTIONS } from "./collections.ts";
 import { fromJsonResume } from "./json-resume/from-json-resume.ts";
 import { splitForKeeping } from "./json-resume/kept-json-resume.ts";
+import { unkeepableValues } from "./json-resume/unkeepable-values.ts";
 import { LIMITS } from "./limits.ts";
 import { resumeImportFields, type ResumeImport } from "./schemas/resume-import.ts";
 
@@ -24,6 +25,10 @@ export type ImportFormat = (typeof IMPORT_FORMATS)[number];
  * to be kept of it verbatim (`kept`: json-resume/kept-json-resume.ts).
  */
 export function readResumeImport(format: ImportFormat, document: unknown): ResumeToImport {
+  if (format === "jsonresume") {
+    const unkeepable = unkeepableValues(document);
+    if (unkeepable.length > 0) throw invalidRequestError(unkeepable);
+  }
   const converted = format === "jsonresume" ? fromJsonResume(document) : undefined;
   const candidate = converted ? converted.resume : document;
   const describe: DescribeIssue = (path, message, code) =>
