@@ -202,6 +202,22 @@ describe("PUT /me/resume", () => {
     }
   });
 
+  it("imports a blank email and credential URL as none, and exports them as the document had them", async () => {
+    const { api } = await signedIn();
+    const document = {
+      basics: { name: "A", email: " " },
+      certificates: [{ name: "C", issuer: "I", date: "2020-01-01", url: "" }],
+    };
+    const imported = await api.put<{ resume: { profile: { email: unknown }; certifications: unknown[] } }>(
+      "/me/resume?format=jsonresume",
+      document,
+    );
+    expect(imported.status, imported.text).toBe(200);
+    expect(imported.body.resume.profile.email).toBeNull();
+    expect(imported.body.resume.certifications).toMatchObject([{ credential_url: null }]);
+    expect((await api.get("/me/resume?format=jsonresume")).body).toEqual(document);
+  });
+
   it("keeps the order of entries with equal dates", async () => {
     const { api } = await signedIn();
     const work = ["first", "second", "third"].map((name) => ({

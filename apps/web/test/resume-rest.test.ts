@@ -161,6 +161,29 @@ describe("profile", () => {
     expectError(await api.get("/me/profile"), 404, "NOT_FOUND");
   });
 
+  it("trims an email and a credential URL as every string, and stores null for a blank one", async () => {
+    const { api } = await signedIn();
+    const padded = await api.put("/me/profile", { name: "A", email: " ada@example.org\n" });
+    expect([padded.status, padded.body.email], padded.text).toEqual([200, "ada@example.org"]);
+    for (const blank of ["", "  "]) {
+      const cleared = await api.put("/me/profile", { name: "A", email: blank });
+      expect([cleared.status, cleared.body.email], cleared.text).toEqual([200, null]);
+      const certification = await api.post("/me/certifications", {
+        ...MINIMAL.certifications,
+        credential_url: blank,
+      });
+      expect([certification.status, certification.body.credential_url], certification.text).toEqual([
+        201,
+        null,
+      ]);
+    }
+    const url = await api.post("/me/certifications", {
+      ...MINIMAL.certifications,
+      credential_url: " https://example.org/c ",
+    });
+    expect(url.body.credential_url).toBe("https://example.org/c");
+  });
+
   it("refuses link names that are one once trimmed, and says why a link name is refused", async () => {
     const { api } = await signedIn();
     // Trimmed into one key, either link would silently replace the other.

@@ -57,9 +57,14 @@ export const httpUrl = () =>
     .refine((value) => !/\s/.test(value), "must not contain spaces: write one as %20")
     .meta({ format: "uri" });
 
+/** An optional absolute http(s) URL: trimmed; empty, null or omitted all store null, as for an optional string. */
 export const optionalHttpUrl = () =>
-  httpUrl()
-    .nullish()
+  z.preprocess(trimmedText(null), httpUrl().nullish()).transform((v) => v ?? null);
+
+/** An optional email address: trimmed; empty, null or omitted all store null, as for an optional string. */
+export const optionalEmail = () =>
+  z
+    .preprocess(trimmedText(null), z.email("must be an email address").max(254).nullish())
     .transform((v) => v ?? null);
 
 /** A list of short texts (responsibilities, accomplishments); empty items are dropped. */

@@ -4,6 +4,7 @@ import { recordWithoutProtoKey, text } from "@app/rest/fields";
 import {
   bodyIgnoringServerFields,
   httpUrl,
+  optionalEmail,
   optionalString,
   requiredString,
   serverFieldsOutput,
@@ -43,11 +44,7 @@ export const profileFields = z.strictObject({
   region: optionalString(),
   postal_code: optionalString(),
   country_code: optionalString().meta({ description: "e.g. US, DE (ISO 3166-1 alpha-2 is usual)." }),
-  email: z
-    .email("must be an email address")
-    .max(254)
-    .nullish()
-    .transform((v) => v ?? null),
+  email: optionalEmail(),
   phone: optionalString(),
   links: linkNamesOnceEach(
     recordWithoutProtoKey(
