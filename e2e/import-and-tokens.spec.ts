@@ -175,14 +175,19 @@ test("a file chosen while the one before is still being read is the one shown an
   // The browser's read of slow.json ends only when the test says, after the next file's read.
   await page.evaluate(() => {
     const read = File.prototype.text;
-    const held = window as unknown as { endSlowRead?: () => Promise<void> };
+    // The page's own globals, which this file (typed as a Node program) does not know.
+    const held = globalThis as unknown as {
+      endSlowRead?: () => Promise<void>;
+      requestAnimationFrame(next: () => void): void;
+    };
     File.prototype.text = function (this: File) {
       if (this.name !== "slow.json") return read.call(this);
       return new Promise<string>((resolve) => {
         held.endSlowRead = async () => {
           resolve(await read.call(this));
           // The panel's handling of the read, and React's render of it, are done two frames on.
-          for (let frame = 0; frame < 2; frame++) await new Promise(requestAnimationFrame);
+          for (let frame = 0; frame < 2; frame++)
+            await new Promise<void>((next) => held.requestAnimationFrame(next));
         };
       });
     };
@@ -191,7 +196,7 @@ test("a file chosen while the one before is still being read is the one shown an
   await chooseFile(page, "fast.json", { basics: { name: "Fast" }, skills: [{ name: "Chess" }] });
   const summary = panel.getByRole("table", { name: "What will be replaced" });
   await expect(summary.getByRole("row", { name: /Skills/ })).toHaveText(/Skills\s*0\s*1/);
-  await page.evaluate(() => (window as unknown as { endSlowRead: () => Promise<void> }).endSlowRead());
+  await page.evaluate(() => (globalThis as unknown as { endSlowRead: () => Promise<void> }).endSlowRead());
   await expect(summary.getByRole("row", { name: /Experience/ })).toHaveText(/Experience\s*0\s*0/);
 
   await panel.getByRole("button", { name: "Replace my resume" }).click();

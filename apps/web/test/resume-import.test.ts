@@ -296,7 +296,9 @@ describe("PUT /me/resume", () => {
         [{ path: "format", message: "is given more than once: send it once" }],
       ]);
     }
-    const undecodable = await api.put("/me/resume?format=json%FF", { profile: { name: "Alice B" } });
+    const undecodable = await api.put<{ issues?: { path: string }[] }>("/me/resume?format=json%FF", {
+      profile: { name: "Alice B" },
+    });
     expect([undecodable.status, undecodable.body.issues?.[0]?.path]).toEqual([400, "format"]);
     for (const format of ["json", "jsonresume"]) {
       for (const body of ["[]", "null", "42", '"x"', "true"]) {
