@@ -334,6 +334,13 @@ describe("hostile methods, paths and request targets beyond the OpenAPI document
         expectMethodNotAllowed(`web ${method} ${path}`, method, answer, allow, SECURITY_HEADERS);
       }
     }
+    // The API's document, as its GET does, says the API's version.
+    for (const path of ["/openapi.json", "/me/profile", "/healthz"]) {
+      for (const method of ["POST", "DELETE", "TRACE"]) {
+        const answer = await send(web.url, method, path);
+        expect(answer.headers.get("api-version"), `web ${method} ${path}`).toBe("1.0.0");
+      }
+    }
     // A share link's public pages send their address to nobody (Referrer-Policy), their errors too.
     const publicHeaders = {
       ...SECURITY_HEADERS,
@@ -417,7 +424,7 @@ describe("hostile methods, paths and request targets beyond the OpenAPI document
     }
   });
 
-  it("a request Node's HTTP parser refuses is answered with the error body and the service's headers", async () => {
+  it("a request Node's HTTP parser refuses, or would answer bare, is answered with the error body and the service's headers", async () => {
     for (const [service, url, headers] of [
       ["web", web.url, SECURITY_HEADERS],
       ["ledger", ledger.url, LEDGER_SECURITY_HEADERS],
@@ -438,6 +445,26 @@ describe("hostile methods, paths and request targets beyond the OpenAPI document
           431,
           "REQUEST_HEADER_FIELDS_TOO_LARGE",
         ],
+        // Node's parser takes these, then answers bare or not at all unless the server does.
+        [
+          "an Expect other than 100-continue",
+          { requestLine: "GET /livez HTTP/1.1", headers: [["Expect", "fries"]] },
+          417,
+          "EXPECTATION_FAILED",
+        ],
+        [
+          "an HTTP/1.1 request without Host",
+          { requestLine: "GET /livez HTTP/1.1", withoutHost: true },
+          400,
+          "BAD_REQUEST",
+        ],
+        [
+          "CONNECT (a host as target)",
+          { requestLine: "CONNECT example.org:443 HTTP/1.1" },
+          400,
+          "BAD_REQUEST",
+        ],
+        ["CONNECT to a path", { requestLine: "CONNECT /accounts HTTP/1.1" }, 400, "BAD_REQUEST"],
       ] as const) {
         const where = `${service}: ${what}`;
         const answer = await sendRaw(url, request as RawRequest);

@@ -3,8 +3,9 @@ import net from "node:net";
 export interface RawRequest {
   /** The request line as sent, e.g. `TRACE / HTTP/1.1` or `GET http://evil.example/x HTTP/1.1`. */
   requestLine: string;
-  /** Header lines in order, repeats kept; `Host` is the server's unless given. */
+  /** Header lines in order, repeats kept; `Host` is the server's unless given (or `withoutHost`). */
   headers?: [string, string][];
+  withoutHost?: boolean;
   body?: string;
 }
 
@@ -27,7 +28,7 @@ export function sendRaw(baseUrl: string, request: RawRequest): Promise<RawAnswer
   const body = request.body ?? "";
   const lines = [
     request.requestLine,
-    ...(has("host") ? [] : [`Host: ${host}`]),
+    ...(has("host") || request.withoutHost ? [] : [`Host: ${host}`]),
     ...headers.map(([name, value]) => `${name}: ${value}`),
     ...(body === "" || has("content-length") ? [] : [`Content-Length: ${Buffer.byteLength(body)}`]),
     "Connection: close",

@@ -118,38 +118,65 @@ export function createServiceServer({
     );
   }
 
+  /**
+   * Node's own answers to what it takes for requests that it passes on: a bare
+   * status line (417 to an `Expect` it does not know, 400 to an HTTP/1.1
+   * request without `Host`), or a connection closed unanswered (CONNECT, whose
+   * target is a host, not a path). Each gets the service's refusal here.
+   */
+  function refusalOf(req: http.IncomingMessage): [number, string] | null {
+    const expect = req.headers.expect;
+    if (expect !== undefined && expect.toLowerCase() !== "100-continue")
+      return [417, "the only Expect understood is 100-continue"];
+    if (req.headers.host === undefined && req.httpVersion === "1.1")
+      return [400, "an HTTP/1.1 request needs a Host header"];
+    return null;
+  }
+
+  function answerRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const started = process.hrtime.bigint();
+    const record: RequestRecord = {
+      id: requestIdFrom(req.headers["x-request-id"], randomUUID),
+      method: req.method ?? "GET",
+      route: "unmatched",
+    };
+    records.set(res, record);
+    const socket = sockets.get(req.socket);
+    socket?.answering.push(res);
+    if (!answersCarryRequestId) res.setHeader("x-request-id", record.id);
+    if (draining) res.setHeader("connection", "close");
+    res.once("close", () => {
+      if (socket) {
+        socket.answering.splice(socket.answering.indexOf(res), 1);
+        if (socket.answering.length === 0) socket.bytesWhenIdle = req.socket.bytesRead;
+      }
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const status = res.writableFinished ? res.statusCode : (record.refusedWith ?? 499);
+      metrics?.observeRequest(record.method, record.route, status, seconds);
+      logRequest(record, status, seconds);
+    });
+    const refusal = refusalOf(req);
+    if (refusal) {
+      record.route = "refused";
+      const { headers, body } = refusedRequest(...refusal);
+      res.writeHead(refusal[0], { ...headers, "x-request-id": record.id, connection: "close" }).end(body);
+      return;
+    }
+    void handle(req, res, record);
+  }
+
   const server = http.createServer(
     {
       headersTimeout: HEADERS_TIMEOUT_MS,
       requestTimeout: REQUEST_TIMEOUT_MS,
       // How often Node looks for requests past those limits (default 30 s).
       connectionsCheckingInterval: 1_000,
+      // Refused by answerRequest, with the service's answer.
+      requireHostHeader: false,
     },
-    (req, res) => {
-      const started = process.hrtime.bigint();
-      const record: RequestRecord = {
-        id: requestIdFrom(req.headers["x-request-id"], randomUUID),
-        method: req.method ?? "GET",
-        route: "unmatched",
-      };
-      records.set(res, record);
-      const socket = sockets.get(req.socket);
-      socket?.answering.push(res);
-      if (!answersCarryRequestId) res.setHeader("x-request-id", record.id);
-      if (draining) res.setHeader("connection", "close");
-      res.once("close", () => {
-        if (socket) {
-          socket.answering.splice(socket.answering.indexOf(res), 1);
-          if (socket.answering.length === 0) socket.bytesWhenIdle = req.socket.bytesRead;
-        }
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        const status = res.writableFinished ? res.statusCode : (record.refusedWith ?? 499);
-        metrics?.observeRequest(record.method, record.route, status, seconds);
-        logRequest(record, status, seconds);
-      });
-      void handle(req, res, record);
-    },
+    answerRequest,
   );
+  server.on("checkExpectation", answerRequest);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   // As Node's own answer: only when nothing of an answer went out on this
   // connection yet; then the connection closes.
@@ -159,11 +186,26 @@ export function createServiceServer({
       socket.destroy();
       return;
     }
-    const [status, message] = REFUSAL_BY_CODE[error.code ?? ""] ?? UNPARSED;
+    refuseOnSocket(socket, ...(REFUSAL_BY_CODE[error.code ?? ""] ?? UNPARSED), answering);
+  });
+  server.on("connect", (_req: http.IncomingMessage, socket: net.Socket) => {
+    refuseOnSocket(socket, 400, "the request target is not a path (CONNECT is not served)");
+  });
+
+  /**
+   * Writes the service's refusal on a connection whose request `handle` never
+   * saw (Node's parser refused it, or it is a CONNECT), and closes it.
+   */
+  function refuseOnSocket(
+    socket: net.Socket,
+    status: number,
+    message: string,
+    answering?: http.ServerResponse,
+  ): void {
     // A request read in part (its body too slow: 408) has its record and its log line, with this
     // status; one not read at all (headers too large, not HTTP) gets an id and a line here, even
     // behind a request of the same connection still being answered.
-    const partlyRead = answering && (error.code === "ERR_HTTP_REQUEST_TIMEOUT" || !answering.req.complete);
+    const partlyRead = answering && (status === 408 || !answering.req.complete);
     const record = partlyRead ? records.get(answering) : undefined;
     const id = record?.id ?? randomUUID();
     if (record) record.refusedWith = status;
@@ -180,7 +222,7 @@ export function createServiceServer({
       connection: "close",
     }).map(([name, value]) => `${name}: ${value}`);
     socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${lines.join("\r\n")}\r\n\r\n${body}`);
-  });
+  }
   server.on("connection", (socket: net.Socket) => {
     sockets.set(socket, { answering: [], bytesWhenIdle: 0 });
     socket.once("close", () => sockets.delete(socket));

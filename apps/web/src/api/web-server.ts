@@ -123,8 +123,11 @@ export function createWebServer({
       record.route = "next";
       const method = req.method ?? "GET";
       const allowed = nextMethodsOf(pathname);
-      if (!allowed.includes(method))
-        return sendAnswer(res, methodNotAllowedAnswer(method, pathname, allowed), SECURITY_HEADERS);
+      if (!allowed.includes(method)) {
+        // The API's document is part of the API: its answers say the API's version, as GET's does.
+        const headers = pathname === "/openapi.json" ? API_HEADERS : SECURITY_HEADERS;
+        return sendAnswer(res, methodNotAllowedAnswer(method, pathname, allowed), headers);
+      }
       return await handleNext(req, res);
     } catch (error) {
       logger.error({ err: error }, "request failed");
