@@ -187,6 +187,28 @@ describe("JSON Resume export after an edit", () => {
     });
   });
 
+  it("leaves basics.url out once the profile that was the link website is removed: read again, it would be that link", () => {
+    const doc = {
+      basics: {
+        name: "Ada",
+        url: "https://ada.example",
+        profiles: [
+          { network: "website", url: "https://site.example" },
+          { network: "GitHub", username: "ada", url: "https://github.com/ada" },
+        ],
+      },
+    };
+    const stored = storedAfterImport(doc, inOrder);
+    const { website, ...others } = stored.resume.profile!.links;
+    expect(website).toBe("https://site.example");
+    stored.resume.profile!.links = others;
+    const exported = toJsonResume(stored.resume, stored.kept);
+    expect(exported.basics).toEqual({ name: "Ada", profiles: [doc.basics.profiles[1]] });
+    expect(readResumeImport("jsonresume", exported).resume.profile!.links).toEqual(
+      stored.resume.profile!.links,
+    );
+  });
+
   it("gives back a section the document had as null, and an empty one, as they were", () => {
     const doc = { basics: { name: "Ada" }, work: null, education: [], meta: { "x-resume": { goals: null } } };
     const stored = storedAfterImport(doc, inOrder);

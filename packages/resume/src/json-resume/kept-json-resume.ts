@@ -178,6 +178,9 @@ function restoreLinks(basics: JsonObject, links: Record<string, string>): void {
     else delete basics.url;
     delete remaining[WEBSITE];
   }
+  // Kept beside the profile that was the link website, basics.url would be read as that link once the
+  // profile is gone: with no website link left, it goes too.
+  if (!websiteFromUrl && !Object.hasOwn(links, WEBSITE)) delete basics.url;
   for (const [network, url] of Object.entries(remaining)) profiles.push({ network, url });
   if (profiles.length > 0 || basics.profiles !== undefined) basics.profiles = profiles;
 }
