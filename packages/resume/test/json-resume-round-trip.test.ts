@@ -209,6 +209,24 @@ describe("JSON Resume export after an edit", () => {
     );
   });
 
+  it("leaves out a work item's summary, read as its one responsibility, once the responsibilities change", () => {
+    const doc = {
+      basics: { name: "Ada" },
+      work: [{ name: "Acme", position: "Dev", startDate: "2020", summary: "Wrote the engine" }],
+    };
+    const stored = storedAfterImport(doc, inOrder);
+    expect(stored.resume.experience[0]!.responsibilities).toEqual(["Wrote the engine"]);
+    stored.resume.experience[0]!.responsibilities = ["Rewrote the engine", "Led the team"];
+    expect(toJsonResume(stored.resume, stored.kept).work).toEqual([
+      {
+        name: "Acme",
+        position: "Dev",
+        startDate: "2020",
+        "x-responsibilities": ["Rewrote the engine", "Led the team"],
+      },
+    ]);
+  });
+
   it("gives back a section the document had as null, and an empty one, as they were", () => {
     const doc = { basics: { name: "Ada" }, work: null, education: [], meta: { "x-resume": { goals: null } } };
     const stored = storedAfterImport(doc, inOrder);
