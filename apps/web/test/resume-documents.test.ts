@@ -516,7 +516,7 @@ describe("tabs, carriage returns and line separators", () => {
         organization: "Acme",
         title: "Engineer",
         start_date: "2020-01-15",
-        responsibilities: ["Did\ta thing"],
+        responsibilities: ["Did\ta thing", "Led one team\r\nthen another"],
       },
     );
     const pdf = new Uint8Array(await (await get("pdf")).arrayBuffer());
@@ -530,6 +530,10 @@ describe("tabs, carriage returns and line separators", () => {
       buffer: Buffer.from(await (await get("docx")).arrayBuffer()),
     });
     expect(value).toMatch(/Line three\n+Line four/);
+    // A list item's lines, each after a line break of Word's own: in a text run, Word shows a space.
+    const word = await docxPart(new Uint8Array(await (await get("docx")).arrayBuffer()), "word/document.xml");
+    expect(word).toMatch(/>Led one team<\/w:t><\/w:r><w:r><w:br\/><w:t[^>]*>then another</);
+    expect(word).not.toMatch(/<w:t[^>]*>[^<]*[\r\n]/);
   });
 });
 

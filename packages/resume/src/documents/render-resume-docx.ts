@@ -110,6 +110,11 @@ function lines(text: string, options: { color?: string; keepNext?: boolean } = {
   );
 }
 
+/** The lines of one paragraph's text (a list item's), each after a line break of Word's own. */
+function brokenLines(text: string): TextRun[] {
+  return text.split(/\r?\n/).map((line, i) => new TextRun({ text: line, break: i > 0 ? 1 : undefined }));
+}
+
 function link({ text, url }: OutlineText): ParagraphChild {
   return url
     ? new ExternalHyperlink({ link: url, children: [new TextRun({ text, style: "Hyperlink" })] })
@@ -151,7 +156,7 @@ function entryParagraphs(entry: OutlineEntry, contentWidth: number): Paragraph[]
   if (entry.link) paragraphs.push(new Paragraph({ children: [link(entry.link)] }));
   for (const bullet of entry.bullets) {
     paragraphs.push(
-      new Paragraph({ numbering: { reference: BULLETS, level: 0 }, children: [new TextRun(bullet)] }),
+      new Paragraph({ numbering: { reference: BULLETS, level: 0 }, children: brokenLines(bullet) }),
     );
   }
   return paragraphs;
