@@ -4,7 +4,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { env } from "../scripts/env.ts";
 import { THREE_JOBS } from "../test/three-jobs.ts";
-import { severeViolations, signIn, uniqueUser } from "./helpers.ts";
+import { section, severeViolations, signIn, uniqueUser } from "./helpers.ts";
 
 const SCREENSHOTS = path.join(env.DATA_DIR, "test-results", "screenshots");
 
@@ -238,4 +238,21 @@ test("an empty section can be left out of a version before it has entries; the p
     await expect(opened.getByText("The page’s theme has no place for goals")).toHaveCount(says ? 1 : 0);
     await opened.getByRole("button", { name: "Close" }).click();
   }
+});
+
+test("a version whose listed job was deleted while it was open saves without it", async ({ page }) => {
+  await signIn(page, uniqueUser("versions-deleted"));
+  await threeJobs(page);
+  const editor = await makeVersion(page, "Two jobs");
+  await editor.getByLabel("All experience, and what I add later").uncheck();
+  await editor.getByLabel("Engineer — Beta Labs").uncheck();
+
+  page.once("dialog", (dialog) => void dialog.accept());
+  await section(page, "Experience").getByRole("button", { name: "Delete Engineer — Alpha Corp" }).click();
+  await expect(section(page, "Experience").getByTestId("experience-entry")).toHaveCount(2);
+  await expect(editor.getByLabel("Engineer — Alpha Corp")).toHaveCount(0);
+
+  await editor.getByRole("button", { name: "Save version" }).click();
+  await expect(editor.getByRole("status").first()).toHaveText("Version saved.");
+  await expect(page.getByTestId("version")).toContainText("1 of 2 entries");
 });

@@ -25,6 +25,22 @@ const FILES = [
 ] as const;
 
 /**
+ * The draft's lists without the entries deleted since it was opened (in a
+ * section here, or by an import): the API refuses an id that is no entry, and
+ * the editor lists only entries there are, so none could be unticked.
+ */
+function includeOfResume(draft: Draft, resume: WholeResume): Draft["include"] {
+  return Object.fromEntries(
+    COLLECTIONS.map(({ name }) => {
+      const choice = draft.include[name];
+      if (choice === "all") return [name, choice];
+      const present = new Set(resume[name].map((entry) => entry.id));
+      return [name, choice.filter((entryId) => present.has(entryId))];
+    }),
+  ) as Draft["include"];
+}
+
+/**
  * One version opened for editing: its name, headline, theme and email, the
  * entries it shows (each section "all", entries added later too, or those
  * ticked), a preview of its page, its files and its share links.
@@ -69,7 +85,11 @@ export function VersionEditor({
     event.preventDefault();
     setFieldErrors({});
     try {
-      const saved = await api.versions.replace.mutate({ id, ...draft });
+      const saved = await api.versions.replace.mutate({
+        id,
+        ...draft,
+        include: includeOfResume(draft, resume),
+      });
       setStatus("Version saved.");
       onSaved(saved);
       if (previewHtml !== null) await preview();
