@@ -126,7 +126,8 @@ export function createServiceServer({
    */
   function refusalOf(req: http.IncomingMessage): [number, string] | null {
     const expect = req.headers.expect;
-    if (expect !== undefined && expect.toLowerCase() !== "100-continue")
+    // As Node reads it: a value that names 100-continue is answered 100 Continue and served.
+    if (expect !== undefined && !/(?:^|\W)100-continue(?:$|\W)/i.test(expect))
       return [417, "the only Expect understood is 100-continue"];
     if (req.headers.host === undefined && req.httpVersion === "1.1")
       return [400, "an HTTP/1.1 request needs a Host header"];
