@@ -12,7 +12,7 @@ export interface NewTransaction {
   description: string | null;
   effectiveDate: string;
   reversesTransactionId: string | null;
-  /** A hold: open for this many seconds from its commit (its entries are hold entries). */
+  /** A hold: open for this many seconds from its statement's start (now(); its entries are hold entries). */
   holdSeconds: number | null;
   /** A post of this hold: written with the hold's resolution. */
   holdId: string | null;
