@@ -5,16 +5,26 @@
 import { z } from "zod";
 
 /**
- * A string PostgreSQL stores as sent. It cannot hold NUL, and a lone
- * surrogate would reach it as U+FFFD: the stored text (and every later read)
- * would differ from what was accepted, and two idempotency keys could be one.
+ * What PostgreSQL cannot store as sent, each with the words of its 400. It
+ * cannot hold NUL, and a lone surrogate would reach it as U+FFFD: the stored
+ * text (and every later read) would differ from what was accepted, and two
+ * idempotency keys could be one.
  */
+export const UNSTORABLE_TEXT: readonly (readonly [
+  unstorable: (value: string) => boolean,
+  message: string,
+])[] = [
+  [(value) => value.includes("\u0000"), "must not contain NUL characters"],
+  // A UTF-16 surrogate without its other half is not a character, so not UTF-8 either.
+  [(value) => !value.isWellFormed(), "must be well-formed Unicode"],
+];
+
+/** A string PostgreSQL stores as sent (UNSTORABLE_TEXT). */
 export const text = () =>
-  z
-    .string()
-    .refine((value) => !value.includes("\u0000"), "must not contain NUL characters")
-    // A UTF-16 surrogate without its other half is not a character, so not UTF-8 either.
-    .refine((value) => value.isWellFormed(), "must be well-formed Unicode");
+  UNSTORABLE_TEXT.reduce(
+    (schema, [unstorable, message]) => schema.refine((value) => !unstorable(value), message),
+    z.string(),
+  );
 
 /** A real calendar date, `YYYY-MM-DD`. */
 export const calendarDate = () =>

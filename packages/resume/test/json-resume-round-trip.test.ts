@@ -164,20 +164,23 @@ describe("JSON Resume import then export", () => {
   });
 });
 
+/** A document whose link website is a profile's, with a basics.url beside it (which the import does not read). */
+const WEBSITE_PROFILE_AND_URL = {
+  basics: {
+    name: "Ada",
+    url: "https://ada.example",
+    profiles: [
+      { network: "website", url: "https://site.example" },
+      { network: "GitHub", username: "ada", url: "https://github.com/ada" },
+    ],
+  },
+};
+
 describe("JSON Resume export after an edit", () => {
   const inOrder = (n: number) => [...Array(n).keys()];
 
   it("keeps basics.url when a profile, not it, was the link website", () => {
-    const doc = {
-      basics: {
-        name: "Ada",
-        url: "https://ada.example",
-        profiles: [
-          { network: "website", url: "https://site.example" },
-          { network: "GitHub", username: "ada", url: "https://github.com/ada" },
-        ],
-      },
-    };
+    const doc = structuredClone(WEBSITE_PROFILE_AND_URL);
     const stored = storedAfterImport(doc, inOrder);
     const profile = stored.resume.profile!;
     profile.links = { ...profile.links, mastodon: "https://mastodon.example/@ada" };
@@ -188,16 +191,7 @@ describe("JSON Resume export after an edit", () => {
   });
 
   it("leaves basics.url out once the profile that was the link website is removed: read again, it would be that link", () => {
-    const doc = {
-      basics: {
-        name: "Ada",
-        url: "https://ada.example",
-        profiles: [
-          { network: "website", url: "https://site.example" },
-          { network: "GitHub", username: "ada", url: "https://github.com/ada" },
-        ],
-      },
-    };
+    const doc = structuredClone(WEBSITE_PROFILE_AND_URL);
     const stored = storedAfterImport(doc, inOrder);
     const { website, ...others } = stored.resume.profile!.links;
     expect(website).toBe("https://site.example");

@@ -1,5 +1,6 @@
 import type { ApiIssue } from "@app/rest";
 import { namedFindings } from "@app/rest/json-text";
+import { UNSTORABLE_TEXT } from "@app/rest/fields";
 import { formatDocumentPath, type DocumentPath } from "@app/rest/paths";
 
 /** How deep a value of a JSON Resume document may be (its schema's own fields are at most 4 deep; keys of its own may go further). */
@@ -44,9 +45,7 @@ export function unkeepableValues(document: unknown): ApiIssue[] {
   );
 }
 
-/** As `text()` of @app/rest/fields refuses it. */
+/** Why PostgreSQL could not keep `text` as sent, as `text()` of @app/rest/fields says it; null if it can. */
 function textProblem(text: string): string | null {
-  if (text.includes("\u0000")) return "must not contain NUL characters";
-  if (!text.isWellFormed()) return "must be well-formed Unicode";
-  return null;
+  return UNSTORABLE_TEXT.find(([unstorable]) => unstorable(text))?.[1] ?? null;
 }

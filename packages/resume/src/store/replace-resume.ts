@@ -41,8 +41,7 @@ export async function replaceWholeResume(
       const table = tableOf(collection);
       const columns = [...Object.keys(table.columns), "json_resume"];
       const entries = resume[collection.name];
-      const ids = await idsOfUnchangedEntries(tx, table, userId, JSON.stringify(entries));
-      await tx.query(`DELETE FROM ${table.table} WHERE user_id = $1`, userId);
+      const ids = await deleteEntriesKeepingIds(tx, table, userId, JSON.stringify(entries));
       if (entries.length === 0) continue;
       // Entries with equal dates list last-written first: written in reverse, they list in the given order.
       await tx.query(
@@ -76,14 +75,14 @@ export async function replaceWholeResume(
 }
 
 /**
- * For each entry to import (`entries`, a JSON array), in order, the id of an
- * entry it replaces that is equal to it in every field, else null: an entry
- * that comes back unchanged (a restore, an import of this resume's own
- * export) stays the entry that tailored versions list. Both sides are compared
- * as PostgreSQL reads them into the table's columns; equal entries pair off
- * one to one.
+ * Deletes the person's entries of `table` and answers, for each entry to
+ * import (`entries`, a JSON array), in order, the id of a deleted entry equal
+ * to it in every field, else null: an entry that comes back unchanged (a
+ * restore, an import of this resume's own export) stays the entry that
+ * tailored versions list. Both sides are compared as PostgreSQL reads them
+ * into the table's columns; equal entries pair off one to one.
  */
-async function idsOfUnchangedEntries(
+async function deleteEntriesKeepingIds(
   tx: Queryable,
   table: CollectionTable,
   userId: string,
@@ -95,7 +94,8 @@ async function idsOfUnchangedEntries(
       .join(", ")})::text`;
   const rows = await queryRows<{ id: string | null; fields: string }>(
     tx,
-    `SELECT t.id::text AS id, ${fieldsOf("t")} AS fields, 0 AS n FROM ${table.table} t WHERE t.user_id = $1
+    `WITH replaced AS (DELETE FROM ${table.table} t WHERE t.user_id = $1 RETURNING t.id::text AS id, ${fieldsOf("t")} AS fields)
+     SELECT id, fields, 0 AS n FROM replaced
      UNION ALL
      SELECT NULL, ${fieldsOf("r")}, e.n FROM json_array_elements($2::json) WITH ORDINALITY AS e(item, n),
                                              json_populate_record(null::${table.table}, e.item) AS r
