@@ -306,6 +306,30 @@ describe("balance limits", () => {
     expect(await balanceOf(wallet)).toBe(-50);
   });
 
+  it("tries a refused key's next item in its place in a batch that is not atomic: the items after it come after its spend", async () => {
+    const { wallet, shop } = await fundedWallet(100);
+    const spend = (amount: number, idempotencyKey: string) =>
+      move(
+        [
+          [wallet, amount],
+          [shop, -amount],
+        ],
+        idempotencyKey,
+      );
+    const [again, other] = [`again-${crypto.randomUUID()}`, `other-${crypto.randomUUID()}`];
+    const batch = await client.post<{ results: { status: number; error?: { error: string } }[] }>(
+      "/transactions/batch",
+      { transactions: [spend(150, again), spend(60, again), spend(60, other), spend(60, again)] },
+    );
+    expect(batch.body.results.map((r) => [r.status, r.error?.error])).toEqual([
+      [422, "BALANCE_LIMIT_EXCEEDED"],
+      [201, undefined],
+      [422, "BALANCE_LIMIT_EXCEEDED"],
+      [200, undefined],
+    ]);
+    expect(await balanceOf(wallet)).toBe(-40);
+  });
+
   it("writes a batch whose top-up comes before its spend in the request, whatever order their keys sort in", async () => {
     for (const atomic of [false, true]) {
       const { wallet, cash, shop } = await fundedWallet(1);

@@ -47,7 +47,11 @@ export async function postTransactionBatch(
   return { results, rejected };
 }
 
-/** Not atomic: rounds of one statement each, until every item of a refused key's later items had its try. */
+/**
+ * Not atomic: rounds of one statement each. A repeat of a written key is its
+ * replay. One of a refused key is tried next, in its place: a round writes
+ * only the items before it, and the next round starts with it.
+ */
 async function postEach(db: Database, valid: Item[], results: BatchResult[]): Promise<false> {
   let pending = valid;
   while (pending.length > 0) {
@@ -55,12 +59,26 @@ async function postEach(db: Database, valid: Item[], results: BatchResult[]): Pr
     const outcomes = await postChecked(
       db,
       firsts.map((item) => item.tx),
+      (checked) => firsts.filter((item) => item.index < firstRetryIndex(later, firsts, checked)).length,
     );
-    const byKey = answerFirsts(firsts, (item) => outcomes.get(item.tx)!, results);
-    pending = later.filter((item) => isRefused(byKey.get(item.tx.idempotencyKey)));
+    const decided = firsts.filter((item) => outcomes.has(item.tx));
+    const byKey = answerFirsts(decided, (item) => outcomes.get(item.tx)!, results);
     answerLater(later, byKey, results, null);
+    pending = pending.filter((item) => results[item.index] === undefined);
   }
   return false;
+}
+
+/** The index of the first later item whose key's first item is refused (none: Infinity). */
+function firstRetryIndex(
+  later: Item[],
+  firsts: Item[],
+  checked: Map<NewTransaction, PostOutcome | null>,
+): number {
+  const refusedKeys = new Set(
+    firsts.filter((item) => isRefused(checked.get(item.tx))).map((item) => item.tx.idempotencyKey),
+  );
+  return later.find((item) => refusedKeys.has(item.tx.idempotencyKey))?.index ?? Infinity;
 }
 
 /**

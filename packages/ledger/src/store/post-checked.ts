@@ -42,17 +42,21 @@ export const isRefused = (outcome: PostOutcome | null | undefined): outcome is R
  * (409) are refused; the rest are
  * written in one statement, and so in one database transaction (checked again
  * when others took a bounded account's room meanwhile: untilWithinBounds).
- * Keys must differ from each other.
+ * Keys must differ from each other. `decidedCount`, given the check, says how
+ * many posts from the first this call decides (all by default): the outcomes
+ * are theirs, and the others are left unwritten.
  */
 export async function postChecked(
   db: Database,
   txs: NewTransaction[],
+  decidedCount: (checked: Map<NewTransaction, PostOutcome | null>) => number = () => txs.length,
 ): Promise<Map<NewTransaction, PostOutcome>> {
   return untilWithinBounds(async () => {
     const checked = await checkPosts(db, txs);
-    const writable = txs.filter((tx) => checked.get(tx) === null);
+    const decided = txs.slice(0, decidedCount(checked));
+    const writable = decided.filter((tx) => checked.get(tx) === null);
     const written = await writeCheckedPosts(db, writable);
-    return new Map(txs.map((tx) => [tx, checked.get(tx) ?? written.get(tx)!]));
+    return new Map(decided.map((tx) => [tx, checked.get(tx) ?? written.get(tx)!]));
   });
 }
 
