@@ -6,7 +6,7 @@ import { verifyLedger } from "@app/ledger";
 import { ledgerClient, type LedgerClient } from "../../../test/ledger-client.ts";
 import { startLedgerServer, type LedgerServer } from "../../../test/ledger-server.ts";
 import { ledgerWallets } from "../../../test/ledger-wallets.ts";
-import { untilBlockedBy } from "../../../test/lock-waits.ts";
+import { untilBlockedBy, untilQueuedBehind } from "../../../test/lock-waits.ts";
 import type { NewTransaction } from "../../../packages/ledger/src/store/insert-transactions.ts";
 import { postChecked } from "../../../packages/ledger/src/store/post-checked.ts";
 
@@ -534,6 +534,65 @@ describe("holds", () => {
       expect(await verifyLedger(db)).toEqual([]);
     },
   );
+
+  it("a partial capture locks the bounded accounts it releases before it writes: a post moving them queues behind it, no deadlock", async () => {
+    const [x, y] = [await fundedWallet(100), await fundedWallet(100)];
+    // The deadlock needs the released account to sort before the captured one (locks go in id order).
+    const [released, captured] = [x, y].sort((a, b) => (a.wallet < b.wallet ? -1 : 1)) as [
+      typeof x,
+      typeof y,
+    ];
+    const held = await placeHold([
+      [captured.wallet, 30],
+      [captured.shop, -30],
+      [released.wallet, 20],
+      [released.shop, -20],
+    ]);
+    const session = new pg.Client({ connectionString: inject("databaseUrl") });
+    const probe = new pg.Client({ connectionString: inject("databaseUrl") });
+    await Promise.all([session.connect(), probe.connect()]);
+    try {
+      // A void of the hold, not committed: the capture waits for it after taking its locks.
+      await session.query("BEGIN");
+      await session.query(
+        `INSERT INTO ledger.hold_resolutions (hold_id, transaction_id, principal, idempotency_key, request_hash)
+         VALUES ($1, NULL, 'test-blocker', $2, repeat('0', 64))`,
+        [held, key()],
+      );
+      const capture = client.post(`/transactions/${held}/post`, {
+        idempotency_key: key(),
+        entries: [
+          { account_id: captured.wallet, amount: 30 },
+          { account_id: captured.shop, amount: -30 },
+        ],
+      });
+      await untilBlockedBy(session);
+      const lockedByCapture = await probe
+        .query("SELECT 1 FROM ledger.accounts WHERE id = $1 FOR NO KEY UPDATE NOWAIT", [released.wallet])
+        .then(
+          () => false,
+          (error: { code?: string }) => error.code === "55P03",
+        );
+      expect(lockedByCapture).toBe(true);
+
+      // Through the other instance: this one would queue it behind the capture before sending it.
+      const across = ledgerClient(second.url).post(
+        "/transactions",
+        move([
+          [released.wallet, 5],
+          [captured.wallet, -5],
+        ]),
+      );
+      await untilQueuedBehind(session, 1);
+      await session.query("ROLLBACK");
+      expect([(await capture).status, (await across).status]).toEqual([201, 201]);
+    } finally {
+      await Promise.all([session.end(), probe.end()]);
+    }
+    expect(await balanceOf(released.wallet)).toBe(-95);
+    expect(await balanceOf(captured.wallet)).toBe(-75);
+    expect(await verifyLedger(db)).toEqual([]);
+  });
 
   it("lists an account's open holds newest first, a cursor page at a time", async () => {
     const { wallet, shop } = await fundedWallet(100);

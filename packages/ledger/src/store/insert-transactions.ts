@@ -21,10 +21,22 @@ export interface NewTransaction {
   entries: { account_id: string; amount: number }[];
 }
 
-/** A CTE `bounded` locking the bounded accounts among parameter `$n` in id order (the statement waits on it before writing). */
-export const lockBoundedSql = (n: number) => `bounded AS (
+/**
+ * A CTE `bounded` locking the bounded accounts among parameter `$n` in id
+ * order (the statement waits on it before writing), with those of the holds
+ * in parameter `$holds` when given: a post of a hold releases the hold's
+ * accounts its entries leave out, and the bounds trigger locks them at
+ * commit. Taken later than the others, such a lock could close a cycle with
+ * a statement that locked it first and waits for one of ours: a deadlock.
+ */
+export const lockBoundedSql = (n: number, holds?: number) => `bounded AS (
    SELECT a.id FROM ledger.accounts a
-    WHERE a.id = ANY($${n}::uuid[]) AND (a.min_balance IS NOT NULL OR a.max_balance IS NOT NULL)
+    WHERE (a.id = ANY($${n}::uuid[])${
+      holds
+        ? ` OR a.id IN (SELECT h.account_id FROM ledger.hold_entries h WHERE h.hold_id = ANY($${holds}::uuid[]))`
+        : ""
+    })
+      AND (a.min_balance IS NOT NULL OR a.max_balance IS NOT NULL)
     ORDER BY a.id FOR NO KEY UPDATE)`;
 
 /** The answer's rows: each written transaction, its time, a hold's expiry, its entries' currencies in order. */
@@ -87,7 +99,7 @@ ${WRITTEN("written_entries")}`;
  * none). A hold's entries are hold entries; a post of a hold writes the hold's
  * resolution.
  */
-const INSERT_WITH_HOLDS = `WITH ${lockBoundedSql(10)}, ${BOUNDING_SQL},
+const INSERT_WITH_HOLDS = `WITH ${lockBoundedSql(10, 15)}, ${BOUNDING_SQL},
   t AS (
     INSERT INTO ledger.transactions (id, principal, idempotency_key, request_hash, description, effective_date,
                                      reverses_transaction_id, metadata, hold_expires_at, hold_id)
