@@ -54,6 +54,18 @@ describe("idempotency", () => {
     expect(first.headers.get("idempotent-replayed")).toBeNull();
   });
 
+  it("counts a key's 255 characters in code points: an emoji is one", async () => {
+    const emoji = "\u{1F600}";
+    const fits = `${crypto.randomUUID()}${emoji.repeat(219)}`; // 36 + 219 = 255 characters, 474 UTF-16 units
+    const written = await client.post("/transactions", body(fits));
+    expect([written.status, written.body.idempotency_key]).toEqual([201, fits]);
+    const refused = await client.post("/transactions", body(`${fits}a`));
+    expect([refused.status, refused.body.issues]).toEqual([
+      400,
+      [{ path: "idempotency_key", message: "must be at most 255 characters" }],
+    ]);
+  });
+
   it("answers a known key with a different body with the original, flags the mismatch and logs a warning", async () => {
     const key = `mismatch-${crypto.randomUUID()}`;
     const first = await client.post("/transactions", body(key, 700));

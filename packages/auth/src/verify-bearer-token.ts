@@ -99,7 +99,8 @@ function isUserId(sub: unknown): sub is string {
   return (
     typeof sub === "string" &&
     sub.length > 0 &&
-    sub.length <= 255 &&
+    // In characters (code points), as zod counts every text's length: an emoji is one, not two.
+    [...sub].length <= 255 &&
     !sub.includes("\u0000") &&
     sub.isWellFormed()
   );

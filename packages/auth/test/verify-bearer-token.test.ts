@@ -140,6 +140,15 @@ describe("createTokenVerifier", () => {
     expect(await refusal(`Bearer ${await token({ sub: "" })}`)).toBe("invalid_token");
   });
 
+  it("takes a subject of up to 255 characters, counted as the service's text is: an emoji is one", async () => {
+    const emoji = "\u{1F642}";
+    expect(await verify(`Bearer ${await token({ sub: emoji.repeat(255) })}`)).toEqual({
+      userId: emoji.repeat(255),
+    });
+    expect(await refusal(`Bearer ${await token({ sub: emoji.repeat(256) })}`)).toBe("invalid_token");
+    expect(await refusal(`Bearer ${await token({ sub: "a".repeat(256) })}`)).toBe("invalid_token");
+  });
+
   it("refuses a subject that is not storable text: a NUL or a lone surrogate", async () => {
     for (const sub of ["nul\u0000inside", "\u0000", "half \ud800", "\udc00 half"]) {
       expect(await refusal(`Bearer ${await token({ sub })}`), JSON.stringify(sub)).toBe("invalid_token");
