@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COLLECTIONS, type CollectionName } from "@app/resume";
 import { httpClient, readResult, type HttpClient } from "../../../test/http-client.ts";
 import { COMPLETE, DATES, DEFAULTS, MINIMAL, REQUIRED, SK_PREFIX } from "../../../test/resume-fixtures.ts";
+import { sendRaw } from "../../../test/raw-http.ts";
 import { newUser, tokenFor } from "../../../test/tokens.ts";
 import { startWebServer, type WebServer } from "../../../test/web-server.ts";
 
@@ -486,6 +487,50 @@ describe("authentication", () => {
         expect(result.headers.get("www-authenticate"), `${method} ${path}`).toMatch(challenge);
       }
     }
+  });
+
+  it("answers 401 to two Authorization lines, even of one good token: which one counts would be a guess", async () => {
+    const { authorization } = await newUser();
+    const once = await sendRaw(web.url, {
+      requestLine: "GET /me/resume HTTP/1.1",
+      headers: [["Authorization", authorization]],
+    });
+    expect(once.status).toBe(200);
+    for (const second of [authorization, "Bearer not.a.jwt"]) {
+      const twice = await sendRaw(web.url, {
+        requestLine: "GET /me/resume HTTP/1.1",
+        headers: [
+          ["Authorization", authorization],
+          ["Authorization", second],
+        ],
+      });
+      expect([twice.status, JSON.parse(twice.body)]).toEqual([
+        401,
+        {
+          statusCode: 401,
+          error: "UNAUTHORIZED",
+          message: "send one Authorization header with one Bearer token",
+        },
+      ]);
+      expect(twice.headers.get("www-authenticate")).toMatch(/error="invalid_token"/);
+    }
+  });
+
+  it("answers 415 to two Content-Type lines, even both JSON: Node would read the first alone", async () => {
+    const { authorization } = await newUser();
+    for (const second of ["application/json", "text/plain"]) {
+      const twice = await sendRaw(web.url, {
+        requestLine: "PUT /me/profile HTTP/1.1",
+        headers: [
+          ["Authorization", authorization],
+          ["Content-Type", "application/json"],
+          ["Content-Type", second],
+        ],
+        body: '{"name":"Ada"}',
+      });
+      expect([twice.status, JSON.parse(twice.body).error]).toEqual([415, "UNSUPPORTED_MEDIA_TYPE"]);
+    }
+    expect((await httpClient(web.url, { authorization }).get("/me/profile")).status).toBe(404);
   });
 
   it("answers 401 whatever the body: malformed, not JSON, not UTF-8, too large", async () => {

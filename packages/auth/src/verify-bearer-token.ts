@@ -107,6 +107,10 @@ function isUserId(sub: unknown): sub is string {
 }
 
 function bearerToken(header: string | null | undefined): string {
+  // Two Authorization lines arrive joined by a comma, which no Bearer token holds: which one counts would be a guess.
+  if (header?.includes(",")) {
+    throw new AuthenticationError("invalid_token", "send one Authorization header with one Bearer token");
+  }
   const match = /^Bearer +([^ ]+) *$/i.exec(header ?? "");
   if (!match?.[1]) {
     throw new AuthenticationError("missing_token", "an Authorization: Bearer token is required");

@@ -59,8 +59,10 @@ export function restRequestOf(
     target,
     headers: {
       get(name) {
-        const value = req.headers[name.toLowerCase()];
-        return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+        const key = name.toLowerCase();
+        if (key === "cookie") return req.headers.cookie ?? null;
+        // Every line: node:http keeps only the first of a repeated Authorization or Content-Type, so a second would go unseen.
+        return req.headersDistinct[key]?.join(", ") ?? null;
       },
     },
     body,

@@ -68,7 +68,7 @@ export interface RestHandler {
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
-const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]*)/i;
+const CHARSET_PARAMETERS = /;\s*charset\s*=\s*"?([^";\s]*)/gi;
 
 /**
  * The HTTP side of every route of a service: the route table is built once at
@@ -171,9 +171,12 @@ function bodyRefusal(headers: RestRequest["headers"]): Answer | undefined {
     return errorAnswer(415, "the body must be JSON (Content-Type: application/json)");
   }
   // JSON is UTF-8 (RFC 8259, 8.1): a body said to be Latin-1 would be read as what it is not.
-  const charset = CHARSET_PARAMETER.exec(contentType)?.[1]?.toLowerCase();
-  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
-    return errorAnswer(415, `the body must be JSON in UTF-8, not ${charset}`);
+  // Every charset said counts: of two, which one the sender meant would be a guess.
+  for (const [, said = ""] of contentType.matchAll(CHARSET_PARAMETERS)) {
+    const charset = said.toLowerCase();
+    if (charset !== "utf-8" && charset !== "utf8") {
+      return errorAnswer(415, `the body must be JSON in UTF-8, not ${charset}`);
+    }
   }
   // Not decoded here: a compressed body would read as malformed JSON, and a plain one sent
   // under a coding's name would be taken for what it does not say (RFC 9110, 15.5.16).

@@ -164,8 +164,26 @@ describe("REST handler", () => {
     );
     expect(said.status).toBe(415);
     expect(json(said.body)).toMatchObject({ message: "the body must be JSON in UTF-8, not iso-8859-1" });
+    // Said twice: the second is as much the sender's word as the first.
+    const saidAgain = await rest.handle(
+      request(
+        "POST",
+        "/notes",
+        '{"text":"Cafe","stars":1}',
+        "application/json; charset=utf-8; charset=latin1",
+      ),
+      { context },
+    );
+    expect([saidAgain.status, json(saidAgain.body).message]).toEqual([
+      415,
+      "the body must be JSON in UTF-8, not latin1",
+    ]);
 
-    for (const contentType of ["application/json; charset=utf-8", "application/json;charset=UTF8"]) {
+    for (const contentType of [
+      "application/json; charset=utf-8",
+      "application/json;charset=UTF8",
+      "application/json; charset=utf-8; charset=utf-8",
+    ]) {
       const utf8 = await rest.handle(request("POST", "/notes", '{"text":"Café","stars":1}', contentType), {
         context,
       });
