@@ -90,7 +90,10 @@ export function EntryForm<Name extends CollectionName>({
       const current = await procedures.get.query({ id: entry.id }).catch(() => null);
       // What is there now is what this save wrote (a save sent again after its answer was lost), or
       // another tab saved the same: nothing of the person's is lost by calling it saved.
-      if (current && sameInput(inputOf(section.fields, formValuesOf(section.fields, current)), input)) {
+      if (
+        current &&
+        sameInput(schema, inputOf(section.fields, formValuesOf(section.fields, current)), input)
+      ) {
         reset();
         return saved();
       }

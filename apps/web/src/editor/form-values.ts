@@ -58,11 +58,18 @@ export function unansweredDates(fields: FieldSpec[], values: FormValues): Record
 }
 
 /**
- * Whether two request bodies say the same, whatever the order of their keys
- * (the service keeps a profile's links in an order of its own).
+ * Whether two request bodies would be stored the same: as `schema` reads
+ * them (the service keeps text trimmed, so a save of "Chess " stored
+ * "Chess"), whatever the order of their keys (it keeps a profile's links in
+ * an order of its own).
  */
-export function sameInput(a: unknown, b: unknown): boolean {
-  return JSON.stringify(sortedKeys(a)) === JSON.stringify(sortedKeys(b));
+export function sameInput(schema: z.ZodType, a: unknown, b: unknown): boolean {
+  const [readA, readB] = [schema.safeParse(a), schema.safeParse(b)];
+  return (
+    readA.success &&
+    readB.success &&
+    JSON.stringify(sortedKeys(readA.data)) === JSON.stringify(sortedKeys(readB.data))
+  );
 }
 
 function sortedKeys(value: unknown): unknown {

@@ -137,7 +137,7 @@ export function ProfileForm({ profile, onChanged }: Props) {
         .catch((error: unknown) => (isNotFound(error) ? null : undefined));
       // What is there now is what this save wrote (a save sent again after its answer was lost), or
       // another tab saved the same: nothing of the person's is lost by calling it saved.
-      if (current && sameInput(inputOf(valuesOf(current)), input)) {
+      if (current && sameInput(profileFields, inputOf(valuesOf(current)), input)) {
         reset();
         return keepSaved(current);
       }
