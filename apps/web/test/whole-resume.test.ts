@@ -76,7 +76,7 @@ describe("GET /me/resume", () => {
     const markdown = result.text;
     expect(
       markdown.startsWith(
-        "# Grace Hopper\n\n**Rear Admiral**\n\nArlington · grace@example.org · [site](https://grace.example/%28home%29)\n",
+        "# Grace Hopper\n\n**Rear Admiral**\n\nArlington · [grace@example.org](mailto:grace@example.org) · [site](https://grace.example/%28home%29)\n",
       ),
     ).toBe(true);
     const headings = [...markdown.matchAll(/^## (.+)$/gm)].map((m) => m[1]);

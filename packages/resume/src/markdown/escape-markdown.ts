@@ -1,5 +1,8 @@
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
 const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+/** What may end an email address's local part and begin its domain, in GFM renderers and wider. */
+const EMAIL_LOCAL_PART_END = /[\p{L}\p{N}._+-]/u;
+const EMAIL_DOMAIN_START = /[\p{L}\p{N}_-]/u;
 
 /**
  * Escapes user text for Markdown so that it reads as the same text and can
@@ -10,8 +13,21 @@ const WORD_CHARACTER = /[\p{L}\p{N}]/u;
  * item can also start a block: that is escapeLineStart.
  */
 export function escapeInline(text: string): string {
+  return escapeText(text, { inLink: false });
+}
+
+/**
+ * The text of a link the resume makes (a profile link's name, the email):
+ * escaped as inline text, but addresses in it left as typed, since no
+ * autolink is made inside a link.
+ */
+export function escapeLinkText(text: string): string {
+  return escapeText(text, { inLink: true });
+}
+
+function escapeText(text: string, { inLink }: { inLink: boolean }): string {
   const line = text.replace(/\s+/g, " ").trim();
-  return line.replace(/[\\`*_[\]<|~&#]/g, (character, at: number) => {
+  return line.replace(/[\\`*_[\]<|~&#:.@]/g, (character, at: number) => {
     const before = line.charAt(at - 1);
     const after = line.charAt(at + 1);
     switch (character) {
@@ -27,11 +43,37 @@ export function escapeInline(text: string): string {
       // In a heading, #s ending the text after a space (or all of it) would be dropped as its closing sequence.
       case "#":
         return (at === 0 || before === " ") && /^#+$/.test(line.slice(at)) ? "\\#" : character;
+      // An address written as text, which GFM would make a link of.
+      case ":":
+      case ".":
+      case "@":
+        return !inLink && recognizedAsAutolink(line, at) ? `\\${character}` : character;
       // Emphasis, code spans, links, raw HTML and autolinks, tables, strikethrough.
       default:
         return `\\${character}`;
     }
   });
+}
+
+/**
+ * Whether the `:`, `.` or `@` at `at` is where GFM's autolinks (marked's
+ * default, GitHub's) recognize an address in text: the `:` of `https://` (any
+ * scheme), the `.` of a `www.` that begins a word, the `@` of
+ * `ada@example.org`. Escaped, it is not recognized, and the backslash is all
+ * a reader of the file sees. One exception: GitHub's own renderer (cmark-gfm)
+ * looks for an email address after reading escapes, so it still links one;
+ * only an invisible character would stop it, which a copy of the address
+ * would carry.
+ */
+function recognizedAsAutolink(line: string, at: number): boolean {
+  switch (line.charAt(at)) {
+    case ":":
+      return line.startsWith("//", at + 1);
+    case ".":
+      return /(?:^|[^\p{L}\p{N}])www$/iu.test(line.slice(Math.max(0, at - 4), at));
+    default:
+      return EMAIL_LOCAL_PART_END.test(line.charAt(at - 1)) && EMAIL_DOMAIN_START.test(line.charAt(at + 1));
+  }
 }
 
 /**
@@ -63,7 +105,10 @@ export function escapeParagraphs(text: string): string {
     .join("\n\n");
 }
 
-/** A link destination: an http(s) URL already validated, with the characters that end a destination encoded. */
+/**
+ * A link destination: an http(s) or mailto URL already validated, with the
+ * characters that end a destination encoded.
+ */
 export function linkDestination(url: string): string {
   return url.replace(/[()<>\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
 }

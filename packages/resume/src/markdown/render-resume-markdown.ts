@@ -1,7 +1,13 @@
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { profilePlace } from "../profile-place.ts";
 import { dateRange, resumeDate } from "../resume-dates.ts";
-import { escapeInline, escapeLineStart, escapeParagraphs, linkDestination } from "./escape-markdown.ts";
+import {
+  escapeInline,
+  escapeLineStart,
+  escapeLinkText,
+  escapeParagraphs,
+  linkDestination,
+} from "./escape-markdown.ts";
 import { enumLabel } from "../enum-label.ts";
 
 type Entries<Name extends keyof WholeResume> = NonNullable<WholeResume[Name]>;
@@ -10,6 +16,8 @@ type Entry<Name extends Exclude<keyof WholeResume, "profile">> = Entries<Name>[n
 /** Escaped user text, or null for none. */
 const inline = (value: string | null) => (value ? escapeInline(value) : null);
 const joinParts = (parts: (string | null | undefined)[]) => parts.filter(Boolean).join(" · ");
+/** A link the resume makes on purpose, `text` shown as typed. */
+const link = (text: string, url: string) => `[${escapeLinkText(text)}](${linkDestination(url)})`;
 
 const SKILL_GROUPS: Record<Entry<"skills">["category"], string> = {
   language: "Languages",
@@ -31,16 +39,16 @@ export function renderResumeMarkdown(resume: WholeResume): string {
   blocks.push(`# ${profile ? escapeInline(profile.name) : "Resume"}`);
   if (profile) {
     if (profile.headline) blocks.push(`**${escapeInline(profile.headline)}**`);
-    const links = Object.entries(profile.links).map(
-      ([name, url]) => `[${escapeInline(name)}](${linkDestination(url)})`,
-    );
-    // The contact line's first part starts the line, so it is escaped as a line start.
-    const contactParts = [profilePlace(profile), profile.email, profile.phone].filter(
-      (part): part is string => Boolean(part),
-    );
+    const place = profilePlace(profile);
+    // The email is a link, as in the files: as text, GFM renderers would link it, and others not.
+    const email = profile.email && link(profile.email, `mailto:${profile.email}`);
+    // The contact line's first part starts the line, so text there is escaped as a line start.
+    const phone = profile.phone && (place || email ? escapeInline : escapeLineStart)(profile.phone);
     const contact = joinParts([
-      ...contactParts.map((part, i) => (i === 0 ? escapeLineStart(part) : escapeInline(part))),
-      ...links,
+      place && escapeLineStart(place),
+      email,
+      phone,
+      ...Object.entries(profile.links).map(([name, url]) => link(name, url)),
     ]);
     if (contact) blocks.push(contact);
     if (profile.summary) blocks.push(section("Summary", escapeParagraphs(profile.summary)));
@@ -126,7 +134,7 @@ function certification(entry: Entry<"certifications">): string {
     `**${escapeInline(entry.name)}** — ${escapeInline(entry.issuing_organization)}`,
     validity,
     entry.credential_id && `ID ${escapeInline(entry.credential_id)}`,
-    entry.credential_url && `[verify](${linkDestination(entry.credential_url)})`,
+    entry.credential_url && link("verify", entry.credential_url),
   ])}`;
 }
 

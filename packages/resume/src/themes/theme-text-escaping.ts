@@ -18,7 +18,10 @@ type Render = (document: JsonResume) => string | Promise<string>;
  *   string is escaped before rendering.
  * - stackoverflow: Svelte escapes every field, but the page around it writes
  *   `basics.name` into `<title>` unescaped. That one place is escaped after
- *   rendering (before, the name would be escaped twice in the page).
+ *   rendering (before, the name would be escaped twice in the page). Its light
+ *   Markdown (summaries, highlights, interests) also makes a link of every
+ *   http(s) address in the text; those links are taken out after rendering,
+ *   their text left (an address typed as text stays text, as in the Markdown).
  */
 const ESCAPING: Record<
   ThemeName,
@@ -30,10 +33,21 @@ const ESCAPING: Record<
   stackoverflow: {
     after: (html, document) => {
       const name = String((document.basics as { name?: unknown } | undefined)?.name ?? "");
-      return html.replace(`<title>${name}</title>`, () => `<title>${escapeHtml(name)}</title>`);
+      return withoutAddressLinks(
+        html.replace(`<title>${name}</title>`, () => `<title>${escapeHtml(name)}</title>`),
+      );
     },
   },
 };
+
+/**
+ * stackoverflow's page without the links its Markdown made of addresses in
+ * the text (`<a href="X" …>X</a>`, X as it escaped it), their text kept. Its
+ * own links (a profile's, a certificate's) write their attributes in another
+ * order and are left.
+ */
+const withoutAddressLinks = (html: string) =>
+  html.replace(/<a href="([^"]*)" target="_blank" rel="noopener noreferrer">\1<\/a>/g, "$1");
 
 /** Where `even` renders Markdown: paths with each array index written `*`. */
 const EVEN_MARKDOWN = new Set([
