@@ -2,6 +2,7 @@ import { profilePlace, telUrl } from "../profile-place.ts";
 import { dateRange, resumeDate } from "../resume-dates.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { enumLabel } from "../enum-label.ts";
+import { goalHeading } from "../goal-heading.ts";
 
 /**
  * The resume as the documents people send lay it out (PDF, Word, plain text):
@@ -40,7 +41,7 @@ export interface OutlineEntry {
   dates: string | null;
   /** Location, employment type, GPA, credential id, as one line. */
   details: string[];
-  /** A description (a hobby's, a skill group's names). */
+  /** A description (a hobby's, a skill group's names, a goal's lines after its first). */
   text: string | null;
   bullets: string[];
   link: OutlineText | null;
@@ -107,7 +108,8 @@ const oneLine = (text: string) => text.replace(/\s*[\n\r\u2028\u2029]\s*/g, " ")
 /**
  * Names, titles, places, dates and details are one line in every document,
  * whatever was sent: a line break in one prints as a space (only free text,
- * the summaries, descriptions and bullets, keeps its lines).
+ * the summaries, descriptions and bullets, keeps its lines; a goal's
+ * description is a heading and text, goalHeading).
  */
 function withOneLineFields(outline: ResumeOutline): ResumeOutline {
   return {
@@ -208,7 +210,7 @@ function certification(cert: Entry<"certifications">): OutlineEntry {
 
 function goal(target: Entry<"goals">): OutlineEntry {
   return entry({
-    heading: target.description,
+    ...goalHeading(target.description),
     dates: target.target_date ? `By ${resumeDate(target.target_date, target.date_precision)}` : null,
     details: [enumLabel(target.category), enumLabel(target.status)],
   });

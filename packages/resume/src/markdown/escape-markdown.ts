@@ -90,17 +90,23 @@ export function escapeLineStart(text: string): string {
     .replace(/^(\d{1,9})([.)])(?= |$)/, "$1\\$2");
 }
 
+/**
+ * Lines of free text as one Markdown paragraph: each escaped as the start of
+ * a line, after a hard break; blank ones left out.
+ */
+export function escapeLines(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => escapeLineStart(line))
+    .filter((line) => line !== "")
+    .join("  \n");
+}
+
 /** Multi-line free text as Markdown paragraphs, each line escaped as the start of a line. */
 export function escapeParagraphs(text: string): string {
   return text
     .split(/\n\s*\n/)
-    .map((paragraph) =>
-      paragraph
-        .split("\n")
-        .map((line) => escapeLineStart(line))
-        .filter((line) => line !== "")
-        .join("  \n"),
-    )
+    .map((paragraph) => escapeLines(paragraph))
     .filter((paragraph) => paragraph !== "")
     .join("\n\n");
 }

@@ -4,11 +4,13 @@ import { dateRange, resumeDate } from "../resume-dates.ts";
 import {
   escapeInline,
   escapeLineStart,
+  escapeLines,
   escapeLinkText,
   escapeParagraphs,
   linkDestination,
 } from "./escape-markdown.ts";
 import { enumLabel } from "../enum-label.ts";
+import { goalHeading } from "../goal-heading.ts";
 
 type Entries<Name extends keyof WholeResume> = NonNullable<WholeResume[Name]>;
 type Entry<Name extends Exclude<keyof WholeResume, "profile">> = Entries<Name>[number];
@@ -140,7 +142,10 @@ function certification(entry: Entry<"certifications">): string {
 
 function goal(entry: Entry<"goals">): string {
   const target = entry.target_date ? `by ${resumeDate(entry.target_date, entry.date_precision)}` : null;
-  return `- ${escapeLineStart(entry.description)} (${joinParts([entry.category, target, entry.status])})`;
+  const { heading, text } = goalHeading(entry.description);
+  const item = `- ${escapeLineStart(heading)} (${joinParts([entry.category, target, entry.status])})`;
+  // The description's other lines go on in the list item, each after a hard break, indented as its text.
+  return text ? `${item}  \n${escapeLines(text).replace(/^/gm, "  ")}` : item;
 }
 
 function hobby(entry: Entry<"hobbies">): string {
