@@ -78,6 +78,26 @@ describe("the Markdown of a resume", () => {
     }
   });
 
+  it("keeps the lines of a list item's free text: a responsibility, honors, activities, a hobby's description", async () => {
+    const twoLines = "First line\r\n- second, not an item";
+    const resume = resumeWith("plain");
+    resume.experience[0]!.responsibilities = [twoLines];
+    Object.assign(resume.education[0]!, { honors: twoLines, activities: twoLines });
+    resume.hobbies[0]!.description = twoLines;
+    const { html, tags } = await elementsOf(resume);
+    const plain = await elementsOf(resumeWith("plain"));
+    // One more list item (the activities), and one more line break in each of the four.
+    expect(tags.filter((tag) => tag === "li")).toHaveLength(
+      plain.tags.filter((tag) => tag === "li").length + 1,
+    );
+    expect(tags.filter((tag) => tag === "br")).toHaveLength(
+      plain.tags.filter((tag) => tag === "br").length + 4,
+    );
+    for (const lead of ["<li>", "<li>Honors: ", "<li>Activities: ", "<li><strong>plain</strong> — "]) {
+      expect(html, lead).toContain(`${lead}First line<br>- second, not an item</li>`);
+    }
+  });
+
   it("escapes what would be markup wherever the text lands, and shows it as typed", async () => {
     const plain = await elementsOf(resumeWith("plain"));
     for (const text of [

@@ -102,6 +102,20 @@ export function escapeLines(text: string): string {
     .join("  \n");
 }
 
+/**
+ * Free text inside a list item, its lines kept: each line after the first
+ * follows a hard break, indented so that it stays in the item; blank ones
+ * left out. The first line is escaped by `escapeFirst`: as the start of the
+ * item (the default), or as text after the item's own words.
+ */
+export function escapeItemLines(
+  text: string,
+  escapeFirst: (line: string) => string = escapeLineStart,
+): string {
+  const [first = "", ...rest] = text.split("\n").filter((line) => line.trim() !== "");
+  return [escapeFirst(first), ...rest.map((line) => `  ${escapeLineStart(line)}`)].join("  \n");
+}
+
 /** Multi-line free text as Markdown paragraphs, each line escaped as the start of a line. */
 export function escapeParagraphs(text: string): string {
   return text

@@ -3,6 +3,7 @@ import { profilePlace } from "../profile-place.ts";
 import { dateRange, resumeDate } from "../resume-dates.ts";
 import {
   escapeInline,
+  escapeItemLines,
   escapeLineStart,
   escapeLines,
   escapeLinkText,
@@ -79,9 +80,9 @@ function section(title: string, body: string): string {
   return `## ${title}\n\n${body}`;
 }
 
-/** A list item's text starts a block of its own ("- 1. x" would nest a list). */
+/** A list item's text starts a block of its own ("- 1. x" would nest a list); its lines are kept. */
 function bullets(items: string[]): string[] {
-  return items.map((item) => `- ${escapeLineStart(item)}`);
+  return items.map((item) => `- ${escapeItemLines(item)}`);
 }
 
 function experience(entry: Entry<"experience">): string {
@@ -104,8 +105,8 @@ function education(entry: Entry<"education">): string {
     entry.gpa && `GPA ${escapeInline(entry.gpa)}`,
   ]);
   const more = [
-    entry.honors && `Honors: ${escapeInline(entry.honors)}`,
-    entry.activities && `Activities: ${escapeInline(entry.activities)}`,
+    entry.honors && `Honors: ${escapeItemLines(entry.honors, escapeInline)}`,
+    entry.activities && `Activities: ${escapeItemLines(entry.activities, escapeInline)}`,
   ]
     .filter(Boolean)
     .map((line) => `- ${line}`);
@@ -149,6 +150,6 @@ function goal(entry: Entry<"goals">): string {
 }
 
 function hobby(entry: Entry<"hobbies">): string {
-  const description = entry.description ? ` — ${escapeInline(entry.description)}` : "";
+  const description = entry.description ? ` — ${escapeItemLines(entry.description, escapeInline)}` : "";
   return `- **${escapeInline(entry.name)}**${description}`;
 }
