@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { createClientAddress, isAddressOrBlock } from "../src/api/client-address.ts";
+import { createClientAddress, isAddressOrBlock, rateLimitKeyOf } from "../src/api/client-address.ts";
 
 /** The two things the function reads of a request: its socket's peer and its X-Forwarded-For. */
 const request = (peer: string, forwardedFor?: string) =>
@@ -40,5 +40,24 @@ describe("the client address of a public page's request", () => {
     for (const entry of ["10.0.0.0/33", "fd00::/129", "proxy.local", "10.0.0.0/8/1", "10.0.0.0/x", ""]) {
       expect(isAddressOrBlock(entry), entry).toBe(false);
     }
+  });
+});
+
+describe("what the public pages' rate limit counts a client under", () => {
+  it("an IPv4 address itself; an IPv6 address its /64, however it is written", () => {
+    expect(rateLimitKeyOf("203.0.113.9")).toBe("203.0.113.9");
+    for (const address of [
+      "2001:db8:1:2::1",
+      "2001:0db8:0001:0002:ffff:0:0:7",
+      "2001:DB8:1:2:a:b:c:d",
+      "2001:db8:1:2::9%eth0",
+    ])
+      expect(rateLimitKeyOf(address), address).toBe("2001:db8:1:2::/64");
+    expect(rateLimitKeyOf("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64");
+    expect(rateLimitKeyOf("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(rateLimitKeyOf("::1")).toBe("0:0:0:0::/64");
+    expect(rateLimitKeyOf("64:ff9b:1:2::192.0.2.1")).toBe("64:ff9b:1:2::/64");
+    // What no proxy can vouch for stays as it was written.
+    expect(rateLimitKeyOf("not-an-ip")).toBe("not-an-ip");
   });
 });

@@ -27,6 +27,9 @@ afterAll(() => Promise.all([...direct, ...behindProxy].map((server) => server.st
 
 /** An address of a network for benchmarks (198.18.0.0/15), standing for a client behind a proxy. */
 const freshClient = () => `198.18.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+/** A /64 of the documentation prefix (2001:db8::/32) no test has used, for an IPv6 client behind a proxy. */
+const freshIpv6Block = () =>
+  `2001:db8:${randomInt(0, 65536).toString(16)}:${randomInt(0, 65536).toString(16)}`;
 
 /** GET of an unknown link (404: it counts like any page) from `localAddress`. */
 const getFrom = (server: WebServer, localAddress: string, headers: Record<string, string> = {}) =>
@@ -77,5 +80,17 @@ describe("the public pages' rate limit", () => {
     expect(sent.map((a) => a.status)).toEqual([...Array(LIMIT).fill(404), 429, 429]);
     // The same proxy forwarding another client: that client has its own count.
     expect((await getFrom(behindProxy[0]!, proxy, { "x-forwarded-for": freshClient() })).status).toBe(404);
+  });
+
+  it("counts an IPv6 client by its /64: another address of the same block each time is one client", async () => {
+    const proxy = freshLoopbackAddress();
+    const block = freshIpv6Block();
+    const sent = await statusesOf(behindProxy, LIMIT + 2, (server, i) =>
+      getFrom(server, proxy, { "x-forwarded-for": `${block}:${i.toString(16)}::${i + 1}` }),
+    );
+    expect(sent.map((a) => a.status)).toEqual([...Array(LIMIT).fill(404), 429, 429]);
+    expect(
+      (await getFrom(behindProxy[0]!, proxy, { "x-forwarded-for": `${freshIpv6Block()}::1` })).status,
+    ).toBe(404);
   });
 });

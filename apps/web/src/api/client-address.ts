@@ -51,3 +51,24 @@ export function createClientAddress(trustedProxies: readonly string[]): (req: In
     return forwarded[0] ?? peer;
   };
 }
+
+/**
+ * What the public pages' rate limit counts a client address under: an IPv4
+ * address itself, an IPv6 address its /64 (`2001:db8:1:2::/64`). A
+ * subscriber is given a /64 or more and may send each request from another
+ * address in it: counted per address, it would never reach the limit, and
+ * each address would be a row of its own.
+ */
+export function rateLimitKeyOf(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const [head = "", tail] = address.replace(/%.*$/, "").split("::");
+  const groupsOf = (part: string) => (part === "" ? [] : part.split(":"));
+  const [before, after] = [groupsOf(head), groupsOf(tail ?? "")];
+  // An IPv4 address written at the end (`64:ff9b::192.0.2.1`) stands for two groups.
+  const afterCount = after.length + (after.at(-1)?.includes(".") ? 1 : 0);
+  const groups = [...before, ...Array<string>(8 - before.length - afterCount).fill("0"), ...after];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16))
+    .join(":")}::/64`;
+}

@@ -33,6 +33,7 @@ import {
 } from "@app/resume";
 import { createFailureReporter, type Logger, type RequestRecord, type ServiceMetrics } from "@app/service";
 import type { createAnswerCache } from "./answer-cache.ts";
+import { rateLimitKeyOf } from "./client-address.ts";
 import { acceptsHtml, DEAD_LINK_PAGE } from "./dead-link-page.ts";
 import type { DocumentWorkers } from "./document-workers.ts";
 import type { SharedRateLimit } from "./shared-rate-limit.ts";
@@ -171,7 +172,7 @@ export function createPublicPages({
       const hash = wanted ? slugHashOf(wanted.slug) : null;
       // Side by side, as GET /me/resume counts and reads its version: the lookup waits for no lease.
       const [retryAfter, shared] = await Promise.all([
-        rateLimit.take(clientAddressOf(req)),
+        rateLimit.take(rateLimitKeyOf(clientAddressOf(req))),
         hash === null ? null : lookUp(hash),
       ]);
       if (retryAfter > 0) {
