@@ -213,6 +213,130 @@ describe("PUT and DELETE /me/{collection}/{id} with preconditions", () => {
   });
 });
 
+describe("PUT and DELETE /me/versions/{id} with preconditions", () => {
+  const version = (name: string, more: Record<string, unknown> = {}) => ({ name, ...more });
+
+  async function made(api: HttpClient, name = "Backend roles") {
+    const created = await api.post("/me/versions", version(name));
+    expect(created.status).toBe(201);
+    return { id: (created.body as { id: string }).id, created };
+  }
+
+  it("answers the create, each read and each replace with the ETag of its version: updated_at in quotes", async () => {
+    const { api } = await client();
+    const { id, created } = await made(api);
+    expect(created.headers.get("etag")).toBe(tagOf(created.body));
+    expect((await api.get(`/me/versions/${id}`)).headers.get("etag")).toBe(tagOf(created.body));
+    const listed = (await api.get<{ items: { updated_at: string }[] }>("/me/versions")).body.items[0]!;
+    expect(tagOf(listed)).toBe(tagOf(created.body));
+
+    const replaced = await api.put(`/me/versions/${id}`, version("Platform roles"), ifMatch(tagOf(listed)));
+    expect(replaced.status).toBe(200);
+    expect(replaced.headers.get("etag")).toBe(tagOf(replaced.body));
+    expect(replaced.headers.get("etag")).not.toBe(tagOf(created.body));
+    expect((await api.get(`/me/versions/${id}`)).headers.get("etag")).toBe(tagOf(replaced.body));
+  });
+
+  it("refuses the second of two tabs that read the same version with 412 naming the version there now, for a replace and a delete", async () => {
+    const { api } = await client();
+    const { id, created } = await made(api);
+    const read = tagOf(created.body);
+
+    const first = await api.put(`/me/versions/${id}`, version("First tab"), ifMatch(read));
+    expect(first.status).toBe(200);
+    const second = await api.put(
+      `/me/versions/${id}`,
+      version("Second tab", { hide_email: true }),
+      ifMatch(read),
+    );
+    expectPreconditionFailed(second);
+    expect((second.body as { message: string }).message).toContain(tagOf(first.body));
+    expect((await api.get(`/me/versions/${id}`)).body).toMatchObject({
+      name: "First tab",
+      hide_email: false,
+    });
+
+    expectPreconditionFailed(await api.delete(`/me/versions/${id}`, ifMatch(read)));
+    expect((await api.get(`/me/versions/${id}`)).status).toBe(200);
+    expect((await api.delete(`/me/versions/${id}`, ifMatch(tagOf(first.body)))).status).toBe(200);
+    expect((await api.get(`/me/versions/${id}`)).status).toBe(404);
+  });
+
+  it("lets exactly one of concurrent replaces naming the same version through", async () => {
+    const { api } = await client();
+    const { id, created } = await made(api);
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        api.put(`/me/versions/${id}`, version(`tab ${i}`), ifMatch(tagOf(created.body))),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 412, 412, 412, 412, 412, 412, 412]);
+    const winner = results.find((r) => r.status === 200)!.body as { name: string };
+    expect((await api.get(`/me/versions/${id}`)).body).toMatchObject({ name: winner.name });
+  });
+
+  it("answers 400 for the body and 404 for a version that is not there before the precondition", async () => {
+    const { api } = await client();
+    const { id } = await made(api);
+    const stale = ifMatch('"2026-01-01T00:00:00.000Z"');
+    const foreign = { include: { hobbies: ["00000000-0000-4000-8000-000000000000"] } };
+    const refused = await api.put(`/me/versions/${id}`, version("Named", foreign), stale);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ issues: [{ path: "include.hobbies.0" }] });
+    expect((await api.put(`/me/versions/${id}`, version(""), stale)).status).toBe(400);
+
+    const missing = "00000000-0000-4000-8000-000000000000";
+    expect((await api.put(`/me/versions/${missing}`, version("Gone"), stale)).status).toBe(404);
+    expect((await api.delete(`/me/versions/${missing}`, stale)).status).toBe(404);
+    expect((await api.delete(`/me/versions/${missing}`, { "if-match": "*" })).status).toBe(404);
+  });
+
+  it("honours If-Unmodified-Since, to the second", async () => {
+    const { api } = await client();
+    const { id, created } = await made(api);
+    const at = Date.parse((created.body as { updated_at: string }).updated_at);
+    const before = { "if-unmodified-since": new Date(at - 2000).toUTCString() };
+    expectPreconditionFailed(await api.put(`/me/versions/${id}`, version("Late"), before));
+    expectPreconditionFailed(await api.delete(`/me/versions/${id}`, before));
+    const after = { "if-unmodified-since": new Date(at + 2000).toUTCString() };
+    expect((await api.put(`/me/versions/${id}`, version("In time"), after)).status).toBe(200);
+  });
+
+  it("refuses an If-Match that is not a list of entity-tags with 400, writing nothing", async () => {
+    const { api } = await client();
+    const { id } = await made(api);
+    for (const value of ["2026-01-01T00:00:00.000Z", '"unterminated', '"a""b"', ","]) {
+      for (const refused of [
+        await api.put(`/me/versions/${id}`, version("Changed"), ifMatch(value)),
+        await api.delete(`/me/versions/${id}`, ifMatch(value)),
+      ]) {
+        expect(refused.status, value).toBe(400);
+        expect(refused.body).toEqual({
+          statusCode: 400,
+          error: "BAD_REQUEST",
+          message: expect.stringContaining("If-Match must be * or a list of entity-tags"),
+        });
+      }
+    }
+    expect((await api.get(`/me/versions/${id}`)).body).toMatchObject({ name: "Backend roles" });
+  });
+
+  it("moves updated_at on by at least 1 ms a write, even past a clock that went back", async () => {
+    const { api, userId } = await client();
+    const { id } = await made(api);
+    const ahead = "2099-01-01T00:00:00.000Z";
+    await queryRows(
+      inject("databaseUrl"),
+      `UPDATE resume.tailored_versions SET updated_at = '${ahead}' WHERE id = '${id}' AND user_id = '${userId}'`,
+    );
+    // Unconditional, as a write of another tab that read nothing first.
+    const written = await api.put(`/me/versions/${id}`, version("Renamed"));
+    expect(written.status).toBe(200);
+    expect((written.body as { updated_at: string }).updated_at).toBe("2099-01-01T00:00:00.001Z");
+    expectPreconditionFailed(await api.put(`/me/versions/${id}`, version("Stale"), ifMatch(`"${ahead}"`)));
+  });
+});
+
 describe("preconditions on writes that do not check them", () => {
   it("refuses them with 400 rather than writing unchecked", async () => {
     const { api } = await client();

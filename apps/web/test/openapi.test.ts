@@ -14,6 +14,7 @@ let document: Record<string, unknown> & { paths: Record<string, Record<string, O
 
 interface Operation {
   security?: unknown[];
+  parameters?: { in: string; name: string }[];
   responses: Record<
     string,
     { content?: Record<string, { schema: unknown }>; headers?: Record<string, unknown> }
@@ -92,6 +93,37 @@ describe("GET /openapi.json", () => {
       }
     }
     expect(document.paths["/me/resume"]?.get?.responses["200"]?.content).toHaveProperty("text/markdown");
+  });
+
+  it("lists the preconditions and the 412 on every conditional write, and the ETag on each answer that carries a version", () => {
+    const operationOf = (route: string) => {
+      const [method, template] = route.split(" ") as [string, string];
+      return document.paths[template]![method]!;
+    };
+    const conditionalWrites = [
+      "put /me/profile",
+      "put /me/versions/{id}",
+      "delete /me/versions/{id}",
+      ...COLLECTIONS.flatMap((c) => [`put ${c.path}/{id}`, `delete ${c.path}/{id}`]),
+    ];
+    for (const route of conditionalWrites) {
+      const operation = operationOf(route);
+      const headers = (operation.parameters ?? []).filter((p) => p.in === "header").map((p) => p.name);
+      expect(headers, route).toEqual(["If-Match", "If-None-Match", "If-Unmodified-Since"]);
+      expect(Object.keys(operation.responses), route).toContain("412");
+    }
+    const versionedAnswers = [
+      "get /me/profile",
+      "put /me/profile",
+      "post /me/versions",
+      "get /me/versions/{id}",
+      "put /me/versions/{id}",
+      ...COLLECTIONS.flatMap((c) => [`post ${c.path}`, `get ${c.path}/{id}`, `put ${c.path}/{id}`]),
+    ];
+    for (const route of versionedAnswers) {
+      const success = route.startsWith("post ") ? "201" : "200";
+      expect(operationOf(route).responses[success]?.headers, route).toHaveProperty("ETag");
+    }
   });
 
   it("is what the committed client types were generated from (npm run openapi:types)", async () => {

@@ -446,13 +446,13 @@ export interface paths {
         get: operations["versions-get"];
         /**
          * Replace a tailored version
-         * @description Every field, as for entries: left out is null, `false` or `"all"`.
+         * @description Every field, as for entries: left out is null, `false` or `"all"`. With If-Match (the ETag a read gave, or the version's updated_at in quotes), it writes only over that version.
          */
         put: operations["versions-replace"];
         post?: never;
         /**
          * Delete a tailored version
-         * @description Its share links go with it: their pages are a 404 at once.
+         * @description Its share links go with it: their pages are a 404 at once. With If-Match, only if it is still that version.
          */
         delete: operations["versions-delete"];
         options?: never;
@@ -4727,6 +4727,8 @@ export interface operations {
                 headers: {
                     /** @description The new version's URL. */
                     Location?: string;
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4830,6 +4832,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4895,7 +4899,14 @@ export interface operations {
     "versions-replace": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
+                "If-Match"?: string;
+                /** @description `*`: write only if there is no such resource yet, else 412 (PUT /me/profile: a first profile only); or ETags the current version must not be. */
+                "If-None-Match"?: string;
+                /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
+                "If-Unmodified-Since"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4956,6 +4967,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4991,6 +5004,15 @@ export interface operations {
             };
             /** @description No tailored version with this id belongs to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition failed: the resource changed since the version If-Match names (or exists, for If-None-Match: *). */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5048,7 +5070,14 @@ export interface operations {
     "versions-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only if the resource is still this version: its ETag as a read gave it (its `updated_at` in quotes), or `*` for any. Else 412. */
+                "If-Match"?: string;
+                /** @description `*`: write only if there is no such resource yet, else 412 (PUT /me/profile: a first profile only); or ETags the current version must not be. */
+                "If-None-Match"?: string;
+                /** @description An HTTP date: write only if the resource has not changed since (whole seconds; If-Match is exact). */
+                "If-Unmodified-Since"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5094,6 +5123,15 @@ export interface operations {
             };
             /** @description No tailored version with this id belongs to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition failed: the resource changed since the version If-Match names (or exists, for If-None-Match: *). */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

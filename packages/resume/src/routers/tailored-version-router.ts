@@ -1,5 +1,6 @@
 import { attachmentDisposition } from "../documents/attachment-disposition.ts";
 import { z } from "zod";
+import { ETAG_HEADER, versionCheckOf } from "@app/rest";
 import { deletedOutput, idInput } from "../schemas/fields.ts";
 import {
   tailoredVersionInput,
@@ -65,7 +66,7 @@ export const tailoredVersionRouter = router({
       },
       rest: {
         successStatus: 201,
-        successHeaders: { Location: "The new version's URL." },
+        successHeaders: { Location: "The new version's URL.", ...ETAG_HEADER },
         errors: { ...foreignIds, 409: `The caller already has ${TAILORED_VERSIONS_PER_PERSON} versions.` },
       },
     })
@@ -87,7 +88,7 @@ export const tailoredVersionRouter = router({
         description:
           "Its fields; lists of entry ids hold only entries that still exist, in their collection's order.",
       },
-      rest: { errors: notFound },
+      rest: { successHeaders: ETAG_HEADER, errors: notFound },
     })
     .input(idInput)
     .output(tailoredVersionOutput)
@@ -100,13 +101,23 @@ export const tailoredVersionRouter = router({
         path: `${TAILORED_VERSIONS_PATH}/{id}`,
         tags,
         summary: "Replace a tailored version",
-        description: 'Every field, as for entries: left out is null, `false` or `"all"`.',
+        description:
+          'Every field, as for entries: left out is null, `false` or `"all"`. ' +
+          "With If-Match (the ETag a read gave, or the version's updated_at in quotes), it writes only over that version.",
       },
-      rest: { errors: { ...foreignIds, ...notFound } },
+      rest: { conditional: true, errors: { ...foreignIds, ...notFound } },
     })
     .input(tailoredVersionReplaceInput)
     .output(tailoredVersionOutput)
-    .mutation(({ ctx, input }) => replaceTailoredVersion(ctx.db, ctx.userId, input.id, input)),
+    .mutation(({ ctx, input }) =>
+      replaceTailoredVersion(
+        ctx.db,
+        ctx.userId,
+        input.id,
+        input,
+        versionCheckOf(ctx.preconditions) ?? undefined,
+      ),
+    ),
 
   delete: userProcedure
     .meta({
@@ -115,14 +126,16 @@ export const tailoredVersionRouter = router({
         path: `${TAILORED_VERSIONS_PATH}/{id}`,
         tags,
         summary: "Delete a tailored version",
-        description: "Its share links go with it: their pages are a 404 at once.",
+        description:
+          "Its share links go with it: their pages are a 404 at once. With If-Match, only if it is still that version.",
       },
-      rest: { errors: notFound },
+      rest: { conditional: true, errors: notFound },
     })
     .input(idInput)
     .output(deletedOutput)
     .mutation(async ({ ctx, input }) => {
-      await deleteTailoredVersion(ctx.db, ctx.userId, input.id);
+      const check = versionCheckOf(ctx.preconditions) ?? undefined;
+      await deleteTailoredVersion(ctx.db, ctx.userId, input.id, check);
       return { statusCode: 200 as const, message: `tailored version ${input.id} deleted` };
     }),
 

@@ -5,6 +5,7 @@ import { DomainError } from "@app/rest/errors";
 import type { VersionCheck } from "@app/rest/preconditions";
 import type { Collection } from "../collections.ts";
 import { LIMITS } from "../limits.ts";
+import { checkedWrite, type CheckedRow } from "./checked-write.ts";
 import { tableOf } from "./collection-tables.ts";
 import {
   advisoryXactLock,
@@ -12,10 +13,8 @@ import {
   columnValues,
   entryJson,
   listJson,
-  NEXT_UPDATED_AT,
-  VERSION_SQL,
+  nextUpdatedAtOf,
 } from "./sql.ts";
-import { versionConflict } from "./version-conflict.ts";
 
 /** An entry of `C` as the API answers it (the JSON that entryJson builds). */
 type Entry<C extends Collection> = z.output<C["output"]>;
@@ -24,36 +23,16 @@ const notFound = (collection: Collection) =>
   new DomainError(404, `no ${collection.entityType} entry with that id`);
 
 /**
- * Runs `write` on the entry when `check` (the request's If-Match...) passes
- * for its version, read and locked in the same transaction so that no other
- * write comes between; without a check, `write` runs alone. An entry that is
- * not there is the 404 whatever the check (RFC 9110, 13.2.1).
+ * The entry's row, for a conditional write (checked-write.ts). Not there to
+ * lock, it is the 404 when it is not there at all; else replacedWhileWaited.
  */
-async function checkedWrite<T>(
-  db: Database,
-  collection: Collection,
-  userId: string,
-  id: string,
-  check: VersionCheck | undefined,
-  write: (db: Queryable) => Promise<T>,
-): Promise<T> {
-  if (!check) return write(db);
-  return inTransaction(db, async (tx) => {
-    for (;;) {
-      const [row] = await tx.query<{ version: string }>(
-        `SELECT ${VERSION_SQL} AS version FROM ${tableOf(collection).table} t WHERE t.id = $1::uuid AND t.user_id = $2 FOR UPDATE`,
-        id,
-        userId,
-      );
-      if (row) {
-        if (!check(row.version)) throw versionConflict(`${collection.entityType} entry`, row.version);
-        return write(tx);
-      }
-      // 404 when it is not there at all; else replacedWhileWaited.
-      await getEntry(tx, collection, userId, id);
-    }
-  });
-}
+const checkedEntryRow = (collection: Collection, userId: string, id: string): CheckedRow => ({
+  table: tableOf(collection).table,
+  id,
+  userId,
+  what: `${collection.entityType} entry`,
+  whenMissing: (tx) => getEntry(tx, collection, userId, id),
+});
 
 export async function listEntries<C extends Collection>(
   db: Database,
@@ -224,10 +203,10 @@ export async function replaceEntry<C extends Collection>(
     ? `AND (t.${transition.column}::text = $${3 + values.length} OR t.${transition.column}::text = ANY($${4 + values.length}::text[]))`
     : "";
   for (;;) {
-    const [row] = await checkedWrite(db, collection, userId, id, check, (db) =>
+    const [row] = await checkedWrite(db, checkedEntryRow(collection, userId, id), check, (db) =>
       queryRows<{ entry: Entry<C> }>(
         db,
-        `UPDATE ${table} AS t SET ${assignments.join(", ")}, updated_at = ${NEXT_UPDATED_AT}
+        `UPDATE ${table} AS t SET ${assignments.join(", ")}, updated_at = ${nextUpdatedAtOf("t")}
           WHERE t.id = $1::uuid AND t.user_id = $2 ${guard}
          RETURNING ${entryJson(collection)} AS entry`,
         id,
@@ -277,7 +256,7 @@ export async function deleteEntry(
   check?: VersionCheck,
 ): Promise<void> {
   for (;;) {
-    const deleted = await checkedWrite(db, collection, userId, id, check, (db) =>
+    const deleted = await checkedWrite(db, checkedEntryRow(collection, userId, id), check, (db) =>
       queryRows(
         db,
         `DELETE FROM ${tableOf(collection).table} t WHERE t.id = $1::uuid AND t.user_id = $2 RETURNING true`,

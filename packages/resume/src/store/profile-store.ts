@@ -11,7 +11,7 @@ import {
 } from "@app/db";
 import type { VersionCheck } from "@app/rest/preconditions";
 import type { Profile, ProfileInput } from "../schemas/profile.ts";
-import { columnValues, NEXT_UPDATED_AT, PROFILE_COLUMNS, profileJson, VERSION_SQL } from "./sql.ts";
+import { columnValues, nextUpdatedAtOf, PROFILE_COLUMNS, profileJson, VERSION_SQL } from "./sql.ts";
 import { versionConflict } from "./version-conflict.ts";
 
 /** The caller's profile; null before the first PUT. */
@@ -111,7 +111,7 @@ const upsertProfilesSql = (onConflict: "DO UPDATE" | "DO NOTHING") =>
   ON CONFLICT (user_id) ${
     onConflict === "DO NOTHING"
       ? "DO NOTHING"
-      : `DO UPDATE SET ${PROFILE_COLUMN_NAMES.map((c) => `${c} = EXCLUDED.${c}`).join(", ")}, updated_at = ${NEXT_UPDATED_AT}`
+      : `DO UPDATE SET ${PROFILE_COLUMN_NAMES.map((c) => `${c} = EXCLUDED.${c}`).join(", ")}, updated_at = ${nextUpdatedAtOf("t")}`
   }
   RETURNING t.user_id, ${isoTimestampSql("t.created_at")} AS created_at, ${isoTimestampSql("t.updated_at")} AS updated_at`;
 const UPSERT_PROFILES_SQL = {

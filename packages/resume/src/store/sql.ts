@@ -25,13 +25,14 @@ export function entryJson(collection: Collection): string {
 }
 
 /**
- * What a write sets the `updated_at` of its row (alias `t`) to: the time of
- * the write (not its transaction's start, which may be long before, when it
- * waited for the row), and at least 1 ms past the last write's, so that no
+ * What a write sets the `updated_at` of its row (alias `alias`) to: the time
+ * of the write (not its transaction's start, which may be long before, when
+ * it waited for the row), and at least 1 ms past the last write's, so that no
  * two versions of a row share one (a version is what If-Match compares;
  * @app/rest/preconditions).
  */
-export const NEXT_UPDATED_AT = `greatest(clock_timestamp(), t.updated_at + interval '1 millisecond')`;
+export const nextUpdatedAtOf = (alias: string) =>
+  `greatest(clock_timestamp(), ${alias}.updated_at + interval '1 millisecond')`;
 
 /** A row's version (alias `t`) as the API gives it: its updated_at, as in its JSON. */
 export const VERSION_SQL = isoTimestampSql("t.updated_at");

@@ -1,13 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { inTransaction, isoTimestampSql, queryRows, type Database, type Queryable } from "@app/db";
 import { DomainError, invalidRequestError } from "@app/rest/errors";
+import type { VersionCheck } from "@app/rest/preconditions";
 import { COLLECTIONS, type Collection } from "../collections.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import type { TailoredVersion, TailoredVersionInput } from "../schemas/tailored-version.ts";
+import { checkedWrite, lockCheckedVersion, type CheckedRow } from "./checked-write.ts";
 import { tableOf } from "./collection-tables.ts";
 import { wholeResumeJson } from "./resume-store.ts";
 import { RESUME_VERSION_SQL } from "./resume-versions.ts";
-import { advisoryXactLock } from "./sql.ts";
+import { advisoryXactLock, nextUpdatedAtOf } from "./sql.ts";
 
 /** Versions one person may hold at once; the next create answers 409, as a full collection does. */
 export const TAILORED_VERSIONS_PER_PERSON = 20;
@@ -146,19 +148,34 @@ export async function getTailoredVersion(
   return row.version;
 }
 
-/** Replaces every field of a version (left out: null, false or "all"). */
+/** The version's row, for a conditional write (checked-write.ts); not there to lock, its 404. */
+const checkedVersionRow = (userId: string, id: string): CheckedRow => ({
+  table: "resume.tailored_versions",
+  id,
+  userId,
+  what: "tailored version",
+  whenMissing: (tx) => getTailoredVersion(tx, userId, id),
+});
+
+/**
+ * Replaces every field of a version (left out: null, false or "all"). `check`
+ * is the request's If-Match... (checked-write.ts), which goes after the lists'
+ * check: a body that would be refused is its 400 whatever the precondition.
+ */
 export async function replaceTailoredVersion(
   db: Database,
   userId: string,
   id: string,
   input: TailoredVersionInput,
+  check?: VersionCheck,
 ): Promise<TailoredVersion> {
   const replaced = await inTransaction(db, async (tx) => {
     await refuseForeignIds(tx, userId, input);
+    if (check) await lockCheckedVersion(tx, checkedVersionRow(userId, id), check);
     const [row] = await tx.query<{ version: TailoredVersion }>(
       `UPDATE resume.tailored_versions AS v
           SET name = $3, headline = $4, summary = $5, theme = $6, hide_email = $7, include = $8::jsonb,
-              updated_at = now()
+              updated_at = ${nextUpdatedAtOf("v")}
         WHERE v.id = $1::uuid AND v.user_id = $2
        RETURNING ${VERSION_JSON} AS version`,
       id,
@@ -171,13 +188,23 @@ export async function replaceTailoredVersion(
   return replaced;
 }
 
-/** Deletes a version and its share links (their pages are 404 at once). */
-export async function deleteTailoredVersion(db: Database, userId: string, id: string): Promise<void> {
-  const deleted = await queryRows(
-    db,
-    `DELETE FROM resume.tailored_versions WHERE id = $1::uuid AND user_id = $2 RETURNING true`,
-    id,
-    userId,
+/**
+ * Deletes a version and its share links (their pages are 404 at once);
+ * `check` is the request's If-Match... (checked-write.ts).
+ */
+export async function deleteTailoredVersion(
+  db: Database,
+  userId: string,
+  id: string,
+  check?: VersionCheck,
+): Promise<void> {
+  const deleted = await checkedWrite(db, checkedVersionRow(userId, id), check, (db) =>
+    queryRows(
+      db,
+      `DELETE FROM resume.tailored_versions WHERE id = $1::uuid AND user_id = $2 RETURNING true`,
+      id,
+      userId,
+    ),
   );
   if (deleted.length === 0) throw notFound();
 }
