@@ -240,6 +240,46 @@ test("an empty section can be left out of a version before it has entries; the p
   }
 });
 
+test("one version open in two tabs: the later save says it was changed in another tab and keeps its typing", async ({
+  page,
+  context,
+}) => {
+  await signIn(page, uniqueUser("versions-two-tabs"));
+  const mine = await makeVersion(page, "Backend roles");
+
+  const other = await context.newPage();
+  await other.goto("/editor");
+  await other.getByRole("button", { name: "Manage versions" }).click();
+  await other.getByRole("button", { name: "Edit Backend roles" }).click();
+  const theirs = other.getByTestId("version-editor");
+  await theirs.getByLabel("Headline").fill("Data engineer");
+
+  await mine.getByLabel("Headline").fill("Platform engineer");
+  await mine.getByRole("button", { name: "Save version" }).click();
+  await expect(mine.getByRole("status").first()).toHaveText("Version saved.");
+
+  await theirs.getByRole("button", { name: "Save version" }).click();
+  await expect(theirs.getByRole("alert")).toContainText(
+    "This was changed in another tab or app after you opened it, so nothing was saved.",
+  );
+  await expect(theirs.getByLabel("Headline")).toHaveValue("Data engineer");
+  await expect(other.getByTestId("version")).toContainText("“Platform engineer”");
+
+  // Told, the person saves again: theirs now replaces the first tab's.
+  await theirs.getByRole("button", { name: "Save version" }).click();
+  await expect(theirs.getByRole("status").first()).toHaveText("Version saved.");
+  await expect(theirs.getByRole("alert")).toHaveCount(0);
+  await expect(other.getByTestId("version")).toContainText("“Data engineer”");
+
+  // The first tab's list still shows its own save: its delete is refused, and the list shows the version now.
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Delete Backend roles" }).click();
+  await expect(page.getByTestId("versions").getByRole("status").first()).toContainText(
+    "was changed in another tab or app since this page showed it, so it was not deleted",
+  );
+  await expect(page.getByTestId("version")).toContainText("“Data engineer”");
+});
+
 test("a version whose listed job was deleted while it was open saves without it", async ({ page }) => {
   await signIn(page, uniqueUser("versions-deleted"));
   await threeJobs(page);

@@ -12,7 +12,11 @@ export { profileFields, type Profile } from "./schemas/profile.ts";
 export type { WholeResume } from "./schemas/whole-resume.ts";
 export { THEME_NAMES, type ThemeName } from "./themes/theme-names.ts";
 export type { AccessToken, TokenScope } from "./schemas/access-token.ts";
-export type { TailoredVersion, VersionInclude } from "./schemas/tailored-version.ts";
+export {
+  tailoredVersionFields,
+  type TailoredVersion,
+  type VersionInclude,
+} from "./schemas/tailored-version.ts";
 export { SHARE_LINK_MAX_DAYS, type ShareLink } from "./schemas/share-link.ts";
 export { SECTIONS as JSON_RESUME_SECTIONS } from "./json-resume/json-resume-mapping.ts";
 export { describeUnshown, unshownPartsOf } from "./json-resume/describe-unshown.ts";

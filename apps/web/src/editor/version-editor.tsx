@@ -2,21 +2,44 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import {
   COLLECTIONS,
+  tailoredVersionFields,
   THEME_NAMES,
   type CollectionName,
   type TailoredVersion,
   type ThemeName,
+  type VersionInclude,
   type WholeResume,
 } from "@app/resume/client";
 import { downloadFile } from "./download-file.ts";
 import { useEditorSession } from "./editor-session.tsx";
 import { SECTIONS } from "./field-specs.ts";
+import { sameInput } from "./form-values.ts";
 import { ShareLinksList } from "./share-links-list.tsx";
 import { ThemePreview } from "./theme-preview.tsx";
-import { api } from "./trpc.ts";
+import { api, onlyOver } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
+import { useValidatedSave } from "./use-validated-save.ts";
 
-type Draft = Pick<TailoredVersion, "name" | "headline" | "summary" | "theme" | "hide_email" | "include">;
+/** What a save of a version sends: every field (PUT replaces the whole version). */
+type VersionFields = Pick<
+  TailoredVersion,
+  "name" | "headline" | "summary" | "theme" | "hide_email" | "include"
+>;
+
+/**
+ * What the form holds: the fields as typed, and the version (`updated_at`) the
+ * form was opened from, over which alone its save goes (onlyOver).
+ */
+type Draft = VersionFields & { based_on: string };
+
+const fieldsOf = ({ name, headline, summary, theme, hide_email, include }: VersionFields): VersionFields => ({
+  name,
+  headline,
+  summary,
+  theme,
+  hide_email,
+  include,
+});
 
 const FILES = [
   { label: "PDF (A4)", query: "format=pdf&paper=a4", fileName: "resume.pdf" },
@@ -41,6 +64,23 @@ function includeOfResume(draft: Draft, resume: WholeResume): Draft["include"] {
 }
 
 /**
+ * A version's fields as the service keeps them (trimmed, blank as null, its
+ * lists as sets: entries show in their collection's order whatever the
+ * list's), so that what is there now can be told from what a save sent.
+ */
+function keptFields(fields: VersionFields): VersionFields {
+  const read = tailoredVersionFields.safeParse(fields);
+  const kept = read.success ? read.data : fields;
+  const include = Object.fromEntries(
+    COLLECTIONS.map(({ name }) => {
+      const choice = kept.include[name];
+      return [name, choice === "all" ? choice : [...new Set(choice.map((id) => id.toLowerCase()))].sort()];
+    }),
+  ) as VersionInclude;
+  return { ...fieldsOf(kept), include };
+}
+
+/**
  * One version opened for editing: its name, headline, theme and email, the
  * entries it shows (each section "all", entries added later too, or those
  * ticked), a preview of its page, its files and its share links.
@@ -49,20 +89,24 @@ export function VersionEditor({
   version,
   resume,
   onSaved,
+  onChangedElsewhere,
   onClose,
 }: {
   version: TailoredVersion;
   resume: WholeResume;
   onSaved(saved: TailoredVersion): void;
+  /** The version was found changed by another tab or app (a save refused): the panel shows it anew. */
+  onChangedElsewhere(): void;
   onClose(): void;
 }) {
   const { markExpired } = useEditorSession();
   const handleFailure = useFailureHandler();
-  const [draft, setDraft] = useState<Draft>(version);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [draft, setDraft] = useState<Draft>(() => ({ ...fieldsOf(version), based_on: version.updated_at }));
+  const { errors: fieldErrors, failure, saving, save: validatedSave, reset } = useValidatedSave();
   const [status, setStatus] = useState("");
   const [previewHtml, setPreviewHtml] = useState<string | null>(null);
   const previewFrame = useRef<HTMLIFrameElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
   const nameRef = useRef<HTMLInputElement>(null);
   const id = version.id;
 
@@ -83,21 +127,37 @@ export function VersionEditor({
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    setFieldErrors({});
-    try {
-      const saved = await api.versions.replace.mutate({
-        id,
-        ...draft,
-        include: includeOfResume(draft, resume),
-      });
-      setStatus("Version saved.");
-      onSaved(saved);
+    setStatus("");
+    const input = { ...fieldsOf(draft), include: includeOfResume(draft, resume) };
+    let saved: TailoredVersion | undefined;
+    const write = async () => {
+      saved = await api.versions.replace.mutate({ id, ...input }, { context: onlyOver(draft.based_on) });
+    };
+    const outcome = await validatedSave(tailoredVersionFields, input, write, { form: formRef.current });
+    if (outcome === "saved") {
+      await keepSaved(saved!);
+    } else if (outcome === "changed") {
+      const current = await api.versions.get.query({ id }).catch(() => null);
+      // What is there now is what this save wrote (a save sent again after its answer was lost), or
+      // another tab saved the same: nothing of the person's is lost by calling it saved.
+      if (current && sameInput(keptFields(fieldsOf(current)), keptFields(input))) {
+        reset();
+        return keepSaved(current);
+      }
+      // Saving again goes over the version there is now: the person has been told, and chooses.
+      if (current) setDraft((typed) => ({ ...typed, based_on: current.updated_at }));
+      onChangedElsewhere();
       if (previewHtml !== null) await preview();
-    } catch (error) {
-      const failure = handleFailure(error);
-      setFieldErrors(failure.fieldErrors);
-      setStatus(failure.message);
     }
+  }
+
+  /** The form goes on from `saved`, the version as the service now has it. */
+  async function keepSaved(saved: TailoredVersion) {
+    // What was typed while the save was under way stays, now over the version saved.
+    setDraft((typed) => ({ ...typed, based_on: saved.updated_at }));
+    setStatus("Version saved.");
+    onSaved(saved);
+    if (previewHtml !== null) await preview();
   }
 
   async function preview() {
@@ -132,7 +192,7 @@ export function VersionEditor({
   return (
     <section className="entry-form" aria-labelledby={headingId} data-testid="version-editor">
       <h3 id={headingId}>Version “{version.name}”</h3>
-      <form aria-labelledby={headingId} onSubmit={(event) => void save(event)} noValidate>
+      <form ref={formRef} aria-labelledby={headingId} onSubmit={(event) => void save(event)} noValidate>
         <div className="grid">
           <div>
             <label htmlFor={`version-name-${id}`} className="required">
@@ -234,8 +294,17 @@ export function VersionEditor({
           );
         })}
         {fieldErrors.include && <p className="field-error">{fieldErrors.include}</p>}
+        {failure && (
+          <p className="form-error" role="alert">
+            {failure.message}
+            {failure.kind === "changed" &&
+              " Save again to replace that version with yours, or Close to keep it."}
+          </p>
+        )}
         <div className="actions">
-          <button type="submit">Save version</button>
+          <button type="submit" disabled={saving}>
+            Save version
+          </button>
           <button type="button" className="secondary" onClick={() => void preview()}>
             Preview
           </button>

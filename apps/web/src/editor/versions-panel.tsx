@@ -1,7 +1,7 @@
 "use client";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { COLLECTIONS, type ShareLink, type TailoredVersion, type WholeResume } from "@app/resume/client";
-import { api } from "./trpc.ts";
+import { api, onlyOver } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 import { VersionEditor } from "./version-editor.tsx";
 
@@ -64,14 +64,24 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
 
   async function remove(version: TailoredVersion) {
     if (!window.confirm(`Delete the version “${version.name}”? ${await whatItsLinksLose(version)}`)) return;
+    let done = `Version “${version.name}” deleted.`;
     try {
-      await api.versions.delete.mutate({ id: version.id });
-      if (openId === version.id) setOpenId(null);
-      setStatus(`Version “${version.name}” deleted.`);
-      await reload();
+      // Only the version the person saw: what another tab or app changed meanwhile is shown first.
+      await api.versions.delete.mutate({ id: version.id }, { context: onlyOver(version.updated_at) });
     } catch (error) {
-      setStatus(handleFailure(error).message);
+      const failure = handleFailure(error);
+      if (failure.kind === "changed") {
+        setStatus(
+          `The version “${version.name}” was changed in another tab or app since this page showed it, so it was not deleted. Here it is as it is now: delete it again if you still want to.`,
+        );
+        return reload();
+      }
+      if (failure.kind !== "gone") return setStatus(failure.message);
+      done = `The version “${version.name}” was already deleted in another tab or app.`;
     }
+    if (openId === version.id) setOpenId(null);
+    setStatus(done);
+    await reload();
   }
 
   function close(version: TailoredVersion) {
@@ -149,6 +159,7 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
                   onSaved={(saved) => {
                     setVersions((current) => current?.map((v) => (v.id === saved.id ? saved : v)) ?? null);
                   }}
+                  onChangedElsewhere={() => void reload()}
                   onClose={() => close(version)}
                 />
               )}
