@@ -64,20 +64,18 @@ function includeOfResume(draft: Draft, resume: WholeResume): Draft["include"] {
 }
 
 /**
- * A version's fields as the service keeps them (trimmed, blank as null, its
- * lists as sets: entries show in their collection's order whatever the
- * list's), so that what is there now can be told from what a save sent.
+ * A version's fields with its lists as sets (entries show in their
+ * collection's order whatever the list's), so that what is there now can be
+ * told from what a save sent (sameInput reads both as the service keeps them).
  */
 function keptFields(fields: VersionFields): VersionFields {
-  const read = tailoredVersionFields.safeParse(fields);
-  const kept = read.success ? read.data : fields;
   const include = Object.fromEntries(
     COLLECTIONS.map(({ name }) => {
-      const choice = kept.include[name];
+      const choice = fields.include[name];
       return [name, choice === "all" ? choice : [...new Set(choice.map((id) => id.toLowerCase()))].sort()];
     }),
   ) as VersionInclude;
-  return { ...fieldsOf(kept), include };
+  return { ...fieldsOf(fields), include };
 }
 
 /**
@@ -140,7 +138,7 @@ export function VersionEditor({
       const current = await api.versions.get.query({ id }).catch(() => null);
       // What is there now is what this save wrote (a save sent again after its answer was lost), or
       // another tab saved the same: nothing of the person's is lost by calling it saved.
-      if (current && sameInput(keptFields(fieldsOf(current)), keptFields(input))) {
+      if (current && sameInput(tailoredVersionFields, keptFields(fieldsOf(current)), keptFields(input))) {
         reset();
         return keepSaved(current);
       }
