@@ -113,7 +113,8 @@ export function createLedgerServer({
     try {
       const caller = verifySigV4Request(
         { method, target: sent.raw, headers: req.headersDistinct, body },
-        { credentials, region, service: "execute-api" },
+        // The key of POST /accounts: unsigned, a copy of a request could create a second account.
+        { credentials, region, service: "execute-api", signedWhenSent: ["idempotency-key"] },
       );
       record.user = caller.principal;
       return await rest.handle(restRequestOf(req, target, body), {

@@ -28,7 +28,7 @@ afterAll(async () => {
 const run = promisify(execFile);
 
 /** Debian's curl with its built-in SigV4 signer. */
-async function curl(method: string, path: string, body?: unknown) {
+async function curl(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const args = [
     "-s",
     "-w",
@@ -42,6 +42,7 @@ async function curl(method: string, path: string, body?: unknown) {
   ];
   if (body !== undefined)
     args.push("-H", "content-type: application/json", "--data-binary", JSON.stringify(body));
+  for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}: ${value}`);
   const { stdout } = await run("curl", [...args, `${ledger.url}${path}`]);
   const cut = stdout.lastIndexOf("\n");
   return {
@@ -88,6 +89,18 @@ describe("requests signed by real clients", () => {
   it("curl --aws-sigv4 creates an account, posts a transaction and reads with a query", async () => {
     const account = await curl("POST", "/accounts", { name: "curl account", type: "asset", currency: "EUR" });
     expect(account.status).toBe(201);
+    // It signs the headers it is given: an Idempotency-Key, which must be signed, is.
+    const keyed = { "Idempotency-Key": `curl-${crypto.randomUUID()}` };
+    const created = await curl(
+      "POST",
+      "/accounts",
+      { name: "curl keyed", type: "asset", currency: "EUR" },
+      keyed,
+    );
+    expect(created.status).toBe(201);
+    expect(
+      await curl("POST", "/accounts", { name: "curl keyed", type: "asset", currency: "EUR" }, keyed),
+    ).toEqual(created);
     const posted = await curl("POST", "/transactions", transaction(`curl-${crypto.randomUUID()}`));
     expect(posted.status).toBe(201);
     expect((await curl("GET", `/transactions/${posted.body.id}`)).body).toEqual(posted.body);

@@ -161,6 +161,18 @@ describe("SigV4 refusals", () => {
     );
   });
 
+  it("refuses an Idempotency-Key sent unsigned: a copy of the request could carry another key and create a second account", async () => {
+    const signed = await sign({ headers: { "idempotency-key": `signed-${crypto.randomUUID()}` } });
+    expect((await send(signed)).status).toBe(201);
+    const request = await sign();
+    await expectRefused(
+      { ...request, headers: { ...request.headers, "idempotency-key": `added-${crypto.randomUUID()}` } },
+      403,
+      "SignatureDoesNotMatch",
+      /^idempotency-key is sent, so it must be a signed header$/,
+    );
+  });
+
   it("refuses the method, path, query, body or a signed header changed after signing", async () => {
     const id = await ledgerClient(ledger.url).account();
     const post = await sign();

@@ -16,6 +16,8 @@ export interface VerifyOptions {
   region: string;
   service: string;
   now?: Date;
+  /** Headers (lower case) that must be signed when sent (checkRequiredSignedHeaders). */
+  signedWhenSent?: readonly string[];
 }
 
 /** Derived signing keys, kept between requests (four HMACs each otherwise). */
@@ -42,7 +44,7 @@ export function verifySigV4Request(request: ReceivedRequest, options: VerifyOpti
   const { amzDate, signedAt } = requestDateOf(request.headers);
   const credential = credentialOf(options.credentials, authorization.accessKeyId);
   checkCredentialScope(authorization.scope, amzDate, options);
-  checkRequiredSignedHeaders(authorization.signedHeaders);
+  checkRequiredSignedHeaders(authorization.signedHeaders, request.headers, options.signedWhenSent);
   checkClockSkew(signedAt, options.now ?? new Date());
   const { signedHeaders, scope } = authorization;
   const payloadHash = payloadHashOf(request);

@@ -13,7 +13,7 @@ describe("checkCredentialScope and checkRequiredSignedHeaders, against the suite
     it(`accept ${name}'s scope and signed headers`, () => {
       const [, amzDate = "", scope = ""] = stringToSign.split("\n");
       expect(() => checkCredentialScope(scope.split("/") as CredentialScope, amzDate, context)).not.toThrow();
-      expect(() => checkRequiredSignedHeaders(canonicalRequest.signedHeaders)).not.toThrow();
+      expect(() => checkRequiredSignedHeaders(canonicalRequest.signedHeaders, {})).not.toThrow();
     });
   }
 });
@@ -72,7 +72,7 @@ describe("checkRequiredSignedHeaders refuses: 403 SignatureDoesNotMatch", () => 
       [[], "host"],
     ] as [string[], string][]) {
       expect(
-        refusalOf(() => checkRequiredSignedHeaders(signedHeaders)),
+        refusalOf(() => checkRequiredSignedHeaders(signedHeaders, {})),
         signedHeaders.join(";"),
       ).toEqual({
         status: 403,
@@ -80,5 +80,22 @@ describe("checkRequiredSignedHeaders refuses: 403 SignatureDoesNotMatch", () => 
         message: `${missing} must be a signed header`,
       });
     }
+  });
+
+  it("a header of the service's that is sent but not signed; one not sent may be left out", () => {
+    const signed = ["host", "x-amz-date"];
+    expect(
+      refusalOf(() => checkRequiredSignedHeaders(signed, { "idempotency-key": ["k"] }, ["idempotency-key"])),
+    ).toEqual({
+      status: 403,
+      errorName: "SignatureDoesNotMatch",
+      message: "idempotency-key is sent, so it must be a signed header",
+    });
+    expect(() => checkRequiredSignedHeaders(signed, {}, ["idempotency-key"])).not.toThrow();
+    expect(() =>
+      checkRequiredSignedHeaders([...signed, "idempotency-key"], { "idempotency-key": ["k"] }, [
+        "idempotency-key",
+      ]),
+    ).not.toThrow();
   });
 });
