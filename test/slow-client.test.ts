@@ -38,13 +38,16 @@ function holdOpen(baseUrl: string, text: string): Promise<{ ms: number; received
 describe("slow clients", () => {
   it("cut off a request whose body stops coming within 30 s, and one whose headers stop within 20 s", async () => {
     const partialBody =
-      "POST /me/skills HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n" +
+      "POST /me/skills HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n" +
       '{"name":"slow"';
     // Signed in: without a token the resume service answers 401 before it reads a body.
     const { authorization } = await newUser();
-    const partialHeaders = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n";
+    const partialHeaders = "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: 1\r\n";
     const [webBody, ledgerBody, webHeaders, ledgerHeaders] = await Promise.all([
-      holdOpen(web.url, partialBody.replace("Host: x\r\n", `Host: x\r\nAuthorization: ${authorization}\r\n`)),
+      holdOpen(
+        web.url,
+        partialBody.replace("Host: localhost\r\n", `Host: localhost\r\nAuthorization: ${authorization}\r\n`),
+      ),
       holdOpen(ledger.url, partialBody.replace("/me/skills", "/transactions")),
       holdOpen(web.url, partialHeaders),
       holdOpen(ledger.url, partialHeaders),

@@ -28,7 +28,11 @@ import { createResumeApi } from "./api/resume-api.ts";
 import { createSharedRateLimit } from "./api/shared-rate-limit.ts";
 import { createWebServer } from "./api/web-server.ts";
 import { clerkConfig, webEnv } from "./env.ts";
-import { refuseLocalSignInOnNetwork } from "./refuse-local-sign-in-on-network.ts";
+import {
+  isLoopbackHost,
+  refuseLocalSignInOnNetwork,
+  servesLoopbackNamesOnly,
+} from "./refuse-local-sign-in-on-network.ts";
 import { tokenVerifier } from "./server/auth.ts";
 
 const startup = exitOnStartupFailure("web");
@@ -82,6 +86,7 @@ const service = createWebServer({
   publicPages,
   handleNext: app.getRequestHandler(),
   isDatabaseReachable: () => isDatabaseReachable(db),
+  ...((await servesLoopbackNamesOnly()) ? { acceptsHost: isLoopbackHost } : {}),
   logger,
   metrics,
 });

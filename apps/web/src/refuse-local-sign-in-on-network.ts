@@ -19,3 +19,30 @@ export async function refuseLocalSignInOnNetwork(): Promise<void> {
 
 const isLoopback = (host: string) =>
   host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/**
+ * Whether the server answers only requests that name a loopback host: with
+ * the local sign-in, unless LOCAL_SIGN_IN_ON_NETWORK opened it (acceptsHost).
+ */
+export async function servesLoopbackNamesOnly(): Promise<boolean> {
+  return (await authSetup()).mode === "local" && !webEnv().LOCAL_SIGN_IN_ON_NETWORK;
+}
+
+/**
+ * Whether a request's `Host` names this machine's loopback (`localhost`,
+ * `*.localhost`, `127.x.y.z`, `[::1]`, any port), or is not sent (HTTP/1.0).
+ * A page of another site whose name was pointed at 127.0.0.1 (DNS
+ * rebinding) reaches a server on loopback with its own name in `Host`: with
+ * the local sign-in it could sign in as anyone and read every resume.
+ */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (host === undefined) return true;
+  if (!URL.canParse(`http://${host}`)) return false;
+  const { hostname } = new URL(`http://${host}`);
+  return (
+    hostname === "localhost" ||
+    hostname.endsWith(".localhost") ||
+    hostname === "[::1]" ||
+    /^127\.\d+\.\d+\.\d+$/.test(hostname)
+  );
+}

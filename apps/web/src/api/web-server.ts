@@ -36,6 +36,8 @@ export interface WebServerDeps {
   /** Pages, /docs, /openapi.json, the local sign-in, static files. */
   handleNext: NextHandler;
   isDatabaseReachable(): Promise<boolean>;
+  /** Whether a request's `Host` is one this server answers (unset: any); else 421. */
+  acceptsHost?: (host: string | undefined) => boolean;
   logger: Logger;
   metrics?: ServiceMetrics;
 }
@@ -78,6 +80,7 @@ export function createWebServer({
   publicPages,
   handleNext,
   isDatabaseReachable,
+  acceptsHost = () => true,
   logger,
   metrics,
 }: WebServerDeps): ServiceServer {
@@ -91,6 +94,10 @@ export function createWebServer({
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, record: RequestRecord) {
     const badTarget = badTargetAnswer(req.url ?? "/");
     if (badTarget) return sendAnswer(res, badTarget, SECURITY_HEADERS);
+    if (!acceptsHost(req.headers.host)) {
+      const message = `this server answers requests to localhost only, not to ${req.headers.host}`;
+      return sendAnswer(res, errorAnswer(421, message), SECURITY_HEADERS);
+    }
     const target = parseRequestTarget(req.url ?? "/");
     const pathname = target.path;
     try {

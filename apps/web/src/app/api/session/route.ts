@@ -12,8 +12,25 @@ export const dynamic = "force-dynamic";
 const redirect = (location: string, cookie: string) =>
   new Response(null, { status: 303, headers: { Location: location, "Set-Cookie": cookie } });
 
+/**
+ * Whether a form comes from another site: browsers say where a post comes
+ * from (`Origin`). Such a form could sign the person in as whoever that site
+ * chose, so that what they type next goes to its account.
+ */
+function postedFromElsewhere(request: Request): boolean {
+  const origin = request.headers.get("origin");
+  if (origin === null) return false;
+  return !URL.canParse(origin) || new URL(origin).host !== request.headers.get("host");
+}
+
 /** The local development sign-in: a user id in, a session cookie out. */
 export async function POST(request: Request) {
+  if (postedFromElsewhere(request)) {
+    return Response.json(
+      { statusCode: 403, error: "FORBIDDEN", message: "a sign-in form must be sent from this site" },
+      { status: 403 },
+    );
+  }
   const form = await request.formData().catch(() => null);
   const setup = await authSetup();
   if (form?.get("action") === "sign-out") return redirect("/sign-in", clearedSessionCookie);
