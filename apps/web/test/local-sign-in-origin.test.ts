@@ -36,7 +36,7 @@ describe("the local sign-in", () => {
     expect(elsewhere.headers.get("set-cookie")).toBeNull();
     expect((await signIn({ origin: "null" })).status).toBe(403);
 
-    for (const headers of [{ origin: web.url }, {}]) {
+    for (const headers of [{ origin: web.url }, {}] as Record<string, string>[]) {
       const here = await signIn(headers);
       expect(here.status).toBe(303);
       expect(here.headers.get("location")).toBe("/editor");
@@ -73,5 +73,21 @@ describe("the local sign-in", () => {
       });
       expect(named.status, host).toBe(200);
     }
+  });
+
+  it("marks its cookie Secure when PUBLIC_URL is https, as behind a proxy that ends TLS", async () => {
+    const proxied = await startWebServer({ PUBLIC_URL: "https://resume.example.org" });
+    try {
+      const answer = await fetch(`${proxied.url}/api/session`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "user=alice",
+        redirect: "manual",
+      });
+      expect(answer.headers.get("set-cookie")).toMatch(/^resume_session=[^;]+;.*; Secure$/);
+    } finally {
+      await proxied.stop();
+    }
+    expect((await signIn({})).headers.get("set-cookie")).not.toMatch(/Secure/);
   });
 });

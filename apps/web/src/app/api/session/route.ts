@@ -1,3 +1,4 @@
+import { webEnv } from "../../../env.ts";
 import { authSetup } from "../../../server/auth.ts";
 import {
   clearedSessionCookie,
@@ -45,6 +46,7 @@ export async function POST(request: Request) {
   if (!LOCAL_USER_ID.test(userId)) {
     return redirect(`/sign-in?error=user&next=${encodeURIComponent(next)}`, clearedSessionCookie);
   }
-  const secure = new URL(request.url).protocol === "https:";
+  // Behind a proxy that ends TLS the request itself is http: PUBLIC_URL says what the person's browser uses.
+  const secure = [request.url, webEnv().PUBLIC_URL].some((url) => url?.startsWith("https:"));
   return redirect(next, sessionCookie(await mintSession(setup.localIssuer, userId), secure));
 }
