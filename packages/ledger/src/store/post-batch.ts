@@ -59,7 +59,10 @@ async function postEach(db: Database, valid: Item[], results: BatchResult[]): Pr
     const outcomes = await postChecked(
       db,
       firsts.map((item) => item.tx),
-      (checked) => firsts.filter((item) => item.index < firstRetryIndex(later, firsts, checked)).length,
+      (checked) => {
+        const retry = firstRetryIndex(later, firsts, checked);
+        return firsts.filter((item) => item.index < retry).length;
+      },
     );
     const decided = firsts.filter((item) => outcomes.has(item.tx));
     const byKey = answerFirsts(decided, (item) => outcomes.get(item.tx)!, results);
