@@ -124,6 +124,22 @@ export function createPublicPages({
     { isolate: isRefusedValue },
   );
 
+  /**
+   * The answers being built, by link, file and resume version: requests that
+   * come while one is built wait for it rather than build it again, which
+   * would take the owner's document workers (two at once, then 429s, their
+   * own downloads in the editor included) for the same file.
+   */
+  const building = new Map<string, Promise<Answer>>();
+  function buildOnce(flight: string, make: () => Promise<Answer>): Promise<Answer> {
+    let answer = building.get(flight);
+    if (!answer) {
+      answer = make().finally(() => building.delete(flight));
+      building.set(flight, answer);
+    }
+    return answer;
+  }
+
   const unwrittenViews = new Map<string, number>();
   const flushViews = async () => {
     if (unwrittenViews.size === 0) return;
@@ -189,8 +205,12 @@ export function createPublicPages({
       let answer =
         shared.resumeVersion === null ? undefined : answerCache.get(group, key, shared.resumeVersion);
       if (!answer) {
-        answer = await build(shared, wanted.slug, wanted.file, paper);
-        if (shared.resumeVersion !== null) answerCache.set(group, key, shared.resumeVersion, answer);
+        const make = () => build(shared, wanted.slug, wanted.file, paper);
+        if (shared.resumeVersion === null) answer = await make();
+        else {
+          answer = await buildOnce(`${group} ${key} ${shared.resumeVersion}`, make);
+          answerCache.set(group, key, shared.resumeVersion, answer);
+        }
       }
       if (method === "GET" && wanted.file === "page") {
         unwrittenViews.set(shared.linkId, (unwrittenViews.get(shared.linkId) ?? 0) + 1);
