@@ -296,3 +296,37 @@ test("a version whose listed job was deleted while it was open saves without it"
   await expect(editor.getByRole("status").first()).toHaveText("Version saved.");
   await expect(page.getByTestId("version")).toContainText("1 of 2 entries");
 });
+
+test("a version's typing is kept through an expired session: signed in again, its editor opens with it and saves", async ({
+  page,
+  context,
+}) => {
+  const user = uniqueUser("version-draft");
+  await signIn(page, user);
+  const editor = await makeVersion(page, "Kept");
+  await editor.getByLabel("Headline").fill("Typed, not saved");
+  await context.clearCookies();
+  await editor.getByRole("button", { name: "Save version" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "session has expired" }).first()).toBeVisible();
+
+  await page.getByRole("link", { name: "Sign in again" }).click();
+  await signIn(page, user);
+  const reopened = page.getByTestId("version-editor");
+  await expect(reopened.getByRole("heading", { name: "Version “Kept”" })).toBeVisible();
+  await expect(reopened.getByLabel("Headline")).toHaveValue("Typed, not saved");
+  await reopened.getByRole("button", { name: "Save version" }).click();
+  await expect(reopened.getByText("Version saved.")).toBeVisible();
+
+  // Saved: nothing kept, so the page leaves without asking and opens with the panel closed.
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.type());
+    void dialog.dismiss();
+  });
+  await page.reload();
+  await expect(page.getByRole("button", { name: "Manage versions" })).toBeVisible();
+  expect(dialogs).toEqual([]);
+  await page.getByRole("button", { name: "Manage versions" }).click();
+  await page.getByRole("button", { name: "Edit Kept" }).click();
+  await expect(page.getByTestId("version-editor").getByLabel("Headline")).toHaveValue("Typed, not saved");
+});

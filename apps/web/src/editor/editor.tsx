@@ -14,7 +14,8 @@ import { api } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 import { useMediaQuery } from "./use-media-query.ts";
 import { useRememberedPreviewStyle, type PreviewStyle } from "./use-remembered-preview-style.ts";
-import { forgetDrafts, leaveKeepingDrafts } from "./use-session-draft.ts";
+import { draftIdsUnder, forgetDrafts, leaveKeepingDrafts } from "./use-session-draft.ts";
+import { versionDraftPrefix } from "./version-draft-prefix.ts";
 
 /**
  * The phone layout: Edit and Preview tabs and a one-row toolbar. The same
@@ -52,7 +53,10 @@ function EditorContent({ account }: { account: ReactNode }) {
   const [problem, setProblem] = useState("");
   const [importing, setImporting] = useState(false);
   const [showTokens, setShowTokens] = useState(false);
-  const [showVersions, setShowVersions] = useState(false);
+  // Open at once when a version's draft was kept from before (a reload, a sign-in): its editor opens in it.
+  const [showVersions, setShowVersions] = useState(
+    () => draftIdsUnder(versionDraftPrefix(userId)).length > 0,
+  );
   /** Where focus goes when the import panel closes: the Import… button, or on a phone the More… button. */
   const importOpener = useRef<HTMLElement | null>(null);
   const phone = useMediaQuery(PHONE);

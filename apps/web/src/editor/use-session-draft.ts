@@ -98,3 +98,11 @@ export function adoptStrandedDraft(prefix: string, ids: string[], to: string, dr
 export function forgetDrafts(prefix: string): void {
   for (const key of sessionKeys()) if (key.startsWith(prefix)) window.sessionStorage.removeItem(key);
 }
+
+/** The ids of the drafts kept under `prefix` + an id. */
+export function draftIdsUnder(prefix: string): string[] {
+  if (typeof window === "undefined") return [];
+  return storedDrafts()
+    .filter((key) => key.startsWith(prefix))
+    .map((key) => key.slice(prefix.length));
+}

@@ -18,6 +18,8 @@ import { ShareLinksList } from "./share-links-list.tsx";
 import { ThemePreview } from "./theme-preview.tsx";
 import { api, onlyOver } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
+import { useSessionDraft } from "./use-session-draft.ts";
+import { versionDraftPrefix } from "./version-draft-prefix.ts";
 import { useValidatedSave } from "./use-validated-save.ts";
 
 /** What a save of a version sends: every field (PUT replaces the whole version). */
@@ -97,9 +99,16 @@ export function VersionEditor({
   onChangedElsewhere(): void;
   onClose(): void;
 }) {
-  const { markExpired } = useEditorSession();
+  const { markExpired, userId } = useEditorSession();
   const handleFailure = useFailureHandler();
-  const [draft, setDraft] = useState<Draft>(() => ({ ...fieldsOf(version), based_on: version.updated_at }));
+  // Kept in sessionStorage until saved or closed, as the forms' drafts are: a reload or a sign-in loses none of it.
+  const [draft, setDraft, clearDraft] = useSessionDraft<Draft>(
+    `${versionDraftPrefix(userId)}${version.id}`,
+    () => ({
+      ...fieldsOf(version),
+      based_on: version.updated_at,
+    }),
+  );
   const { errors: fieldErrors, failure, saving, save: validatedSave, reset } = useValidatedSave();
   const [status, setStatus] = useState("");
   const [previewHtml, setPreviewHtml] = useState<string | null>(null);
@@ -151,8 +160,9 @@ export function VersionEditor({
 
   /** The form goes on from `saved`, the version as the service now has it. */
   async function keepSaved(saved: TailoredVersion) {
-    // What was typed while the save was under way stays, now over the version saved.
+    // What was typed while the save was under way stays, now over the version saved, and a draft.
     setDraft((typed) => ({ ...typed, based_on: saved.updated_at }));
+    clearDraft({ ...draft, based_on: saved.updated_at });
     setStatus("Version saved.");
     onSaved(saved);
     if (previewHtml !== null) await preview();
@@ -311,7 +321,14 @@ export function VersionEditor({
               Download {file.label}
             </button>
           ))}
-          <button type="button" className="secondary" onClick={onClose}>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              clearDraft();
+              onClose();
+            }}
+          >
             Close
           </button>
         </div>

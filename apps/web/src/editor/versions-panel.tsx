@@ -1,8 +1,11 @@
 "use client";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { COLLECTIONS, type ShareLink, type TailoredVersion, type WholeResume } from "@app/resume/client";
+import { useEditorSession } from "./editor-session.tsx";
 import { api, onlyOver } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
+import { draftIdsUnder, forgetDrafts } from "./use-session-draft.ts";
+import { versionDraftPrefix } from "./version-draft-prefix.ts";
 import { VersionEditor } from "./version-editor.tsx";
 
 /** "3 of 5 entries": what a version shows of the resume as it is now. */
@@ -22,6 +25,7 @@ function shownOf(version: TailoredVersion, resume: WholeResume): string {
  * Loaded only when opened.
  */
 export default function VersionsPanel({ resume }: { resume: WholeResume }) {
+  const { userId } = useEditorSession();
   const handleFailure = useFailureHandler();
   const [versions, setVersions] = useState<TailoredVersion[] | null>(null);
   const [name, setName] = useState("");
@@ -36,11 +40,17 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
 
   const reload = useCallback(async () => {
     try {
-      setVersions((await api.versions.list.query()).items);
+      const { items } = await api.versions.list.query();
+      setVersions(items);
+      // A version's draft kept from before (a reload, a sign-in) opens its editor again; one of a version gone is dropped.
+      const prefix = versionDraftPrefix(userId);
+      const listed = new Set(items.map((version) => version.id));
+      for (const id of draftIdsUnder(prefix)) if (!listed.has(id)) forgetDrafts(`${prefix}${id}`);
+      setOpenId((open) => open ?? draftIdsUnder(prefix)[0] ?? null);
     } catch (error) {
       setStatus(handleFailure(error).message);
     }
-  }, [handleFailure]);
+  }, [handleFailure, userId]);
 
   useEffect(() => {
     void reload();
