@@ -12,7 +12,8 @@ import { startWebServer, type WebServer } from "../../../test/web-server.ts";
 let web: WebServer;
 
 beforeAll(async () => {
-  web = await startWebServer();
+  // The public rate limit is counted per address in the database, which the other tests' pages share.
+  web = await startWebServer({ PUBLIC_RATE_LIMIT_PER_MINUTE: "100000" });
 });
 
 afterAll(async () => {
