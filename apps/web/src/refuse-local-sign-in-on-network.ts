@@ -39,10 +39,6 @@ export function isLoopbackHost(host: string | undefined): boolean {
   if (host === undefined) return true;
   if (!URL.canParse(`http://${host}`)) return false;
   const { hostname } = new URL(`http://${host}`);
-  return (
-    hostname === "localhost" ||
-    hostname.endsWith(".localhost") ||
-    hostname === "[::1]" ||
-    /^127\.\d+\.\d+\.\d+$/.test(hostname)
-  );
+  // The URL writes an IPv6 address in brackets, and names any subdomain of localhost (RFC 6761) loopback.
+  return isLoopback(hostname.replace(/^\[(.*)\]$/, "$1")) || hostname.endsWith(".localhost");
 }

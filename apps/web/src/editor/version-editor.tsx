@@ -147,7 +147,7 @@ export function VersionEditor({
       const current = await api.versions.get.query({ id }).catch(() => null);
       // What is there now is what this save wrote (a save sent again after its answer was lost), or
       // another tab saved the same: nothing of the person's is lost by calling it saved.
-      if (current && sameInput(tailoredVersionFields, keptFields(fieldsOf(current)), keptFields(input))) {
+      if (current && sameInput(tailoredVersionFields, keptFields(current), keptFields(input))) {
         reset();
         return keepSaved(current);
       }
