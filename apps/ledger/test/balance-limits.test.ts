@@ -255,6 +255,37 @@ describe("balance limits", () => {
     expect(await balanceOf(wallet)).toBe(0);
   });
 
+  it("answers a second reversal of a top-up with the 409 naming the first, not the bound it would pass", async () => {
+    // The bounds were checked before the reversal there is: the refund worker that retried with
+    // a new key was told 422 BALANCE_LIMIT_EXCEEDED, as if its refund had not been made.
+    const [wallet, cash] = [
+      await account({ type: "liability", max_balance: 0 }),
+      await account({ type: "asset" }),
+    ];
+    const topUp = await client.post(
+      "/transactions",
+      move([
+        [cash, 100],
+        [wallet, -100],
+      ]),
+    );
+    const refund = await client.post(`/transactions/${String(topUp.body.id)}/reversal`, {
+      idempotency_key: key(),
+    });
+    expect(refund.status, refund.text).toBe(201);
+    for (const server of [first, second]) {
+      const again = await ledgerClient(server.url).post(`/transactions/${String(topUp.body.id)}/reversal`, {
+        idempotency_key: key(),
+      });
+      expect([again.status, again.body.error, again.body.message]).toEqual([
+        409,
+        "CONFLICT",
+        `transaction ${String(topUp.body.id)} has already been reversed by transaction ${String(refund.body.id)}`,
+      ]);
+    }
+    expect(await balanceOf(wallet)).toBe(0);
+  });
+
   it("checks batch items in order: alone when not atomic, all or none when atomic", async () => {
     const { wallet, shop } = await fundedWallet(100);
     const spend = (amount: number) =>

@@ -722,6 +722,75 @@ describe("holds", () => {
     ).toMatchObject({ status: 201 });
   });
 
+  it("refuses a second post of one hold checked in the same group as the hold once posted (409), not as a spend past the bound", async () => {
+    // Two captures of one hold in one group-commit statement: the database refuses the statement on
+    // the hold's one resolution, and its posts are checked apart. The second capture was checked
+    // as a fresh spend and refused with 422 BALANCE_LIMIT_EXCEEDED, as if the wallet had no money
+    // for a payment that had been captured.
+    const { wallet, shop } = await fundedWallet(100);
+    const entries: [string, number][] = [
+      [wallet, 100],
+      [shop, -100],
+    ];
+    const held = await placeHold(entries);
+    const capture = (): NewTransaction => ({
+      principal: "test-full",
+      idempotencyKey: key(),
+      requestHash: "test",
+      description: null,
+      effectiveDate: new Date().toISOString().slice(0, 10),
+      reversesTransactionId: null,
+      holdSeconds: null,
+      holdId: held,
+      metadata: {},
+      entries: entries.map(([account_id, amount]) => ({ account_id, amount })),
+    });
+    const [one, two] = [capture(), capture()];
+    const outcomes = await postChecked(db, [one, two]);
+    expect(outcomes.get(one)).toMatchObject({ status: 201, transaction: { hold_id: held } });
+    expect(outcomes.get(two)).toMatchObject({ status: "refused" });
+    expect(outcomes.get(two)).toHaveProperty("error.errorName", "HOLD_ALREADY_POSTED");
+    expect(await balanceOf(wallet)).toBe(0);
+
+    // Through HTTP, captures sent at once while other posts keep the group commit busy.
+    const [cash, sales] = [await client.account(), await client.account("USD", "income")];
+    for (let round = 0; round < 3; round += 1) {
+      const { wallet, shop } = await fundedWallet(100);
+      const racing = await placeHold([
+        [wallet, 100],
+        [shop, -100],
+      ]);
+      // The other posts first: the captures then wait together for the statement under way.
+      const busy = Promise.all(
+        Array.from({ length: 40 }, () =>
+          client.post(
+            "/transactions",
+            move([
+              [cash, 1],
+              [sales, -1],
+            ]),
+          ),
+        ),
+      );
+      const captures = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          client.post(`/transactions/${racing}/post`, { idempotency_key: key() }),
+        ),
+      );
+      await busy;
+      const posted = captures.find((c) => c.status === 201);
+      expect(posted, `round ${round}`).toBeDefined();
+      for (const other of captures.filter((c) => c !== posted)) {
+        expect([other.status, other.body.error, other.body.message], `round ${round}`).toEqual([
+          409,
+          "HOLD_ALREADY_POSTED",
+          `hold ${racing} was posted by transaction ${String(posted!.body.id)}`,
+        ]);
+      }
+      expect(await balanceOf(wallet)).toBe(0);
+    }
+  });
+
   it("lets exactly one of a post and a void racing on one hold win, through two instances", async () => {
     const { wallet, shop } = await fundedWallet(1000);
     for (let round = 0; round < 20; round += 1) {

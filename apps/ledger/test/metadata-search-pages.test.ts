@@ -90,11 +90,13 @@ describe("metadata", () => {
         { account_id: sales, amount: -5 },
       ],
       // Not in jsonb's key order: the new post's answer must still be the replay's bytes.
-      metadata: { order_id: "ord_1", a: "1", zz: "2" },
+      metadata: { order_id: "ord_1", a: "1", zz: "2", "10": "3" },
     };
     const posted = await client.post("/transactions", body);
     expect(posted.status).toBe(201);
-    expect(posted.body.metadata).toEqual({ order_id: "ord_1", a: "1", zz: "2" });
+    expect(posted.body.metadata).toEqual({ order_id: "ord_1", a: "1", zz: "2", "10": "3" });
+    // As the docs say: whole-number keys first, then jsonb's order (shorter keys first).
+    expect(posted.text).toContain(`"metadata":{"10":"3","a":"1","zz":"2","order_id":"ord_1"}`);
     expect((await client.get(`/transactions/${posted.body.id}`)).text).toBe(posted.text);
 
     const replay = await client.post("/transactions", body);

@@ -56,7 +56,6 @@ export function boundsCheck(
       },
     ]),
   );
-  const released = new Set<string>();
   /** Takes the hold's reservation out of the sums (`sign` 1n), or puts it back (-1n). */
   const release = (holdId: string, sign: bigint) => {
     for (const [id, net] of Object.entries(reservationOf(holdId) ?? {})) {
@@ -68,8 +67,8 @@ export function boundsCheck(
     }
   };
   return (tx) => {
-    // A second post of one hold in the group (the database refuses all but one) releases nothing more.
-    const releases = tx.holdId !== null && !released.has(tx.holdId) ? tx.holdId : null;
+    // Each hold once: checkPosts refuses a second post of it before its bounds.
+    const releases = tx.holdId;
     if (releases) release(releases, 1n);
     const moves = movesOf(tx, bounded);
     const issues = [...moves].flatMap(([id, { move, entry }]) => {
@@ -97,7 +96,6 @@ export function boundsCheck(
         },
       );
     }
-    if (releases) released.add(releases);
     for (const [id, { move }] of moves) {
       const sum = sums.get(id)!;
       if (tx.holdSeconds === null) sum.total += move;

@@ -15,6 +15,7 @@ import {
   type HoldReservation,
 } from "./balance-bounds.ts";
 import { holdConflict } from "./hold-conflict.ts";
+import { alreadyReversed } from "./reversal-conflict.ts";
 import { STATUS_SQL, TRANSACTION_JSON } from "./sql.ts";
 
 /**
@@ -38,8 +39,8 @@ export const isRefused = (outcome: PostOutcome | null | undefined): outcome is R
 /**
  * Posts checked against the database first, in one query for all of them:
  * a known key answers its original; an unknown account, entries that do not
- * balance, a balance limit passed (422, named) or a hold resolved or expired
- * (409) are refused; the rest are
+ * balance, a balance limit passed (422, named), a hold resolved or expired or
+ * a transaction reversed already (409) are refused; the rest are
  * written in one statement, and so in one database transaction (checked again
  * when others took a bounded account's room meanwhile: untilWithinBounds).
  * Keys must differ from each other. `decidedCount`, given the check, says how
@@ -63,7 +64,9 @@ export async function postChecked(
 /**
  * Each post's outcome as far as the database tells without writing: its
  * key's original, a refusal, or null when it may be written. Posts are taken
- * in order: one that passes counts toward the bounds of those after it.
+ * in order: one that passes counts toward the bounds of those after it, and
+ * a later post of the hold it posts is refused as the hold is once posted
+ * (409, not the 422 of a second capture checked against the bounds).
  */
 export async function checkPosts(
   db: Database,
@@ -78,6 +81,7 @@ export async function checkPosts(
       string,
       Pick<Transaction, "id" | "status" | "expires_at"> & { reserved: HoldReservation | null }
     > | null;
+    reversals: Record<string, string> | null;
   }>(
     db,
     `SELECT (${KNOWN_TRANSACTIONS_SQL}) AS known,
@@ -86,25 +90,40 @@ export async function checkPosts(
             (SELECT json_object_agg(t.id, json_build_object('id', t.id, 'status', ${STATUS_SQL},
                                                             'expires_at', ${isoTimestampSql("t.hold_expires_at")},
                                                             'reserved', (${RESERVED_SQL})))
-               FROM ledger.transactions t WHERE t.id = ANY($4::uuid[])) AS holds`,
+               FROM ledger.transactions t WHERE t.id = ANY($4::uuid[])) AS holds,
+            (SELECT json_object_agg(reverses_transaction_id, id) FROM ledger.transactions
+              WHERE reverses_transaction_id = ANY($5::uuid[])) AS reversals`,
     txs.map((tx) => tx.principal),
     txs.map((tx) => tx.idempotencyKey),
     accountIds,
     txs.flatMap((tx) => (tx.holdId ? [tx.holdId] : [])),
+    txs.flatMap((tx) => (tx.reversesTransactionId ? [tx.reversesTransactionId] : [])),
   );
   const known = byScopedKey(state?.known);
   const currencies = state?.currencies ?? {};
   const holds = state?.holds ?? {};
+  const reversals = state?.reversals ?? {};
   // A hold is refused as resolved or expired before its reservation would be released.
   const boundsRefusalOf = boundsCheck(state?.bounded ?? {}, (holdId) => holds[holdId]?.reserved ?? undefined);
+  const postedHere = new Set<string>();
+  const holdRefusalOf = (holdId: string) => {
+    const hold = holds[holdId]!;
+    return holdConflict(postedHere.has(holdId) ? { ...hold, status: "posted" } : hold);
+  };
   return new Map(
     txs.map((tx) => {
       const original = known.get(scopedKey(tx));
       if (original) return [tx, replayOf(original)];
-      // A hold posted or voided meanwhile (by another writer, or after an earlier check) is a 409.
+      const reversed = tx.reversesTransactionId;
+      // A hold posted or voided, or a transaction reversed, meanwhile (by another writer, or after an earlier check) is a 409.
       const refusal =
-        (tx.holdId && holdConflict(holds[tx.holdId]!)) || refusalOf(tx, currencies) || boundsRefusalOf(tx);
-      return [tx, refusal ? { status: "refused", error: refusal } : null];
+        (tx.holdId && holdRefusalOf(tx.holdId)) ||
+        (reversed && reversed in reversals && alreadyReversed(reversed, reversals[reversed])) ||
+        refusalOf(tx, currencies) ||
+        boundsRefusalOf(tx);
+      if (refusal) return [tx, { status: "refused", error: refusal }];
+      if (tx.holdId) postedHere.add(tx.holdId);
+      return [tx, null];
     }),
   );
 }

@@ -7,6 +7,7 @@ import { scopedKey, type NewTransaction } from "./insert-transactions.ts";
 import { knownTransactions, postChecked, replayOf, type PostOutcome } from "./post-checked.ts";
 import { inKeyOrder, requestHash } from "./request-hash.ts";
 import { TRANSACTION_JSON } from "./sql.ts";
+import { alreadyReversed } from "./reversal-conflict.ts";
 import { rememberWrittenHold } from "./written-holds.ts";
 
 export interface PostResult {
@@ -155,25 +156,20 @@ export async function reverseTransaction(
     entries: original.entries.map((e) => ({ account_id: e.account_id, amount: -e.amount })),
   };
   try {
-    // Checked like a post (a reversal may pass a balance limit too); a concurrent post with the key
-    // waits on the unique key, then inserts nothing and replays.
+    // Checked like a post (a reversal may pass a balance limit too; a reversal there is, found first,
+    // is a 409); a concurrent post with the key waits on the unique key, then inserts nothing and replays.
     return postResultOf((await postChecked(db, [tx])).get(tx)!, hash);
   } catch (error) {
     if (isConstraintViolation(error, "transactions_reverses_transaction_id_key")) {
       // A concurrent reversal with the same key got there first: this one is its replay.
       const replayed = await replayOfKnownKey(db, key, hash);
       if (replayed) return replayed;
-      // Named, so that a caller whose first answer was lost (and who retried with a new key) finds it.
       const [reversal] = await queryRows<{ id: string }>(
         db,
         `SELECT id::text FROM ledger.transactions WHERE reverses_transaction_id = $1`,
         original.id,
       );
-      throw new DomainError(
-        409,
-        `transaction ${original.id} has already been reversed` +
-          (reversal ? ` by transaction ${reversal.id}` : ""),
-      );
+      throw alreadyReversed(original.id, reversal?.id);
     }
     throw error;
   }
