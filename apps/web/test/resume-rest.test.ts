@@ -93,9 +93,9 @@ describe("profile", () => {
     });
   });
 
-  it("answers a PUT byte for byte as the GET after it, links in the order PostgreSQL keeps them", async () => {
+  it("answers a PUT byte for byte as the GET after it, links in the order given (whole-number names first)", async () => {
     const { api } = await signedIn();
-    // jsonb keeps keys shorter in UTF-8 bytes first, then in byte order; JavaScript puts integer keys first.
+    // A jsonb column gave them back shorter names first, then in byte order; JavaScript puts integer keys first.
     const links = {
       zz: "https://z.example",
       é: "https://e-acute.example",
@@ -117,12 +117,34 @@ describe("profile", () => {
     expect(Object.keys((await api.get<{ links: object }>("/me/profile")).body.links)).toEqual([
       "2",
       "10",
-      "Z",
-      "a",
-      "b",
       "zz",
       "é",
+      "b",
+      "a",
+      "Z",
     ]);
+  });
+
+  it("keeps the links in the order the person gave them in every export", async () => {
+    // Typed as linkedin, github, website, they came out github, website, linkedin everywhere.
+    const { api } = await signedIn();
+    const links = {
+      linkedin: "https://linkedin.com/in/ada",
+      github: "https://github.com/ada",
+      website: "https://ada.example",
+    };
+    expect((await api.put("/me/profile", { name: "Ada", links })).status).toBe(200);
+    const names = Object.keys(links);
+    const markdown = (await api.get("/me/resume?format=markdown")).text;
+    const shown = names.map((name) => markdown.indexOf(`[${name}]`));
+    expect(shown.every((at) => at >= 0)).toBe(true);
+    expect(shown).toEqual([...shown].sort((a, b) => a - b));
+    const jsonResume = await api.get<{ basics: { profiles: { network: string }[] } }>(
+      "/me/resume?format=jsonresume",
+    );
+    expect(jsonResume.body.basics.profiles.map((p) => p.network)).toEqual(names);
+    const whole = await api.get<{ profile: { links: object } }>("/me/resume");
+    expect(Object.keys(whole.body.profile.links)).toEqual(names);
   });
 
   it("rejects a missing name, wrong types, bad links and email, and unknown keys", async () => {

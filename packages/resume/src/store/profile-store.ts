@@ -54,7 +54,6 @@ export async function putProfile(
     pk: `USER#${userId}`,
     sk: "PROFILE",
     ...fields,
-    links: inJsonbKeyOrder(fields.links),
     created_at: written.created_at,
     updated_at: written.updated_at,
   };
@@ -211,14 +210,4 @@ function inRoundsOfOnePerPerson(writes: ProfileWrite[]): ProfileWrite[][] {
   }
   // No two writes of one round have the same user id.
   return rounds.map((round) => round.sort((a, b) => (a.userId < b.userId ? -1 : 1)));
-}
-
-/**
- * The links as a `jsonb` column gives them back: keys shorter in UTF-8 bytes
- * first, then in byte order (PostgreSQL's own order for an object's keys).
- */
-function inJsonbKeyOrder(links: Record<string, string>): Record<string, string> {
-  const keys = Object.keys(links).map((key) => [key, Buffer.from(key)] as const);
-  keys.sort(([, a], [, b]) => a.length - b.length || Buffer.compare(a, b));
-  return Object.fromEntries(keys.map(([key]) => [key, links[key]!]));
 }

@@ -48,7 +48,7 @@ export const PROFILE_COLUMNS = {
   country_code: "text",
   email: "text",
   phone: "text",
-  links: "jsonb",
+  links: "json",
   goals_summary: "text",
 } as const;
 
@@ -79,6 +79,6 @@ export function castParameters(columns: Record<string, string>, first: number): 
 export function columnValues(columns: Record<string, string>, fields: Record<string, unknown>): unknown[] {
   return Object.entries(columns).map(([column, type]) => {
     const value = fields[column];
-    return type === "jsonb" ? JSON.stringify(value) : (value ?? null);
+    return type === "json" ? JSON.stringify(value) : (value ?? null);
   });
 }
