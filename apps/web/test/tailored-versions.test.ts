@@ -233,6 +233,91 @@ describe("a version's entries", () => {
     expect(await shown()).toEqual(["Gamma Inc"]);
   });
 
+  it("keeps every dated entry through its own JSON Resume export, as it was: read as years (its days too), by month, a goal with no date", async () => {
+    const { api } = await personWithJobs();
+    const entries = {
+      experience: [
+        {
+          organization: "Acme",
+          title: "Eng",
+          start_date: "2018-06-15",
+          end_date: "2020-03-10",
+          date_precision: "year",
+        },
+        { organization: "Acme", title: "Lead", start_date: "2020-03-11", date_precision: "year" },
+        { organization: "Initech", title: "Intern", start_date: "2012-07-01", end_date: "2012-09-30" },
+      ],
+      education: [
+        {
+          institution: "Uni",
+          degree: "BSc",
+          start_date: "2008-09-22",
+          end_date: "2012-06-30",
+          date_precision: "year",
+        },
+        { institution: "School", degree: "A levels", start_date: "2006-09-04", end_date: "2008-06-27" },
+      ],
+      certifications: [
+        {
+          name: "CKA",
+          issuing_organization: "CNCF",
+          issue_date: "2020-05-20",
+          expiration_date: "2023-05-20",
+          date_precision: "year",
+        },
+        { name: "PMP", issuing_organization: "PMI", issue_date: "2021-03-04" },
+      ],
+      goals: [
+        { description: "Learn", category: "learning", date_precision: "year" },
+        { description: "Speak", category: "career", target_date: "2027-10-15", date_precision: "year" },
+        { description: "Ship", category: "career", target_date: "2026-02-28" },
+        { description: "Rest", category: "personal" },
+      ],
+    };
+    const include: Record<string, string[]> = {};
+    for (const [collection, list] of Object.entries(entries)) {
+      include[collection] = [];
+      for (const entry of list) {
+        const created = await api.post<{ id: string }>(`/me/${collection}`, entry);
+        expect(created.status).toBe(201);
+        include[collection].push(created.body.id);
+      }
+    }
+    const picked = (await api.post<Version>("/me/versions", { name: "dated", include })).body;
+    const listed = async () => (await api.get<Version>(`/me/versions/${picked.id}`)).body.include;
+    const before = await listed();
+    const stored = async () => {
+      const { profile: _, ...collections } = (
+        await api.get<Record<string, Record<string, unknown>[] | null>>("/me/resume")
+      ).body;
+      return Object.fromEntries(
+        Object.entries(collections).map(([name, list]) => [
+          name,
+          list!.map(({ created_at: _c, updated_at: _u, ...fields }) => fields),
+        ]),
+      );
+    };
+    const storedBefore = await stored();
+
+    const exported = (await api.get<unknown>("/me/resume?format=jsonresume")).body;
+    expect((await api.put("/me/resume?format=jsonresume", exported)).status).toBe(200);
+    expect(await listed()).toEqual(before);
+    expect(await stored()).toEqual(storedBefore);
+    expect((await api.get<unknown>("/me/resume?format=jsonresume")).body).toEqual(exported);
+    // Once more, now that the import kept the document: still the same entries.
+    expect((await api.put("/me/resume?format=jsonresume", exported)).status).toBe(200);
+    expect(await listed()).toEqual(before);
+    expect(await stored()).toEqual(storedBefore);
+
+    // Another year, or a month where the entry read as years, is an entry the file changed.
+    const edited = structuredClone(exported) as { work: Record<string, unknown>[] };
+    edited.work.find((job) => job.position === "Eng")!.startDate = "2017";
+    edited.work.find((job) => job.position === "Lead")!.startDate = "2020-03";
+    expect((await api.put("/me/resume?format=jsonresume", edited)).status).toBe(200);
+    expect((await listed()).experience).toEqual([before.experience![2]]);
+    expect((await listed()).goals).toEqual(before.goals);
+  });
+
   it("shows its own headline and summary over the profile's, and hides the email when asked", async () => {
     const { api } = await personWithJobs();
     const own = (

@@ -141,7 +141,8 @@ export function datedInYears(item: Record<string, unknown>, { fields }: SectionM
 /**
  * An entry's field as a JSON Resume item has it: a date of an entry that reads
  * as years is its year alone, as JSON Resume writes such a date (imported
- * again, it is that year's first day).
+ * again, it is that year's first day; the import finds the entry all the same:
+ * matchedFields in store/replace-resume.ts compares entries as this writes them).
  */
 export function jsonResumeValue(entry: Record<string, unknown>, field: string): unknown {
   const value = entry[field];

@@ -41,7 +41,9 @@ export async function replaceWholeResume(
       const table = tableOf(collection);
       const columns = [...Object.keys(table.columns), "json_resume"];
       const entries = resume[collection.name];
-      const ids = await deleteEntriesKeepingIds(tx, table, userId, JSON.stringify(entries));
+      // A JSON Resume import (it keeps the document) matches entries as their export reads back.
+      const asExported = kept !== undefined;
+      const replaced = await deleteEntriesKeepingIds(tx, table, userId, JSON.stringify(entries), asExported);
       if (entries.length === 0) continue;
       // Entries with equal dates list last-written first: written in reverse, they list in the given order.
       await tx.query(
@@ -53,8 +55,9 @@ export async function replaceWholeResume(
         userId,
         JSON.stringify(
           entries.map((entry, position) => ({
-            ...entry,
-            id: ids[position],
+            // An entry found unchanged is written as it was: its days, where the import read only their year.
+            ...(replaced[position]?.fields ?? entry),
+            id: replaced[position]?.id ?? null,
             json_resume: kept ? { position, item: kept.items[collection.name][position] } : null,
           })),
         ),
@@ -76,35 +79,65 @@ export async function replaceWholeResume(
 
 /**
  * Deletes the person's entries of `table` and answers, for each entry to
- * import (`entries`, a JSON array), in order, the id of a deleted entry equal
- * to it in every field, else null: an entry that comes back unchanged (a
- * restore, an import of this resume's own export) stays the entry that
- * tailored versions list. Both sides are compared as PostgreSQL reads them
- * into the table's columns; equal entries pair off one to one.
+ * import (`entries`, a JSON array), in order, a deleted entry equal to it in
+ * every field (its id, and its fields as the table held them), else null: an
+ * entry that comes back unchanged (a restore, an import of this resume's own
+ * export) stays the entry that tailored versions list. Both sides are compared
+ * as PostgreSQL reads them into the table's columns; with `asExported` (a JSON
+ * Resume import), as the entry's JSON Resume export reads back (matchedFields).
+ * Equal entries pair off one to one.
  */
 async function deleteEntriesKeepingIds(
   tx: Queryable,
   table: CollectionTable,
   userId: string,
   entries: string,
-): Promise<(string | null)[]> {
-  const fieldsOf = (alias: string) =>
-    `jsonb_build_array(${Object.keys(table.columns)
-      .map((column) => `${alias}.${column}`)
-      .join(", ")})::text`;
-  const rows = await queryRows<{ id: string | null; fields: string }>(
+  asExported: boolean,
+): Promise<({ id: string; fields: Record<string, unknown> } | null)[]> {
+  const columns = Object.keys(table.columns);
+  const storedOf = (alias: string) =>
+    `json_build_object(${columns.map((column) => `'${column}', ${alias}.${column}`).join(", ")})::text`;
+  const rows = await queryRows<{ id: string | null; matched: string; stored: string | null }>(
     tx,
-    `WITH replaced AS (DELETE FROM ${table.table} t WHERE t.user_id = $1 RETURNING t.id::text AS id, ${fieldsOf("t")} AS fields)
-     SELECT id, fields, 0 AS n FROM replaced
+    `WITH replaced AS (DELETE FROM ${table.table} t WHERE t.user_id = $1
+                       RETURNING t.id::text AS id, ${matchedFields(table, "t", asExported)} AS matched, ${storedOf("t")} AS stored)
+     SELECT id, matched, stored, 0 AS n FROM replaced
      UNION ALL
-     SELECT NULL, ${fieldsOf("r")}, e.n FROM json_array_elements($2::json) WITH ORDINALITY AS e(item, n),
-                                             json_populate_record(null::${table.table}, e.item) AS r
+     SELECT NULL, ${matchedFields(table, "r", asExported)}, NULL, e.n
+       FROM json_array_elements($2::json) WITH ORDINALITY AS e(item, n),
+            json_populate_record(null::${table.table}, e.item) AS r
      ORDER BY n`,
     userId,
     entries,
   );
-  const replacedIds = new Map<string, string[]>();
-  for (const { id, fields } of rows)
-    if (id !== null) replacedIds.set(fields, [...(replacedIds.get(fields) ?? []), id]);
-  return rows.filter(({ id }) => id === null).map(({ fields }) => replacedIds.get(fields)?.shift() ?? null);
+  const replaced = new Map<string, { id: string; fields: Record<string, unknown> }[]>();
+  for (const { id, matched, stored } of rows)
+    if (id !== null)
+      replaced.set(matched, [
+        ...(replaced.get(matched) ?? []),
+        { id, fields: JSON.parse(stored!) as Record<string, unknown> },
+      ]);
+  return rows.filter(({ id }) => id === null).map(({ matched }) => replaced.get(matched)?.shift() ?? null);
+}
+
+/**
+ * An entry's fields as an import compares them, as text. `asExported`: as its
+ * JSON Resume export reads back (json-resume-mapping.ts, jsonResumeValue): a
+ * date of an entry read as years is that year's first day, the export giving
+ * the year alone, and the `date_precision` of an entry without a date is none,
+ * the export saying nothing of it. So the export of an entry read as years,
+ * imported, finds that entry, whose days and precision it then keeps.
+ */
+function matchedFields({ columns }: CollectionTable, alias: string, asExported: boolean): string {
+  const dates = Object.keys(columns).filter((column) => columns[column] === "date");
+  const compared = Object.keys(columns).map((column) => {
+    const value = `${alias}.${column}`;
+    if (!asExported || !("date_precision" in columns)) return value;
+    if (columns[column] === "date")
+      return `CASE WHEN ${alias}.date_precision = 'year' THEN date_trunc('year', ${value}::timestamp)::date ELSE ${value} END`;
+    if (column === "date_precision")
+      return `CASE WHEN num_nonnulls(${dates.map((date) => `${alias}.${date}`).join(", ")}) > 0 THEN ${value} END`;
+    return value;
+  });
+  return `jsonb_build_array(${compared.join(", ")})::text`;
 }
