@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { tokenFor } from "../test/tokens.ts";
 import { openAddForm, section, signIn, uniqueUser } from "./helpers.ts";
 
 async function box(locator: Locator) {
@@ -280,4 +281,39 @@ test("after a delete the focus goes to the next entry's Edit, else the one befor
   await expect(hobbies.getByRole("button", { name: `Edit ${first}` })).toBeFocused();
   await deleteByKeyboard(first);
   await expect(hobbies.getByRole("button", { name: "Add hobby", exact: true })).toBeFocused();
+});
+
+test("a title or bullet written with line breaks through the API keeps them in the form, and when edited and saved", async ({
+  page,
+}) => {
+  // A browser's <input> drops line breaks: the bullet showed run together, and typing in it saved it so.
+  const userId = uniqueUser("line-breaks");
+  const headers = { authorization: `Bearer ${await tokenFor(userId)}` };
+  const written = await page.request.post("/me/experience", {
+    headers,
+    data: {
+      title: "Engineer\nand mentor",
+      organization: "Acme",
+      start_date: "2020-01-01",
+      end_date: "2022-06-30",
+      responsibilities: ["Led the team\nof five", "Shipped"],
+    },
+  });
+  expect(written.status()).toBe(201);
+  await signIn(page, userId);
+  const experience = section(page, "Experience");
+  await experience.getByRole("button", { name: /^Edit Engineer/ }).click();
+  const form = experience.getByRole("form");
+  await expect(form.getByLabel("Title", { exact: true })).toHaveValue("Engineer\nand mentor");
+  const bullet = form.getByLabel("Responsibilities 1");
+  await expect(bullet).toHaveValue("Led the team\nof five");
+  await expect(form.getByLabel("Responsibilities 2")).toHaveValue("Shipped");
+  await bullet.press("Control+End");
+  await bullet.pressSequentially(" and two");
+  await form.getByRole("button", { name: "Save experience" }).click();
+  await expect(experience.getByRole("status")).toHaveText("Saved.");
+  const stored = await page.request.get("/me/experience", { headers });
+  expect((await stored.json()).items).toMatchObject([
+    { title: "Engineer\nand mentor", responsibilities: ["Led the team\nof five and two", "Shipped"] },
+  ]);
 });

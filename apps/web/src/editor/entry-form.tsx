@@ -2,6 +2,7 @@
 import { useEffect, useRef, type FormEvent, type KeyboardEvent } from "react";
 import { COLLECTIONS, enumLabel, GOAL_MOVES, type CollectionName, type EntryOf } from "@app/resume/client";
 import { useEditorSession } from "./editor-session.tsx";
+import { LineKeepingInput } from "./line-keeping-input.tsx";
 import { SECTIONS, withLabels, type FieldSpec } from "./field-specs.ts";
 import {
   BASED_ON,
@@ -236,8 +237,18 @@ function Field({ formId, field, values, errors, entry, set }: FieldProps) {
         ))}
       </select>
     );
+  } else if (field.kind === "text") {
+    control = (
+      <LineKeepingInput
+        id={id}
+        name={field.name}
+        value={value as string}
+        {...described}
+        onChange={(text) => set(field.name, text)}
+      />
+    );
   } else {
-    const type = { text: "text", url: "url", date: "date", number: "number" }[field.kind];
+    const type = { url: "url", date: "date", number: "number" }[field.kind];
     control = (
       <input
         id={id}

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { profileFields, type Profile } from "@app/resume/client";
 import { useConfirmation } from "./editor-confirmation.tsx";
 import { useEditorSession } from "./editor-session.tsx";
+import { LineKeepingInput } from "./line-keeping-input.tsx";
 import { api, isNotFound, onlyOver } from "./trpc.ts";
 import { sameInput } from "./form-values.ts";
 import { useSessionDraft } from "./use-session-draft.ts";
@@ -190,14 +191,23 @@ export function ProfileForm({ profile, onChanged }: Props) {
               <label htmlFor={`profile-${f.name}`} className={f.required ? "required" : undefined}>
                 {f.label}
               </label>
-              <input
-                id={`profile-${f.name}`}
-                type={f.type ?? "text"}
-                value={values[f.name]}
-                {...aria(f.name)}
-                aria-required={f.required || undefined}
-                onChange={(e) => setValues({ ...values, [f.name]: e.target.value })}
-              />
+              {f.type ? (
+                <input
+                  id={`profile-${f.name}`}
+                  type={f.type}
+                  value={values[f.name]}
+                  {...aria(f.name)}
+                  onChange={(e) => setValues({ ...values, [f.name]: e.target.value })}
+                />
+              ) : (
+                <LineKeepingInput
+                  id={`profile-${f.name}`}
+                  value={values[f.name]}
+                  {...aria(f.name)}
+                  aria-required={f.required || undefined}
+                  onChange={(text) => setValues({ ...values, [f.name]: text })}
+                />
+              )}
               {error(f.name)}
             </div>
           ))}

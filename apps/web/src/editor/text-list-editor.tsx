@@ -1,5 +1,6 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
+import { LineKeepingInput } from "./line-keeping-input.tsx";
 
 interface Props {
   id: string;
@@ -57,12 +58,12 @@ export function TextListEditor({ id, label, items, errors, onChange }: Props) {
               <label htmlFor={inputId} className="visually-hidden">
                 {`${label} ${i + 1}`}
               </label>
-              <input
+              <LineKeepingInput
                 id={inputId}
                 value={item}
                 aria-invalid={error ? true : undefined}
                 aria-describedby={error ? `${inputId}-error` : undefined}
-                onChange={(e) => onChange(items.map((old, j) => (j === i ? e.target.value : old)))}
+                onChange={(text) => onChange(items.map((old, j) => (j === i ? text : old)))}
               />
               <button
                 id={idOf(i, "-up")}

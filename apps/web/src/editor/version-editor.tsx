@@ -12,6 +12,7 @@ import {
 } from "@app/resume/client";
 import { downloadFile } from "./download-file.ts";
 import { useEditorSession } from "./editor-session.tsx";
+import { LineKeepingInput } from "./line-keeping-input.tsx";
 import { SECTIONS } from "./field-specs.ts";
 import { sameInput } from "./form-values.ts";
 import { ShareLinksList } from "./share-links-list.tsx";
@@ -233,12 +234,12 @@ export function VersionEditor({
           </div>
         </div>
         <label htmlFor={`version-headline-${id}`}>Headline</label>
-        <input
+        <LineKeepingInput
           {...field("headline")}
           value={draft.headline ?? ""}
           placeholder={resume.profile?.headline ?? ""}
           maxLength={200}
-          onChange={(event) => change({ headline: event.target.value || null })}
+          onChange={(text) => change({ headline: text || null })}
         />
         <p className="field-hint">Left empty: the profile’s headline.</p>
         {errorOf("headline")}
