@@ -5,9 +5,10 @@
  * network (127.x.y.z), so each test is a client no other has been.
  */
 import { randomInt } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freshLoopbackAddress, getFromAddress } from "../../../test/from-address.ts";
 import { startResumeApi } from "../../../test/resume-api.ts";
+import { startTcpProxy } from "../../../test/tcp-proxy.ts";
 import type { WebServer } from "../../../test/web-server.ts";
 
 const LIMIT = 5;
@@ -80,6 +81,29 @@ describe("the public pages' rate limit", () => {
     expect(sent.map((a) => a.status)).toEqual([...Array(LIMIT).fill(404), 429, 429]);
     // The same proxy forwarding another client: that client has its own count.
     expect((await getFrom(behindProxy[0]!, proxy, { "x-forwarded-for": freshClient() })).status).toBe(404);
+  });
+
+  it("answers a client known to be past its limit without a lookup: 429 while the database does not answer", async () => {
+    // Counted and looked up side by side, a refused request still cost a lookup of its link, and
+    // waited for it: with the database hung, 503 after the statement timeout instead of the 429.
+    const { hostname, port } = new URL(inject("databaseUrl"));
+    const proxy = await startTcpProxy({ host: hostname, port: Number(port) });
+    const server = await startResumeApi({
+      publicRateLimitPerMinute: LIMIT,
+      databaseUrl: proxy.via(inject("databaseUrl")),
+    });
+    try {
+      const address = freshLoopbackAddress();
+      const answers = await statusesOf([server, server], LIMIT + 1, (s) => getFrom(s, address));
+      expect(answers.map((a) => a.status)).toEqual([...Array(LIMIT).fill(404), 429]);
+      proxy.freeze();
+      const refused = await getFrom(server, address);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
+    } finally {
+      await proxy.close();
+      await server.stop();
+    }
   });
 
   it("counts an IPv6 client by its /64: another address of the same block each time is one client", async () => {

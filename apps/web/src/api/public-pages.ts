@@ -184,18 +184,18 @@ export function createPublicPages({
     if (!READ_METHODS.includes(method))
       return methodNotAllowedAnswer(method, PUBLIC_PAGE_ROUTE, READ_METHODS);
     try {
+      const client = rateLimitKeyOf(clientAddressOf(req));
+      // A client known to be past its limit costs no lookup (nor waits for one the database is slow with).
+      const refused = rateLimit.refusedFromMemory(client);
+      if (refused > 0) return tooManyRequests(refused);
       const wanted = sharedFileOf(target.path);
       const hash = wanted ? slugHashOf(wanted.slug) : null;
       // Side by side, as GET /me/resume counts and reads its version: the lookup waits for no lease.
       const [retryAfter, shared] = await Promise.all([
-        rateLimit.take(rateLimitKeyOf(clientAddressOf(req))),
+        rateLimit.take(client),
         hash === null ? null : lookUp(hash),
       ]);
-      if (retryAfter > 0) {
-        return errorAnswer(429, `too many requests; retry in ${retryAfter} s`, {
-          "retry-after": String(retryAfter),
-        });
-      }
+      if (retryAfter > 0) return tooManyRequests(retryAfter);
       if (!wanted || !hash || !shared) return notFound;
       const paperWanted = paperOf(target.query);
       if ("refused" in paperWanted) return errorAnswer(400, paperWanted.refused);
@@ -234,3 +234,6 @@ export function createPublicPages({
     },
   };
 }
+
+const tooManyRequests = (retryAfter: number) =>
+  errorAnswer(429, `too many requests; retry in ${retryAfter} s`, { "retry-after": String(retryAfter) });

@@ -4,6 +4,12 @@ import { leaseRequests, USER_REQUESTS, type RequestCounter } from "@app/resume";
 export interface SharedRateLimit {
   /** Counts one request of `userId`: 0 when it is within the limit, else the seconds until it would be. */
   take(userId: string): Promise<number>;
+  /**
+   * The seconds until `userId` may send again when this instance already
+   * knows its window is used up (what `take` would answer, with no query),
+   * else 0: `take` decides.
+   */
+  refusedFromMemory(userId: string): number;
   /** The users whose window this instance still holds in memory (a metric). */
   heldWindows(): number;
 }
@@ -93,10 +99,18 @@ export function createSharedRateLimit(
           allowance.available -= 1;
           return 0;
         }
-        if (allowance?.exhausted) return Math.max(1, Math.ceil((allowance.windowEndsAt - Date.now()) / 1000));
+        if (allowance?.exhausted) return secondsLeftOf(allowance);
         await lease(userId);
       }
+    },
+    refusedFromMemory(userId) {
+      const allowance = live(userId);
+      return allowance?.exhausted && allowance.available === 0 ? secondsLeftOf(allowance) : 0;
     },
     heldWindows: () => allowances.size,
   };
 }
+
+/** The seconds until the allowance's window ends: a Retry-After, at least 1. */
+const secondsLeftOf = (allowance: Allowance) =>
+  Math.max(1, Math.ceil((allowance.windowEndsAt - Date.now()) / 1000));
