@@ -111,6 +111,7 @@ describe("the Markdown of a resume", () => {
       "> quote",
       "===",
       "---",
+      "-- -",
       "*em* _em_ __strong__ `code` ~~gone~~",
       "[link](page.html) ![img](i.png) [ref]: page.html",
       "<b>x</b> &amp; &#60;",

@@ -162,6 +162,106 @@ describe.each(THEME_NAMES)("the %s page of a new user's resume", (theme) => {
   });
 });
 
+/**
+ * Lines a person might type that Markdown, CommonMark's or a theme's own,
+ * would read as markup: emphasis, headings, lists, quotes, rules, code,
+ * links, raw HTML, escapes, an indented code block.
+ */
+const TYPED_LINES = [
+  "Wrote __init__.py and 2*3*4 = 24",
+  "# big",
+  "1. first",
+  "2) second",
+  "> quoted",
+  "- item",
+  "+ item",
+  "* item",
+  "===",
+  "---",
+  "-- -",
+  "**bold** *em* _em_ __strong__ `code` ~~gone~~",
+  "[x](https://a.example/) ![i](https://a.example/i.png) <https://a.example/> www.example.com",
+  "[ref]: https://a.example/",
+  "<b>x</b> &amp; &#60; \\*not em\\* a\\",
+  "    indented, not code",
+  "```",
+  "trailing\\",
+];
+
+/** A resume with `lines` in each free-text field a theme shows, as one text of several lines and one item a line. */
+function resumeTyping(lines: string[]): WholeResume {
+  const [job] = RESUME.experience;
+  const [school] = RESUME.education;
+  return {
+    ...RESUME,
+    profile: {
+      ...RESUME.profile!,
+      // Two paragraphs: lines apart with LF, then with CR LF (what a form's text area sends).
+      summary: `${lines.join("\n")}\n\n${lines.join("\r\n")}`,
+    },
+    experience: [
+      { ...job!, responsibilities: [...lines, lines.join("\n")], accomplishments: [lines.join("\n")] },
+    ],
+    education: [{ ...school!, honors: lines.join("\n"), activities: lines.join("\r\n") }],
+    hobbies: [{ ...RESUME.hobbies[0]!, description: lines.join("\n") }],
+  } as WholeResume;
+}
+
+/**
+ * The page's text as a reader sees its lines: a `<br>` and the edges of a
+ * block end a line, white space runs are one space, blank lines are left out.
+ */
+function visibleLines(html: string): string[] {
+  const BLOCKS = /^(?:p|div|li|ul|ol|h[1-6]|header|section|article|blockquote|pre|hr|main|nav)$/;
+  const textOf = (node: DefaultTreeAdapterTypes.ChildNode | DefaultTreeAdapterTypes.Document): string => {
+    if (node.nodeName === "#text")
+      return (node as DefaultTreeAdapterTypes.TextNode).value.replace(/\s+/g, " ");
+    if (node.nodeName === "style" || node.nodeName === "script" || node.nodeName === "title") return "";
+    if (node.nodeName === "br") return "\n";
+    const text = "childNodes" in node ? node.childNodes.map(textOf).join("") : "";
+    return BLOCKS.test(node.nodeName) ? `\n${text}\n` : text;
+  };
+  return textOf(parse(html))
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+}
+
+/** The tags of the page's body, in order. */
+function bodyTags(html: string): string[] {
+  const body = html.slice(html.indexOf("<body"));
+  return [...body.matchAll(/<([a-z][a-z0-9]*)/g)].map((match) => match[1]!);
+}
+
+describe.each(THEME_NAMES)("the %s page of text that reads as Markdown", (theme) => {
+  const typed = TYPED_LINES.map((line) => line.replace(/\s+/g, " ").trim());
+
+  it("shows every line of each free-text field as typed, each on its own line", async () => {
+    const lines = visibleLines(await renderResumeHtml(resumeTyping(TYPED_LINES), theme));
+    const runs = {
+      // The summary's two paragraphs, one after the other.
+      summary: [...typed, ...typed],
+      // Each responsibility a line (highlights: the responsibilities, then the accomplishment).
+      bullets: [...typed, ...typed, ...typed],
+      honors: [`Honors: ${typed[0]}`, ...typed.slice(1)],
+      activities: [`Activities: ${typed[0]}`, ...typed.slice(1)],
+      hobby: typed,
+    };
+    // Whole lines, one after another.
+    const text = `\n${lines.join("\n")}\n`;
+    for (const [field, run] of Object.entries(runs)) expect(text, field).toContain(`\n${run.join("\n")}\n`);
+  });
+
+  it("makes no element of it: the page has the elements it has for plain words on the same lines", async () => {
+    const page = await renderResumeHtml(resumeTyping(TYPED_LINES), theme);
+    const plain = await renderResumeHtml(resumeTyping(TYPED_LINES.map((_, i) => `plain ${i}`)), theme);
+    expect(bodyTags(page)).toEqual(bodyTags(plain));
+    // Lines apart: a line break between each two lines of a text, none around a one-line bullet.
+    const breaks = bodyTags(plain).filter((tag) => tag === "br").length;
+    expect(breaks).toBeGreaterThanOrEqual(6 * (TYPED_LINES.length - 1));
+  });
+});
+
 describe("the stackoverflow page", () => {
   it("writes the degree and its field apart, September as Sep, and the phone's link without spaces", async () => {
     const page = await renderResumeHtml(RESUME, "stackoverflow");

@@ -79,14 +79,15 @@ function recognizedAsAutolink(line: string, at: number): boolean {
 /**
  * Text that begins a line or a list item: escaped as inline text, and what
  * would start a block there escaped too: a heading, a quote, a list item, an
- * ordered item ("1. ", not "4.0"), a setext underline or thematic break.
+ * ordered item ("1. ", not "4.0"), a setext underline or thematic break
+ * (`---`, and `-- -`: its dashes may have spaces between them).
  */
 export function escapeLineStart(text: string): string {
   return escapeInline(text)
     .replace(/^#{1,6}(?= |$)/, "\\$&")
     .replace(/^>/, "\\>")
     .replace(/^[+-](?= |$)/, "\\$&")
-    .replace(/^(?:=+|-+)$/, "\\$&")
+    .replace(/^(?:=+|-[- ]*)$/, "\\$&")
     .replace(/^(\d{1,9})([.)])(?= |$)/, "$1\\$2");
 }
 

@@ -1,6 +1,6 @@
 import { datedInYears, fullDate, SECTIONS } from "../json-resume/json-resume-mapping.ts";
 import type { JsonResume } from "../json-resume/to-json-resume.ts";
-import { escapeHtml } from "./theme-text-escaping.ts";
+import { escapeHtml, escapeHtmlLines } from "./theme-text-escaping.ts";
 import type { ThemeName } from "./theme-names.ts";
 import { profilePlace } from "../profile-place.ts";
 
@@ -171,13 +171,18 @@ function evenPage(html: string, exported: JsonResume): string {
   let index = 0;
   const section = html.slice(start, end).replace(/<\/div>(\s*)<\/header>/g, (header, space: string) => {
     const entry = entries[index++] ?? {};
-    const lines = present([
-      entry["x-location"],
-      typeof entry.score === "string" ? `GPA ${entry.score}` : undefined,
-      ...educationLines({ honors: entry["x-honors"], activities: entry["x-activities"] }),
-    ]);
+    // The place and GPA are one line; honors and activities are free text, their lines kept.
+    const lines = [
+      ...present([
+        entry["x-location"],
+        typeof entry.score === "string" ? `GPA ${entry.score}` : undefined,
+      ]).map(escapeHtml),
+      ...present(educationLines({ honors: entry["x-honors"], activities: entry["x-activities"] })).map(
+        escapeHtmlLines,
+      ),
+    ];
     if (lines.length === 0) return header;
-    return `${lines.map((line) => `<div>${escapeHtml(line)}</div>`).join("")}</div>${space}</header>`;
+    return `${lines.map((line) => `<div>${line}</div>`).join("")}</div>${space}</header>`;
   });
   return html.slice(0, start) + section + html.slice(end);
 }
