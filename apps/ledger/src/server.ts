@@ -20,6 +20,7 @@ import {
   jsonAnswer,
   methodNotAllowedAnswer,
   parseRequestTarget,
+  preconditionHeadersOf,
   READ_METHODS,
   readBody,
   restRequestOf,
@@ -40,6 +41,13 @@ import { LEDGER_SECURITY_HEADERS } from "./security-headers.ts";
 
 /** Answered without a signature. */
 const OPEN_PATHS = new Set(["/healthz", "/livez", "/openapi.json"]);
+/**
+ * Headers that must be signed when sent. Unsigned, a copy of a request could
+ * carry another Idempotency-Key (or none) and create a second account, or
+ * drop the If-Match that stops it writing over a later change (a bound set
+ * back by a PATCH sent again).
+ */
+const SIGNED_WHEN_SENT = ["idempotency-key", "if-match", "if-none-match", "if-unmodified-since"];
 /** On every answer, whoever gave it. */
 const LEDGER_HEADERS = { ...LEDGER_SECURITY_HEADERS, "api-version": LEDGER_API_VERSION };
 
@@ -113,11 +121,11 @@ export function createLedgerServer({
     try {
       const caller = verifySigV4Request(
         { method, target: sent.raw, headers: req.headersDistinct, body },
-        // The key of POST /accounts: unsigned, a copy of a request could create a second account.
-        { credentials, region, service: "execute-api", signedWhenSent: ["idempotency-key"] },
+        { credentials, region, service: "execute-api", signedWhenSent: SIGNED_WHEN_SENT },
       );
       record.user = caller.principal;
-      return await rest.handle(restRequestOf(req, target, body), {
+      const request = restRequestOf(req, target, body);
+      return await rest.handle(request, {
         requestId: record.id,
         authorize: (procedure) => refuseUnlessAllowed(caller, procedure.meta),
         context: async () => ({
@@ -125,6 +133,7 @@ export function createLedgerServer({
           caller,
           // Repeated lines arrive joined by ", ", which no key may hold: a 400.
           idempotencyKey: req.headers["idempotency-key"] ?? null,
+          preconditions: preconditionHeadersOf(request.headers),
           response: createResponseControl(),
           warn: (message: string) => logger.warn({ request_id: record.id }, message),
           changes,

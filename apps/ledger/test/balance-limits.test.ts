@@ -1,6 +1,14 @@
+import { AwsClient } from "aws4fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readResult } from "../../../test/http-client.ts";
 import { ledgerClient, type LedgerClient } from "../../../test/ledger-client.ts";
-import { READ_ONLY_KEY, startLedgerServer, type LedgerServer } from "../../../test/ledger-server.ts";
+import {
+  FULL_KEY,
+  READ_ONLY_KEY,
+  REGION,
+  startLedgerServer,
+  type LedgerServer,
+} from "../../../test/ledger-server.ts";
 import { ledgerWallets } from "../../../test/ledger-wallets.ts";
 
 /** Two ledger instances on one database: bounds must hold across both. */
@@ -221,6 +229,81 @@ describe("balance limits", () => {
     expect((await client.send("PATCH", `/accounts/${crypto.randomUUID()}`, { name: "x" })).status).toBe(404);
     const reader = ledgerClient(first.url, READ_ONLY_KEY);
     expect((await reader.send("PATCH", `/accounts/${wallet}`, { name: "x" })).status).toBe(403);
+  });
+
+  it("PATCH with If-Match writes only over the version read: a change made meanwhile, or a copy of an older PATCH sent again, is a 412", async () => {
+    const wallet = await account({ type: "liability", max_balance: 0 });
+    const read = await client.get(`/accounts/${wallet}`);
+    const readTag = read.headers.get("etag");
+    expect(readTag).toBe(`"${String(read.body.updated_at)}"`);
+
+    // A PATCH signed once, as a client sends it; sent again later, as someone who copied it would.
+    const aws = new AwsClient({ ...FULL_KEY, region: REGION, service: "execute-api", retries: 0 });
+    const raise = await aws.sign(`${first.url}/accounts/${wallet}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json", "if-match": readTag! },
+      body: JSON.stringify({ max_balance: 100 }),
+    });
+    const raised = await readResult<Record<string, unknown>>(await fetch(raise.clone()));
+    expect(raised.status, raised.text).toBe(200);
+    const raisedTag = raised.headers.get("etag");
+    expect(raisedTag).toBe(`"${String(raised.body.updated_at)}"`);
+    expect(raisedTag).not.toBe(readTag);
+
+    const lowered = await client.send(
+      "PATCH",
+      `/accounts/${wallet}`,
+      { max_balance: 0 },
+      "application/json",
+      {
+        "if-match": raisedTag!,
+      },
+    );
+    expect(lowered.status, lowered.text).toBe(200);
+    const copied = await readResult<Record<string, unknown>>(await fetch(raise.clone()));
+    expect([copied.status, copied.body.error]).toEqual([412, "PRECONDITION_FAILED"]);
+    expect(copied.body.message).toContain(String(lowered.body.updated_at));
+    expect((await client.get(`/accounts/${wallet}`)).body).toEqual(lowered.body);
+
+    // Two writers over one version: one writes, the other is told to read again.
+    const current = `"${String(lowered.body.updated_at)}"`;
+    const racing = await Promise.all(
+      [10, 20].map((max_balance) =>
+        ledgerClient(second.url).send("PATCH", `/accounts/${wallet}`, { max_balance }, "application/json", {
+          "if-match": current,
+        }),
+      ),
+    );
+    expect(racing.map((r) => r.status).sort()).toEqual([200, 412]);
+
+    // A 404 before a 412; a value that is not an entity tag, or a write that checks none, is a 400.
+    const unknown = await client.send(
+      "PATCH",
+      `/accounts/${crypto.randomUUID()}`,
+      { name: "x" },
+      "application/json",
+      {
+        "if-match": current,
+      },
+    );
+    expect(unknown.status).toBe(404);
+    const malformed = await client.send("PATCH", `/accounts/${wallet}`, { name: "x" }, "application/json", {
+      "if-match": "not-a-tag",
+    });
+    expect(malformed.status).toBe(400);
+    const [cash, sales] = [await client.account(), await client.account("USD", "income")];
+    const post = move([
+      [cash, 5],
+      [sales, -5],
+    ]);
+    const unchecked = await client.send("POST", "/transactions", post, "application/json", {
+      "if-match": current,
+    });
+    expect([unchecked.status, unchecked.body.message]).toEqual([
+      400,
+      "this write does not check If-Match, If-None-Match or If-Unmodified-Since; send it without them",
+    ]);
+    expect(await balanceOf(cash)).toBe(0);
   });
 
   it("refuses a reversal that would pass a bound", async () => {

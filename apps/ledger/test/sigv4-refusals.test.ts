@@ -173,6 +173,19 @@ describe("SigV4 refusals", () => {
     );
   });
 
+  it("refuses an If-Match sent unsigned: a copy of a conditional PATCH could drop it and write over a later change", async () => {
+    const id = await ledgerClient(ledger.url).account();
+    const path = `/accounts/${id}`;
+    const request = await sign({ method: "PATCH", path, body: JSON.stringify({ name: "renamed" }) });
+    await expectRefused(
+      { ...request, headers: { ...request.headers, "if-match": '"2026-01-01T00:00:00.000Z"' } },
+      403,
+      "SignatureDoesNotMatch",
+      /^if-match is sent, so it must be a signed header$/,
+    );
+    expect((await ledgerClient(ledger.url).get(path)).body.name).not.toBe("renamed");
+  });
+
   it("refuses the method, path, query, body or a signed header changed after signing", async () => {
     const id = await ledgerClient(ledger.url).account();
     const post = await sign();

@@ -27,5 +27,5 @@ export { databaseOptionsOf, databaseSettings } from "./database-settings.ts";
 export type { PipelinedConnection } from "./pipelined-connection.ts";
 export { migrateDatabase, readMigrations, type Migration } from "./migrate.ts";
 export { findRepoRoot, migrationsDirectory } from "./paths.ts";
-export { isoTimestampSql } from "./sql.ts";
+export { isoTimestampSql, nextUpdatedAtOf } from "./sql.ts";
 export { createNotifier, listenForNotifications } from "./notifications.ts";

@@ -9,6 +9,8 @@ import {
   DomainError,
   domainErrorsForTrpc,
   formatTrpcError,
+  hasPreconditions,
+  type PreconditionHeaders,
   type ResponseControl,
   type ServiceMeta,
 } from "@app/rest";
@@ -25,6 +27,8 @@ export interface LedgerContext {
   caller: { principal: string; accessKeyId: string; actions: readonly string[] };
   /** The request's Idempotency-Key header (POST /accounts), as sent. */
   idempotencyKey: string | null;
+  /** Its If-Match, If-None-Match and If-Unmodified-Since, as sent (PATCH /accounts/{id} checks them). */
+  preconditions: PreconditionHeaders;
   response: ResponseControl;
   /** Where warnings (a reused idempotency key) go. */
   warn(message: string): void;
@@ -61,13 +65,21 @@ export function refuseUnlessAllowed(caller: LedgerContext["caller"], meta: Ledge
 
 /**
  * Every ledger procedure: the caller's key must hold the procedure's action
- * (refuseUnlessAllowed), a database that does not answer
+ * (refuseUnlessAllowed), a write that does not check If-Match and the other
+ * preconditions (RestMeta.conditional) refuses them with a 400 rather than
+ * write unchecked, a database that does not answer
  * is a 503, and a write that succeeded is announced to the event feed's
  * waiting readers. One middleware for all: each one tRPC runs copies the
  * call's options twice, a cost every post pays.
  */
 export const ledgerProcedure = t.procedure.use(async ({ ctx, meta, next, type }) => {
   refuseUnlessAllowed(ctx.caller, meta);
+  if (type === "mutation" && !meta?.rest?.conditional && hasPreconditions(ctx.preconditions)) {
+    throw new DomainError(
+      400,
+      "this write does not check If-Match, If-None-Match or If-Unmodified-Since; send it without them",
+    );
+  }
   const result = await next();
   if (type === "mutation" && result.ok) ctx.announceChange();
   return domainErrorsForTrpc(result, isDatabaseUnavailable);

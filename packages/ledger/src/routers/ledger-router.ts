@@ -49,7 +49,7 @@ import {
 import { postTransactionBatch } from "../store/post-batch.ts";
 import { listOpenHolds, postHold, voidHold } from "../store/holds.ts";
 import { todayUtc } from "../today-utc.ts";
-import { DomainError, idempotencyKeyHeader, idempotencyKeyOf } from "@app/rest";
+import { DomainError, ETAG_HEADER, idempotencyKeyHeader, idempotencyKeyOf, versionCheckOf } from "@app/rest";
 import { router, ledgerProcedure, type LedgerContext } from "../trpc.ts";
 
 const accountNotFound = { 404: "No account with this id." };
@@ -184,9 +184,9 @@ export const ledgerRouter = router({
         path: "/accounts/{id}",
         tags: ["accounts"],
         summary: "Get an account",
-        description: "One account by its id.",
+        description: "One account by its id, with its ETag (its `updated_at`, for PATCH's If-Match).",
       },
-      rest: { errors: accountNotFound },
+      rest: { successHeaders: ETAG_HEADER, errors: accountNotFound },
     })
     .input(idInput)
     .output(accountOutput)
@@ -204,13 +204,17 @@ export const ledgerRouter = router({
           "Changes the fields sent (`name`, `min_balance`, `max_balance`, null removing a bound; `metadata`, replaced " +
           "whole) and answers the " +
           "account with `updated_at`. New bounds apply to later posts: a balance that already breaks one is allowed, " +
-          "and only posts that move it further beyond are refused.",
+          "and only posts that move it further beyond are refused. With If-Match (the ETag a read gave, or " +
+          "`updated_at` in quotes), it writes only over that version: a change made meanwhile, or a copy of an " +
+          "older request sent again, is a 412 and changes nothing.",
       },
-      rest: { errors: accountNotFound },
+      rest: { errors: accountNotFound, conditional: true },
     })
     .input(patchAccountInput)
     .output(accountOutput)
-    .mutation(({ ctx, input: { id, ...change } }) => patchAccount(ctx.db, id, change)),
+    .mutation(({ ctx, input: { id, ...change } }) =>
+      patchAccount(ctx.db, id, change, versionCheckOf(ctx.preconditions) ?? undefined),
+    ),
 
   listEntries: ledgerProcedure
     .meta({

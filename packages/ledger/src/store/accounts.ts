@@ -1,6 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { isConstraintViolation, queryRows, type Database } from "@app/db";
+import {
+  inTransaction,
+  isConstraintViolation,
+  isoTimestampSql,
+  nextUpdatedAtOf,
+  queryRows,
+  type Database,
+  type Queryable,
+} from "@app/db";
 import { DomainError, invalidRequestError } from "@app/rest/errors";
+import { versionConflict, type VersionCheck } from "@app/rest/preconditions";
 import { cursorPart, listCursor } from "../list-cursor.ts";
 import type { Account, AccountFilters, AccountType } from "../schemas.ts";
 import { inKeyOrder, requestHash } from "./request-hash.ts";
@@ -144,21 +153,40 @@ export async function getAccount(db: Database, id: string): Promise<Account> {
 
 export const accountNotFound = () => new DomainError(404, "no account with that id");
 
+type AccountChange = {
+  name?: string | undefined;
+  min_balance?: number | null | undefined;
+  max_balance?: number | null | undefined;
+  metadata?: Record<string, string> | undefined;
+};
+
 /**
  * Changes an account's name, bounds and metadata (those given; null removes a bound).
  * The new bounds apply to later posts: a balance that already breaks one is
  * left as it is. The update waits for posts that hold the account's lock.
+ * With `check` (the request's If-Match...), only over the version it names
+ * (412 otherwise; a 404 first), read and locked in the same transaction.
  */
 export async function patchAccount(
   db: Database,
   id: string,
-  change: {
-    name?: string | undefined;
-    min_balance?: number | null | undefined;
-    max_balance?: number | null | undefined;
-    metadata?: Record<string, string> | undefined;
-  },
+  change: AccountChange,
+  check?: VersionCheck,
 ): Promise<Account> {
+  if (!check) return updateAccount(db, id, change);
+  return inTransaction(db, async (tx) => {
+    const [locked] = await queryRows<{ version: string }>(
+      tx,
+      `SELECT ${isoTimestampSql("a.updated_at")} AS version FROM ledger.accounts a WHERE a.id = $1::uuid FOR UPDATE`,
+      id,
+    );
+    if (!locked) throw accountNotFound();
+    if (!check(locked.version)) throw versionConflict("account", locked.version);
+    return updateAccount(tx, id, change);
+  });
+}
+
+async function updateAccount(db: Queryable, id: string, change: AccountChange): Promise<Account> {
   try {
     const [row] = await queryRows<{ account: Account }>(
       db,
@@ -167,7 +195,7 @@ export async function patchAccount(
          min_balance = CASE WHEN $3::boolean THEN $4::bigint ELSE a.min_balance END,
          max_balance = CASE WHEN $5::boolean THEN $6::bigint ELSE a.max_balance END,
          metadata = coalesce($7::jsonb, a.metadata),
-         updated_at = now()
+         updated_at = ${nextUpdatedAtOf("a")}
        WHERE a.id = $1::uuid
        RETURNING ${ACCOUNT_JSON} AS account`,
       id,

@@ -1,7 +1,6 @@
 import { inTransaction, queryRows, type Database, type Queryable } from "@app/db";
-import type { VersionCheck } from "@app/rest/preconditions";
+import { versionConflict, type VersionCheck } from "@app/rest/preconditions";
 import { VERSION_SQL } from "./sql.ts";
-import { versionConflict } from "./version-conflict.ts";
 
 /** One of a person's rows that a conditional write (If-Match...) goes over: an entry, a tailored version. */
 export interface CheckedRow {

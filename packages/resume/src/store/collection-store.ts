@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { z } from "zod";
-import { inTransaction, queryRows, type Database, type Queryable } from "@app/db";
+import { inTransaction, nextUpdatedAtOf, queryRows, type Database, type Queryable } from "@app/db";
 import { DomainError } from "@app/rest/errors";
 import type { VersionCheck } from "@app/rest/preconditions";
 import type { Collection } from "../collections.ts";
@@ -13,7 +13,6 @@ import {
   columnValues,
   entryJson,
   listJson,
-  nextUpdatedAtOf,
 } from "./sql.ts";
 
 /** An entry of `C` as the API answers it (the JSON that entryJson builds). */

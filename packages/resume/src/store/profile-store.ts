@@ -5,14 +5,14 @@ import {
   isDatabase,
   isoTimestampSql,
   mayBeOneWritersFailure,
+  nextUpdatedAtOf,
   queryRows,
   type Database,
   type Queryable,
 } from "@app/db";
-import type { VersionCheck } from "@app/rest/preconditions";
+import { versionConflict, type VersionCheck } from "@app/rest/preconditions";
 import type { Profile, ProfileInput } from "../schemas/profile.ts";
-import { columnValues, nextUpdatedAtOf, PROFILE_COLUMNS, profileJson, VERSION_SQL } from "./sql.ts";
-import { versionConflict } from "./version-conflict.ts";
+import { columnValues, PROFILE_COLUMNS, profileJson, VERSION_SQL } from "./sql.ts";
 
 /** The caller's profile; null before the first PUT. */
 export async function getProfile(db: Database, userId: string): Promise<Profile | null> {

@@ -24,16 +24,6 @@ export function entryJson(collection: Collection): string {
     'updated_at', ${isoTimestampSql("t.updated_at")})`;
 }
 
-/**
- * What a write sets the `updated_at` of its row (alias `alias`) to: the time
- * of the write (not its transaction's start, which may be long before, when
- * it waited for the row), and at least 1 ms past the last write's, so that no
- * two versions of a row share one (a version is what If-Match compares;
- * @app/rest/preconditions).
- */
-export const nextUpdatedAtOf = (alias: string) =>
-  `greatest(clock_timestamp(), ${alias}.updated_at + interval '1 millisecond')`;
-
 /** A row's version (alias `t`) as the API gives it: its updated_at, as in its JSON. */
 export const VERSION_SQL = isoTimestampSql("t.updated_at");
 

@@ -1,5 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { inTransaction, isoTimestampSql, queryRows, type Database, type Queryable } from "@app/db";
+import {
+  inTransaction,
+  isoTimestampSql,
+  nextUpdatedAtOf,
+  queryRows,
+  type Database,
+  type Queryable,
+} from "@app/db";
 import { DomainError, invalidRequestError } from "@app/rest/errors";
 import type { VersionCheck } from "@app/rest/preconditions";
 import { COLLECTIONS, type Collection } from "../collections.ts";
@@ -9,7 +16,7 @@ import { checkedWrite, lockCheckedVersion, type CheckedRow } from "./checked-wri
 import { tableOf } from "./collection-tables.ts";
 import { wholeResumeJson } from "./resume-store.ts";
 import { RESUME_VERSION_SQL } from "./resume-versions.ts";
-import { advisoryXactLock, nextUpdatedAtOf } from "./sql.ts";
+import { advisoryXactLock } from "./sql.ts";
 
 /** Versions one person may hold at once; the next create answers 409, as a full collection does. */
 export const TAILORED_VERSIONS_PER_PERSON = 20;
