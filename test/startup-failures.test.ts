@@ -62,7 +62,7 @@ describe("a server that cannot start", () => {
     [
       "ledger",
       { LEDGER_CREDENTIALS_FILE: "/nonexistent/credentials.json" },
-      /\/nonexistent\/credentials\.json/,
+      /^cannot start: invalid ledger configuration: LEDGER_CREDENTIALS_FILE: cannot read \/nonexistent\/credentials\.json: there is no such file$/,
     ],
     ["ledger", { LEDGER_METRICS_PORT: "HELD" }, /port \d+ \(LEDGER_METRICS_PORT\) is in use/],
     ["web", { PUBLIC_URL: "ftp://x" }, /^cannot start: invalid web configuration: PUBLIC_URL: /],

@@ -14,6 +14,7 @@ import {
 } from "@app/ledger";
 import {
   createLogger,
+  ConfigurationError,
   createServiceMetrics,
   exitOnStartupFailure,
   listenOrExit,
@@ -31,7 +32,13 @@ const logger = createLogger("ledger", { level: env.LOG_LEVEL });
 startup.logger(logger);
 routeConsoleToLogger(logger);
 if (!env.LEDGER_CREDENTIALS_FILE) await ensureDevelopmentCredentials(env.credentialsFile, LEDGER_ACTIONS);
-const credentials = await loadCredentials(env.credentialsFile, LEDGER_ACTIONS);
+const credentials = await loadCredentials(env.credentialsFile, LEDGER_ACTIONS).catch((error: unknown) => {
+  // A file the setting names is a setting that is wrong: said in one line, without a stack.
+  if (!env.LEDGER_CREDENTIALS_FILE) throw error;
+  throw new ConfigurationError(
+    `invalid ledger configuration: LEDGER_CREDENTIALS_FILE: ${(error as Error).message}`,
+  );
+});
 const db = createDatabase(databaseOptionsOf(env, "ledger"));
 const metrics = createServiceMetrics("ledger", () => poolStatsOf(db));
 const groupSizes = metrics.histogram(

@@ -33,13 +33,27 @@ const credentialsFileSchema = (actions: readonly [string, ...string[]]) =>
 
 /**
  * Reads a credentials file, `[{"accessKeyId","secretAccessKey","principal","actions":[...]}]`,
- * whose actions must be among `actions`.
+ * whose actions must be among `actions`; what is wrong with it is said in one
+ * sentence naming the file.
  */
 export async function loadCredentials(
   file: string,
   actions: readonly [string, ...string[]],
 ): Promise<CredentialStore> {
-  const parsed = credentialsFileSchema(actions).safeParse(JSON.parse(await readFile(file, "utf8")));
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(`cannot read ${file}: ${code === "ENOENT" ? "there is no such file" : String(code)}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error(`${file} is not a credentials file: it is not JSON`);
+  }
+  const parsed = credentialsFileSchema(actions).safeParse(json);
   if (!parsed.success)
     throw new Error(`${file} is not a credentials file:\n${z.prettifyError(parsed.error)}`);
   const store = new Map<string, Credential>();
