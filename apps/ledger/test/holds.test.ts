@@ -42,6 +42,20 @@ const pendingOf = async (id: string) => {
   return { pending_debits, pending_credits };
 };
 
+/** A post as the store takes it (postChecked), of these amounts, posting hold `holdId` if given, under a new key. */
+const newPost = (entries: [string, number][], holdId: string | null): NewTransaction => ({
+  principal: "test-full",
+  idempotencyKey: key(),
+  requestHash: "test",
+  description: null,
+  effectiveDate: new Date().toISOString().slice(0, 10),
+  reversesTransactionId: null,
+  holdSeconds: null,
+  holdId,
+  metadata: {},
+  entries: entries.map(([account_id, amount]) => ({ account_id, amount })),
+});
+
 async function placeHold(entries: [string, number][], seconds = 600): Promise<string> {
   const placed = await client.post("/transactions", hold(entries, seconds));
   expect(placed.status, placed.text).toBe(201);
@@ -672,26 +686,14 @@ describe("holds", () => {
       [wallet, 60],
       [shop, -60],
     ]);
-    const post = (entries: [string, number][], holdId: string | null): NewTransaction => ({
-      principal: "test-full",
-      idempotencyKey: key(),
-      requestHash: "test",
-      description: null,
-      effectiveDate: new Date().toISOString().slice(0, 10),
-      reversesTransactionId: null,
-      holdSeconds: null,
-      holdId,
-      metadata: {},
-      entries: entries.map(([account_id, amount]) => ({ account_id, amount })),
-    });
-    const spend = post(
+    const spend = newPost(
       [
         [wallet, 80],
         [shop, -80],
       ],
       null,
     );
-    const capture = post(
+    const capture = newPost(
       [
         [wallet, 60],
         [shop, -60],
@@ -708,7 +710,7 @@ describe("holds", () => {
     expect(
       (
         await postChecked(db, [
-          post(
+          newPost(
             [
               [wallet, 40],
               [shop, -40],
@@ -733,19 +735,7 @@ describe("holds", () => {
       [shop, -100],
     ];
     const held = await placeHold(entries);
-    const capture = (): NewTransaction => ({
-      principal: "test-full",
-      idempotencyKey: key(),
-      requestHash: "test",
-      description: null,
-      effectiveDate: new Date().toISOString().slice(0, 10),
-      reversesTransactionId: null,
-      holdSeconds: null,
-      holdId: held,
-      metadata: {},
-      entries: entries.map(([account_id, amount]) => ({ account_id, amount })),
-    });
-    const [one, two] = [capture(), capture()];
+    const [one, two] = [newPost(entries, held), newPost(entries, held)];
     const outcomes = await postChecked(db, [one, two]);
     expect(outcomes.get(one)).toMatchObject({ status: 201, transaction: { hold_id: held } });
     expect(outcomes.get(two)).toMatchObject({ status: "refused" });
