@@ -1,5 +1,4 @@
-/** A line break as the documents read one: LF, CR LF, a lone CR, Unicode's line and paragraph separators. */
-const LINE_BREAK = /\r\n?|[\n\u2028\u2029]/;
+import { LINE_BREAK } from "./line-breaks.ts";
 
 /**
  * A goal's description as the resume shows it wherever a goal is an entry

@@ -98,6 +98,16 @@ describe("the Markdown of a resume", () => {
     }
   });
 
+  it("keeps a line broken with a lone CR, U+2028 or U+2029 as the files do, in a summary and in a list item", async () => {
+    const resume = resumeWith("plain");
+    resume.profile!.summary = "First para\u2028second line\r\rNew para";
+    resume.experience[0]!.responsibilities = ["Led X\r- then Y", "Shipped\u2029on time"];
+    const { html } = await elementsOf(resume);
+    expect(html).toContain("<p>First para<br>second line</p>\n<p>New para</p>");
+    expect(html).toContain("<li>Led X<br>- then Y</li>");
+    expect(html).toContain("<li>Shipped<br>on time</li>");
+  });
+
   it("escapes what would be markup wherever the text lands, and shows it as typed", async () => {
     const plain = await elementsOf(resumeWith("plain"));
     for (const text of [

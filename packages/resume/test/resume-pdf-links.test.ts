@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { renderResumePdf, type PaperSize } from "../src/documents/render-resume-pdf.ts";
 import type { OutlineText, ResumeOutline } from "../src/documents/resume-outline.ts";
+import { hasPoppler, pdfText } from "../../../test/documents.ts";
 
 /**
  * Each link of a PDF (a Link structure element) with the pages its
@@ -70,6 +71,17 @@ describe("links in the PDF", () => {
       }
     },
   );
+
+  it("are written in ASCII, as a PDF's links must be: the host in Punycode, the rest percent-encoded; the text as typed", async () => {
+    // pdfkit wrote them as UTF-16, which viewers read as garbage: the link went nowhere.
+    const contact = [linkTo("https://müller-design.de/über-mich"), linkTo("https://例え.jp/verify")];
+    const pdf = await renderResumePdf({ name: "Zoe", headline: null, contact, sections: [] }, "a4");
+    expect(linksOf(pdf).map((link) => link.text)).toEqual([
+      "https://xn--mller-design-dlb.de/%C3%BCber-mich",
+      "https://xn--r8jz45g.jp/verify",
+    ]);
+    if (hasPoppler) expect(await pdfText(pdf)).toContain("müller-design.de/über-mich");
+  });
 
   it.each(PAPERS)(
     "in the contact line are each on one page, tagged as on it, when the links run over pages (%s)",

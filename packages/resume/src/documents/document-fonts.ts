@@ -32,9 +32,12 @@ export function pdfFonts(): { regular: fontkit.Font; bold: fontkit.Font } {
 
 /**
  * The distinct characters of `texts` that one of the embedded fonts cannot
- * draw (the bold one draws names and headings), as `U+XXXX`; white space,
- * controls and the characters meant to show as nothing aside (bidi marks and
- * isolates, joiners: fontkit lays those out as nothing, whatever the font).
+ * draw (the bold one draws names and headings), as `U+XXXX`; the space and
+ * the line breaks the documents read (U+2028, U+2029), controls and the
+ * characters meant to show as nothing aside (bidi marks and isolates,
+ * joiners: fontkit lays those out as nothing, whatever the font), and the
+ * ideographic space, which the PDF draws as an em space. Other white space is
+ * drawn from the font like any character (a box where it has none).
  */
 export function unrenderedCharacters(texts: Iterable<string>): string[] {
   const { regular, bold } = pdfFonts();
@@ -42,7 +45,11 @@ export function unrenderedCharacters(texts: Iterable<string>): string[] {
   for (const text of texts) {
     for (const character of text) {
       const codePoint = character.codePointAt(0)!;
-      if (/[\s\p{Cc}\p{Default_Ignorable_Code_Point}]/u.test(character) || missing.has(codePoint)) continue;
+      if (
+        /[ \u2028\u2029\u3000\p{Cc}\p{Default_Ignorable_Code_Point}]/u.test(character) ||
+        missing.has(codePoint)
+      )
+        continue;
       if (!regular.hasGlyphForCodePoint(codePoint) || !bold.hasGlyphForCodePoint(codePoint))
         missing.add(codePoint);
     }

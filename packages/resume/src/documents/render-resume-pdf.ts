@@ -21,6 +21,9 @@ const SIZE = { name: 20, headline: 11, contact: 9, section: 10.5, heading: 10, b
 const BULLET_INDENT = 12;
 /** A tab, which the fonts have no glyph for (pdfkit would draw an empty box): this many spaces. */
 const TAB = "    ";
+/** The ideographic space (Japanese text), which the fonts have no glyph for: the em space, as wide. */
+const IDEOGRAPHIC_SPACE = "\u3000";
+const EM_SPACE = "\u2003";
 
 type Doc = PDFKit.PDFDocument;
 type TextOptions = PDFKit.Mixins.TextOptions;
@@ -69,7 +72,9 @@ function decoration(doc: Doc, draw: () => void): void {
  * line's separators are artifacts.
  */
 export async function renderResumePdf(resume: ResumeOutline, paper: PaperSize): Promise<Buffer> {
-  const outline = mapOutlineTexts(resume, (text) => text.replaceAll("\t", TAB));
+  const outline = mapOutlineTexts(resume, (text) =>
+    text.replaceAll("\t", TAB).replaceAll(IDEOGRAPHIC_SPACE, EM_SPACE),
+  );
   const { regular, bold } = pdfFonts();
   // pdfkit's types name only files; its font factory takes a parsed fontkit font as well.
   const doc = new PDFDocument({
@@ -83,6 +88,7 @@ export async function renderResumePdf(resume: ResumeOutline, paper: PaperSize): 
     // Tags (the structure tree, MarkInfo) are PDF 1.4 and later; pdfkit writes 1.3 unless told.
     pdfVersion: "1.7",
   });
+  escapeInfoInXmp(doc);
   // Registered under their own names: pdfkit then finds each in its cache on every switch
   // (under any other name, it parses and compares the font again each time).
   for (const font of [regular, bold]) doc.registerFont(font.postscriptName, font as unknown as string);
@@ -141,7 +147,7 @@ function drawInline(doc: Doc, paragraph: Element, items: OutlineText[], size: nu
       tagged(doc, paragraph, item.url ? "Link" : "Span", () =>
         style(doc, "regular", size, item.url ? LINK : MUTED).text(item.text, {
           width: width(doc),
-          link: item.url ?? null,
+          link: item.url ? pdfUri(item.url) : null,
           continued: !last,
           features: featuresOf(item.text),
         }),
@@ -313,7 +319,10 @@ function drawEntry(doc: Doc, element: Element, entry: OutlineEntry) {
     const { text, url } = entry.link;
     keepLinkOnPage(style(doc, "regular", SIZE.small), text);
     tagged(doc, group(doc, element, "P"), "Link", () =>
-      style(doc, "regular", SIZE.small, LINK).text(text, x, doc.y, { width: full, link: url }),
+      style(doc, "regular", SIZE.small, LINK).text(text, x, doc.y, {
+        width: full,
+        link: url ? pdfUri(url) : null,
+      }),
     );
   }
   if (entry.bullets.length) {
@@ -366,3 +375,40 @@ function bidiParagraphs(text: string): { paragraph: string; features?: TextOptio
   }));
   return paragraphs.some(({ features }) => features) ? paragraphs : [{ paragraph: text }];
 }
+
+/**
+ * A link as a PDF's URI action must hold it, in 7-bit ASCII (ISO 32000-1,
+ * 12.6.4.7): the host in Punycode, the rest percent-encoded. pdfkit writes
+ * any other text as UTF-16, which viewers read as garbage, so a link to
+ * `https://müller-design.de/über-mich` went nowhere. The text shown stays as typed.
+ */
+function pdfUri(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return encodeURI(url);
+  }
+}
+
+/**
+ * pdfkit (0.20) writes the document's info (the name as title and author)
+ * into the XMP metadata of a PDF 1.4 or later as it is, unescaped: a name
+ * with `&` or `<` made that XML unreadable. The info dictionary is written
+ * first, from the text itself; the XMP, last, then gets it escaped.
+ */
+function escapeInfoInXmp(doc: PDFKit.PDFDocument): void {
+  const pdf = doc as PDFKit.PDFDocument & { endMetadata(): void };
+  const endMetadata = pdf.endMetadata.bind(pdf);
+  pdf.endMetadata = () => {
+    pdf.info = Object.fromEntries(
+      Object.entries(pdf.info).map(([key, value]) => [
+        key,
+        typeof value === "string" ? escapeXmlText(value) : value,
+      ]),
+    ) as PDFKit.PDFDocument["info"];
+    endMetadata();
+  };
+}
+
+const escapeXmlText = (text: string) =>
+  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");

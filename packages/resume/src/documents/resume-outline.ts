@@ -3,6 +3,7 @@ import { dateRange, resumeDate } from "../resume-dates.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { enumLabel } from "../enum-label.ts";
 import { goalHeading } from "../goal-heading.ts";
+import { withLineFeeds } from "../line-breaks.ts";
 
 /**
  * The resume as the documents people send lay it out (PDF, Word, plain text):
@@ -141,7 +142,7 @@ function withOneLineFields(outline: ResumeOutline): ResumeOutline {
 const UNPRINTABLE = /(?![\t\n])[\p{Cc}\uFFFE\uFFFF]/gu;
 
 const printableOutline = <T>(outline: T): T =>
-  mapOutlineTexts(outline, (text) => text.replace(/\r\n?|[\u2028\u2029]/g, "\n").replace(UNPRINTABLE, ""));
+  mapOutlineTexts(outline, (text) => withLineFeeds(text).replace(UNPRINTABLE, ""));
 
 /** The outline (or any part of it) with `map` applied to each of its texts. */
 export function mapOutlineTexts<T>(value: T, map: (text: string) => string): T {

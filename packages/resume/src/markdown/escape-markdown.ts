@@ -1,3 +1,5 @@
+import { withLineFeeds } from "../line-breaks.ts";
+
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
 const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 /** What may end an email address's local part and begin its domain, in GFM renderers and wider. */
@@ -96,7 +98,7 @@ export function escapeLineStart(text: string): string {
  * a line, after a hard break; blank ones left out.
  */
 export function escapeLines(text: string): string {
-  return text
+  return withLineFeeds(text)
     .split("\n")
     .map((line) => escapeLineStart(line))
     .filter((line) => line !== "")
@@ -113,13 +115,15 @@ export function escapeItemLines(
   text: string,
   escapeFirst: (line: string) => string = escapeLineStart,
 ): string {
-  const [first = "", ...rest] = text.split("\n").filter((line) => line.trim() !== "");
+  const [first = "", ...rest] = withLineFeeds(text)
+    .split("\n")
+    .filter((line) => line.trim() !== "");
   return [escapeFirst(first), ...rest.map((line) => `  ${escapeLineStart(line)}`)].join("  \n");
 }
 
 /** Multi-line free text as Markdown paragraphs, each line escaped as the start of a line. */
 export function escapeParagraphs(text: string): string {
-  return text
+  return withLineFeeds(text)
     .split(/\n\s*\n/)
     .map((paragraph) => escapeLines(paragraph))
     .filter((paragraph) => paragraph !== "")

@@ -7,13 +7,7 @@ import type { Collection } from "../collections.ts";
 import { LIMITS } from "../limits.ts";
 import { checkedWrite, type CheckedRow } from "./checked-write.ts";
 import { tableOf } from "./collection-tables.ts";
-import {
-  advisoryXactLock,
-  castParameters,
-  columnValues,
-  entryJson,
-  listJson,
-} from "./sql.ts";
+import { advisoryXactLock, castParameters, columnValues, entryJson, listJson } from "./sql.ts";
 
 /** An entry of `C` as the API answers it (the JSON that entryJson builds). */
 type Entry<C extends Collection> = z.output<C["output"]>;

@@ -1,3 +1,4 @@
+import { withLineFeeds } from "../line-breaks.ts";
 import { escapeParagraphs } from "../markdown/escape-markdown.ts";
 import type { JsonResume } from "../json-resume/to-json-resume.ts";
 import type { ThemeName } from "./theme-names.ts";
@@ -143,9 +144,6 @@ function stackoverflowParagraphs(text: string): string {
     .filter(Boolean);
   return (paragraphs.length > 0 ? paragraphs : [""]).map((p) => `<p style="margin:0">${p}</p>`).join("\n");
 }
-
-/** Each line break as the documents read one (CR LF, a lone CR, U+2028, U+2029) a line feed. */
-const withLineFeeds = (text: string) => text.replace(/\r\n?|[\u2028\u2029]/g, "\n");
 
 /** Free text as HTML text, its lines kept: each escaped, those after the first after a `<br>`; blank ones left out. */
 export function escapeHtmlLines(text: string): string {
