@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bidiFeatures, visualRuns } from "../src/documents/bidi-layout.ts";
+import { bidiFeatures, logicalRuns, readsRightToLeft, visualRuns } from "../src/documents/bidi-layout.ts";
 
 const ltr = (text: string) => ({ text, rightToLeft: false });
 const rtl = (text: string) => ({ text, rightToLeft: true });
@@ -50,5 +50,28 @@ describe("bidiFeatures", () => {
     expect(latinFirst).toBeDefined();
     expect(hebrewFirst).not.toBe(latinFirst);
     expect(bidiFeatures("10 مرحبا")).toBe(hebrewFirst);
+  });
+});
+
+describe("readsRightToLeft", () => {
+  it("reads a paragraph by its first letter of a strong direction, past digits and punctuation", () => {
+    expect(readsRightToLeft("אני מפתחת ב-TypeScript")).toBe(true);
+    expect(readsRightToLeft("2019: مطورة")).toBe(true);
+    expect(readsRightToLeft("Led a team of 5 (חמישה)")).toBe(false);
+    expect(readsRightToLeft("Zoë (Дмитриевна) 10")).toBe(false);
+    expect(readsRightToLeft("")).toBe(false);
+  });
+});
+
+describe("logicalRuns", () => {
+  it("cuts a paragraph in reading order where its direction changes", () => {
+    // Brackets around English words in a Hebrew line go with those words (UAX #9, N0).
+    expect(logicalRuns("אני ב-React Native (iOS).", true)).toEqual([
+      rtl("אני ב-"),
+      ltr("React Native (iOS)"),
+      rtl("."),
+    ]);
+    expect(logicalRuns("Hello שלום world", false)).toEqual([ltr("Hello "), rtl("שלום"), ltr(" world")]);
+    expect(logicalRuns("a 😀 שלום 😀", false)).toEqual([ltr("a 😀 "), rtl("שלום"), ltr(" 😀")]);
   });
 });

@@ -44,14 +44,42 @@ export interface DirectionalRun {
 }
 
 /**
+ * Whether a paragraph (no line break) reads right to left: by its first letter
+ * of a strong direction (UAX #9, P2-P3); text without a right-to-left
+ * character never does. The rule of the PDF (bidiFeatures) and of the Word
+ * file (render-resume-docx.ts).
+ */
+export function readsRightToLeft(paragraph: string): boolean {
+  if (!RIGHT_TO_LEFT.test(paragraph)) return false;
+  const { paragraphs } = bidi.getEmbeddingLevels(withBmpStandIns(paragraph));
+  return (paragraphs[0]?.level ?? 0) % 2 === 1;
+}
+
+/**
  * The pdfkit `features` for one paragraph (no line break): undefined for text
- * without a right-to-left character, else its direction's marker, by its first
- * letter of a strong direction (UAX #9, P2-P3).
+ * without a right-to-left character, else its direction's marker (readsRightToLeft).
  */
 export function bidiFeatures(paragraph: string): PdfFeatures | undefined {
   if (!RIGHT_TO_LEFT.test(paragraph)) return undefined;
-  const { paragraphs } = bidi.getEmbeddingLevels(withBmpStandIns(paragraph));
-  return (paragraphs[0]?.level ?? 0) % 2 === 1 ? PARAGRAPH_FEATURES.rtl : PARAGRAPH_FEATURES.ltr;
+  return readsRightToLeft(paragraph) ? PARAGRAPH_FEATURES.rtl : PARAGRAPH_FEATURES.ltr;
+}
+
+/**
+ * A paragraph (no line break) read in the given direction, cut where the
+ * direction of its characters changes (UAX #9's levels): its stretches in
+ * reading order, together its whole text. "אני ב-TypeScript" in a
+ * right-to-left paragraph is "אני ב-" right to left, then "TypeScript".
+ */
+export function logicalRuns(paragraph: string, rightToLeft: boolean): DirectionalRun[] {
+  const { levels } = bidi.getEmbeddingLevels(withBmpStandIns(paragraph), rightToLeft ? "rtl" : "ltr");
+  const runs: DirectionalRun[] = [];
+  for (let i = 0; i < paragraph.length; i++) {
+    const runRightToLeft = levels[i]! % 2 === 1;
+    const last = runs.at(-1);
+    if (last?.rightToLeft === runRightToLeft) last.text += paragraph[i];
+    else runs.push({ text: paragraph[i]!, rightToLeft: runRightToLeft });
+  }
+  return runs;
 }
 
 /** bidiFeatures, and the left-to-right marker for text without right-to-left letters. */

@@ -9,8 +9,11 @@ import {
   Paragraph,
   TabStopType,
   TextRun,
+  type IParagraphOptions,
+  type IRunOptions,
   type ParagraphChild,
 } from "docx";
+import { logicalRuns, readsRightToLeft } from "./bidi-layout.ts";
 import type { PaperSize } from "./render-resume-pdf.ts";
 import type { OutlineEntry, OutlineText, ResumeOutline } from "./resume-outline.ts";
 
@@ -29,18 +32,14 @@ const BULLETS = "resume-bullets";
 export async function renderResumeDocx(outline: ResumeOutline, paper: PaperSize): Promise<Buffer> {
   const page = PAGE[paper];
   const contentWidth = page.width - 2 * MARGIN;
-  const children: Paragraph[] = [
-    new Paragraph({ heading: HeadingLevel.TITLE, children: [new TextRun(outline.name)] }),
-  ];
+  const children: Paragraph[] = [paragraph({ heading: HeadingLevel.TITLE }, [{ text: outline.name }])];
   if (outline.headline)
-    children.push(
-      new Paragraph({ children: [new TextRun({ text: outline.headline, color: MUTED, size: 24 })] }),
-    );
-  if (outline.contact.length) children.push(new Paragraph({ children: inline(outline.contact) }));
+    children.push(paragraph({}, [{ text: outline.headline, run: { color: MUTED, size: 24 } }]));
+  if (outline.contact.length) children.push(paragraph({}, inline(outline.contact)));
 
   for (const section of outline.sections) {
-    children.push(new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun(section.title)] }));
-    for (const paragraph of section.paragraphs) children.push(...lines(paragraph));
+    children.push(paragraph({ heading: HeadingLevel.HEADING_1 }, [{ text: section.title }]));
+    for (const text of section.paragraphs) children.push(...lines(text));
     for (const entry of section.entries) children.push(...entryParagraphs(entry, contentWidth));
   }
 
@@ -99,34 +98,105 @@ export async function renderResumeDocx(outline: ResumeOutline, paper: PaperSize)
   return Packer.toBuffer(document);
 }
 
+/**
+ * Text of a paragraph with its run's formatting, a link when it has a `url`.
+ * A line feed in it is a line break of Word's own (a list item's lines).
+ */
+interface Piece {
+  text: string;
+  run?: Omit<IRunOptions, "text" | "break" | "children">;
+  url?: string;
+}
+
+/**
+ * A paragraph of `pieces`. One whose first letter of a strong direction is
+ * right-to-left (Hebrew, Arabic: the PDF's rule, readsRightToLeft) is a
+ * right-to-left paragraph (w:bidi), which Word and LibreOffice lay out from
+ * the right, and its text is cut where its direction changes (UAX #9), the
+ * right-to-left stretches marked (w:rtl). Not each whole run: Word takes the
+ * spaces and punctuation of a run marked right-to-left as right-to-left, and
+ * "React Native" in a Hebrew line would read "Native React". Any other
+ * paragraph has neither mark.
+ */
+function paragraph(options: Omit<IParagraphOptions, "children">, pieces: Piece[]): Paragraph {
+  // A line break inside a paragraph is white space (U+2028), not the end of it; one character too.
+  const text = pieces
+    .map((piece) => piece.text)
+    .join("")
+    .replaceAll("\n", "\u2028");
+  if (!readsRightToLeft(text))
+    return new Paragraph({ ...options, children: pieces.flatMap((piece) => runs(piece, [piece])) });
+
+  const stretches = logicalRuns(text, true).map((run) => ({
+    ...run,
+    text: run.text.replaceAll("\u2028", "\n"),
+  }));
+  const cut = (piece: Piece): Part[] => {
+    const parts: Part[] = [];
+    for (let left = piece.text.length; left > 0;) {
+      const stretch = stretches[0]!;
+      const part = { text: stretch.text.slice(0, left), rightToLeft: stretch.rightToLeft };
+      parts.push(part);
+      left -= part.text.length;
+      stretch.text = stretch.text.slice(part.text.length);
+      if (!stretch.text) stretches.shift();
+    }
+    return parts;
+  };
+  return new Paragraph({
+    ...options,
+    bidirectional: true,
+    children: pieces.flatMap((piece) => runs(piece, cut(piece))),
+  });
+}
+
+/** Some of a paragraph's text, and whether it is a right-to-left stretch. */
+interface Part {
+  text: string;
+  rightToLeft?: boolean;
+}
+
+/**
+ * A piece as the runs of its `parts` (marked right-to-left where they are),
+ * in a hyperlink when it is a link; each line after the first begins with a
+ * line break.
+ */
+function runs(piece: Piece, parts: Part[]): ParagraphChild[] {
+  const partLines = parts.flatMap(({ text, rightToLeft }) =>
+    text.split("\n").map((line, i) => ({ line, rightToLeft, broken: i > 0 })),
+  );
+  const format = piece.url ? { style: "Hyperlink" } : piece.run;
+  const textRuns = partLines
+    // A part after the first that starts at a line break starts with an empty line: no run of its own.
+    .filter(({ line, broken }, i) => i === 0 || line !== "" || broken)
+    .map(
+      ({ line, rightToLeft, broken }) =>
+        new TextRun({
+          text: line,
+          ...format,
+          ...(broken ? { break: 1 } : {}),
+          ...(rightToLeft ? { rightToLeft: true } : {}),
+        }),
+    );
+  return piece.url ? [new ExternalHyperlink({ link: piece.url, children: textRuns })] : textRuns;
+}
+
 /** A paragraph per line of the user's text. */
 function lines(text: string, options: { color?: string; keepNext?: boolean } = {}): Paragraph[] {
-  return text.split(/\r?\n/).map(
-    (line) =>
-      new Paragraph({
-        keepNext: options.keepNext,
-        children: [new TextRun({ text: line, color: options.color })],
-      }),
-  );
+  return text
+    .split(/\r?\n/)
+    .map((line) =>
+      paragraph({ keepNext: options.keepNext }, [{ text: line, run: { color: options.color } }]),
+    );
 }
 
-/** The lines of one paragraph's text (a list item's), each after a line break of Word's own. */
-function brokenLines(text: string): TextRun[] {
-  return text.split(/\r?\n/).map((line, i) => new TextRun({ text: line, break: i > 0 ? 1 : undefined }));
-}
-
-function link({ text, url }: OutlineText): ParagraphChild {
-  return url
-    ? new ExternalHyperlink({ link: url, children: [new TextRun({ text, style: "Hyperlink" })] })
-    : new TextRun({ text, color: MUTED });
+function link({ text, url }: OutlineText): Piece {
+  return url ? { text, url } : { text, run: { color: MUTED } };
 }
 
 /** Items on one line, separated by middle dots. */
-function inline(items: OutlineText[]): ParagraphChild[] {
-  return items.flatMap((item, i) => [
-    ...(i ? [new TextRun({ text: "  ·  ", color: MUTED })] : []),
-    link(item),
-  ]);
+function inline(items: OutlineText[]): Piece[] {
+  return items.flatMap((item, i) => [...(i ? [{ text: "  ·  ", run: { color: MUTED } }] : []), link(item)]);
 }
 
 /**
@@ -138,26 +208,22 @@ const unbroken = (dates: string) => dates.replaceAll(" ", "\u00A0");
 
 function entryParagraphs(entry: OutlineEntry, contentWidth: number): Paragraph[] {
   const paragraphs = [
-    new Paragraph({
-      heading: HeadingLevel.HEADING_2,
-      tabStops: [{ type: TabStopType.RIGHT, position: contentWidth }],
-      children: [
-        new TextRun(entry.heading),
+    paragraph(
+      { heading: HeadingLevel.HEADING_2, tabStops: [{ type: TabStopType.RIGHT, position: contentWidth }] },
+      [
+        { text: entry.heading },
         ...(entry.dates
-          ? [new TextRun({ text: `\t${unbroken(entry.dates)}`, bold: false, color: MUTED, size: 19 })]
+          ? [{ text: `\t${unbroken(entry.dates)}`, run: { bold: false, color: MUTED, size: 19 } }]
           : []),
       ],
-    }),
+    ),
   ];
   const more = entry.bullets.length > 0 || entry.text !== null || entry.link !== null;
   if (entry.details.length)
     paragraphs.push(...lines(entry.details.join(" · "), { color: MUTED, keepNext: more }));
   if (entry.text) paragraphs.push(...lines(entry.text));
-  if (entry.link) paragraphs.push(new Paragraph({ children: [link(entry.link)] }));
-  for (const bullet of entry.bullets) {
-    paragraphs.push(
-      new Paragraph({ numbering: { reference: BULLETS, level: 0 }, children: brokenLines(bullet) }),
-    );
-  }
+  if (entry.link) paragraphs.push(paragraph({}, [link(entry.link)]));
+  for (const bullet of entry.bullets)
+    paragraphs.push(paragraph({ numbering: { reference: BULLETS, level: 0 } }, [{ text: bullet }]));
   return paragraphs;
 }
