@@ -14,7 +14,7 @@ export interface ResumeOutline {
   /** The person's name, or "Resume" before the profile exists. */
   name: string;
   headline: string | null;
-  /** Location, email and the profile's links, in that order. */
+  /** Location, email, phone and the profile's links, in that order. */
   contact: OutlineText[];
   sections: OutlineSection[];
 }
@@ -94,13 +94,19 @@ export function resumeOutline(resume: WholeResume): ResumeOutline {
       ? [
           ...present([profilePlace(profile)]).map((text) => ({ text })),
           ...(profile.email ? [{ text: profile.email, url: `mailto:${profile.email}` }] : []),
-          ...(profile.phone ? [{ text: profile.phone, url: telUrl(profile.phone) }] : []),
+          ...(profile.phone ? [phoneLink(profile.phone)] : []),
           ...Object.entries(profile.links).map(([name, url]) => ({ text: `${name}: ${shortUrl(url)}`, url })),
         ]
       : [],
     sections,
   });
   return withOneLineFields(outline);
+}
+
+/** The phone as typed, a link to the number a phone dials when it reads as one (telUrl). */
+function phoneLink(phone: string): OutlineText {
+  const url = telUrl(phone);
+  return url ? { text: phone, url } : { text: phone };
 }
 
 /** A one-line field's text, its line breaks (and the spaces around them) one space. */
