@@ -9,36 +9,39 @@ const TEXT_LINE_LIMIT = 100;
  * wrapped at spaces to at most TEXT_LINE_LIMIT characters (a longer word is cut).
  */
 export function renderResumeText(outline: ResumeOutline): string {
-  const blocks: string[][] = [[outline.name, ...present([outline.headline])]];
-  if (outline.contact.length) blocks[0]!.push(outline.contact.map((item) => item.text).join(" · "));
+  const head = [outline.name, ...present([outline.headline])];
+  if (outline.contact.length) head.push(outline.contact.map((item) => item.text).join(" · "));
+  const blocks: string[][] = [head.flatMap((line) => wrap(line))];
   for (const section of outline.sections) {
-    blocks.push([section.title.toUpperCase()]);
-    for (const paragraph of section.paragraphs) blocks.push([paragraph]);
+    blocks.push(wrap(section.title.toUpperCase()));
+    for (const paragraph of section.paragraphs) blocks.push(wrap(paragraph));
     for (const entry of section.entries) blocks.push(entryLines(entry));
   }
-  return `${blocks.map((lines) => lines.flatMap((line) => wrap(line)).join("\n")).join("\n\n")}\n`;
+  return `${blocks.map((lines) => lines.join("\n")).join("\n\n")}\n`;
 }
 
 function entryLines(entry: OutlineEntry): string[] {
   const details = present([entry.dates, ...entry.details]).join(" · ");
   return [
-    entry.heading,
-    ...present([details, entry.text, entry.link?.text]),
-    ...entry.bullets.map((bullet) => `- ${bullet}`),
+    ...[entry.heading, ...present([details, entry.text, entry.link?.text])].flatMap((line) => wrap(line)),
+    ...entry.bullets.flatMap((bullet) => wrap(`- ${bullet}`, { bullet: true })),
   ];
 }
 
 /**
  * One line of text (which may hold the user's own line breaks) as lines of at
- * most TEXT_LINE_LIMIT characters; a bullet's continuation lines are indented under its text.
+ * most TEXT_LINE_LIMIT characters; a bullet's continuation lines are indented
+ * under its text. A `bullet`'s own later lines are continuations too, even
+ * one that starts with "- " (else `Led X` and `- then Y` read as two bullets).
  */
-function wrap(text: string): string[] {
-  return text.split(/\r?\n/).flatMap((line) => {
-    const indent = line.startsWith("- ") ? "  " : "";
+function wrap(text: string, { bullet = false } = {}): string[] {
+  return text.split(/\r?\n/).flatMap((line, index) => {
+    const continued = bullet && index > 0;
+    const indent = continued || line.startsWith("- ") ? "  " : "";
     const lines: string[] = [];
     let current = "";
     for (const word of line.split(/\s+/).filter(Boolean)) {
-      const prefix = lines.length || current ? indent : "";
+      const prefix = lines.length || current || continued ? indent : "";
       const candidate = current ? `${current} ${word}` : `${prefix}${word}`;
       if (length(candidate) <= TEXT_LINE_LIMIT) {
         current = candidate;
