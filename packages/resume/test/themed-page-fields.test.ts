@@ -272,6 +272,18 @@ describe("the stackoverflow page", () => {
     expect(page).toContain('href="tel:+15035550100"');
   });
 
+  it("links the phone to the number a phone dials, as the files do, and a phone that is not one number to nothing", async () => {
+    // Its own link kept the trunk "(0)" and every digit of an extension: tel:+4402079460958.
+    const withPhone = (phone: string) =>
+      ({ ...RESUME, profile: { ...RESUME.profile!, phone } }) as WholeResume;
+    const trunk = await renderResumeHtml(withPhone("+44 (0)20 7946 0958 ext. 12"), "stackoverflow");
+    expect(trunk).toContain('href="tel:+442079460958;ext=12"');
+    expect(visibleText(trunk)).toContain("+44 (0)20 7946 0958 ext. 12");
+    const words = await renderResumeHtml(withPhone("ask for it"), "stackoverflow");
+    expect(words).not.toContain("tel:");
+    expect(visibleText(words)).toContain("ask for it");
+  });
+
   it("prints each date's own month on a server west of UTC", async () => {
     const zone = process.env.TZ;
     process.env.TZ = "America/Los_Angeles";

@@ -2,7 +2,7 @@ import { datedInYears, fullDate, SECTIONS } from "../json-resume/json-resume-map
 import type { JsonResume } from "../json-resume/to-json-resume.ts";
 import { escapeHtml, escapeHtmlLines } from "./theme-text-escaping.ts";
 import type { ThemeName } from "./theme-names.ts";
-import { profilePlace } from "../profile-place.ts";
+import { profilePlace, telUrl } from "../profile-place.ts";
 
 type Item = Record<string, unknown>;
 
@@ -89,7 +89,7 @@ const ADAPTERS: Record<ThemeName, ThemeAdapter> = {
         })),
       };
     },
-    page: (html, exported) => stackoverflowYears(telephoneLinksWithoutSpaces(html), exported),
+    page: (html, exported) => stackoverflowYears(telephoneLinks(html), exported),
   },
 };
 
@@ -222,13 +222,23 @@ function stackoverflowYears(html: string, exported: JsonResume): string {
   return page;
 }
 
-/** stackoverflow links the phone number as it is written; a `tel:` URI has no spaces (RFC 3966). */
-function telephoneLinksWithoutSpaces(html: string): string {
+/**
+ * stackoverflow links the phone as it is written (`tel:+44 (0)20 …`): the
+ * link goes to the number a phone dials, as in the files (telUrl), and a
+ * phone that is not one number shows as text, not as a link to nothing.
+ */
+function telephoneLinks(html: string): string {
   return html.replace(
-    /href="tel:([^"]*)"/g,
-    (_, number: string) => `href="tel:${number.replace(/\s+/g, "")}"`,
+    /<a([^>]*) href="tel:([^"]*)"([^>]*)>([\s\S]*?)<\/a>/g,
+    (_, before: string, phone: string, after: string, text: string) => {
+      const url = telUrl(unescapeAttribute(phone));
+      return url ? `<a${before} href="${url}"${after}>${text}</a>` : text;
+    },
   );
 }
+
+/** An attribute's value as Svelte escaped it (`&amp;`, `&quot;`), as text. */
+const unescapeAttribute = (value: string) => value.replaceAll("&quot;", '"').replaceAll("&amp;", "&");
 
 /**
  * `item` with its dates at noon of their day, in the server's time zone:
