@@ -134,7 +134,7 @@ describe.each(THEME_NAMES)("the %s page of a new user's resume", (theme) => {
     });
     const resume = {
       ...RESUME,
-      experience: [monthly, yearly(5, "2015-01-01", "2018-01-01")],
+      experience: [monthly, yearly(5, "2015-01-01", "2018-01-01"), yearly(7, "2012-03-01", "2012-11-30")],
       education: [
         { ...RESUME.education[0]!, start_date: "2010-01-01", end_date: "2014-01-01", date_precision: "year" },
       ],
@@ -156,6 +156,9 @@ describe.each(THEME_NAMES)("the %s page of a new user's resume", (theme) => {
     expect(text).toMatch(/2015 [-–] 2018/);
     expect(text).toMatch(/2010 [-–] 2014/);
     expect(text).toMatch(/\b2020\b/);
+    // A range within one year reads as that year (stackoverflow printed "2012 - 2012").
+    expect(text).toMatch(/\b2012\b/);
+    expect(text).not.toMatch(/2012 [-–] 2012/);
     const month = "(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\\.?";
     expect(text).not.toMatch(new RegExp(`${month} (?:2010|2014|2015|2018|2020)\\b`));
     expect(text).toMatch(/Jan 2019/);

@@ -200,7 +200,8 @@ function evenYears(html: string): string {
 /**
  * stackoverflow writes a section's items in order, each dated in the first
  * `<div class="date…">` after its `<section class="timeline-item…">`; the
- * dates of an item dated in years alone lose their month words there.
+ * dates of an item dated in years alone lose their month words there, and a
+ * range within one year reads as that year (`2012`, not `2012 - 2012`).
  */
 function stackoverflowYears(html: string, exported: JsonResume): string {
   let page = html;
@@ -213,7 +214,12 @@ function stackoverflowYears(html: string, exported: JsonResume): string {
     const dated = timelineItems.map((item, i) =>
       entries[i] && datedInYears(entries[i], mapping)
         ? item.replace(/<div class="date[^"]*">[\s\S]*?<\/div>/, (dates) =>
-            dates.replace(/\p{L}+\.? (\d{4})/gu, "$1"),
+            dates
+              .replace(/\p{L}+\.? (\d{4})/gu, "$1")
+              .replace(
+                /(<span class="startDate">(\d{4})<\/span>)\s*<span class="endDate">- \2<\/span>/,
+                "$1",
+              ),
           )
         : item,
     );
