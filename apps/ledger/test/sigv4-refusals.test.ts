@@ -176,14 +176,16 @@ describe("SigV4 refusals", () => {
   it("refuses an If-Match sent unsigned: a copy of a conditional PATCH could drop it and write over a later change", async () => {
     const id = await ledgerClient(ledger.url).account();
     const path = `/accounts/${id}`;
-    const request = await sign({ method: "PATCH", path, body: JSON.stringify({ name: "renamed" }) });
+    // A name of its own: expectRefused looks for it among every account's, other files' too.
+    const name = `renamed ${crypto.randomUUID()}`;
+    const request = await sign({ method: "PATCH", path, body: JSON.stringify({ name }) });
     await expectRefused(
       { ...request, headers: { ...request.headers, "if-match": '"2026-01-01T00:00:00.000Z"' } },
       403,
       "SignatureDoesNotMatch",
       /^if-match is sent, so it must be a signed header$/,
     );
-    expect((await ledgerClient(ledger.url).get(path)).body.name).not.toBe("renamed");
+    expect((await ledgerClient(ledger.url).get(path)).body.name).not.toBe(name);
   });
 
   it("refuses the method, path, query, body or a signed header changed after signing", async () => {
