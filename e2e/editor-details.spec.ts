@@ -317,3 +317,14 @@ test("a title or bullet written with line breaks through the API keeps them in t
     { title: "Engineer\nand mentor", responsibilities: ["Led the team\nof five and two", "Shipped"] },
   ]);
 });
+
+test("a new person's preview says where to start, until the resume has something in it", async ({ page }) => {
+  // It showed a bare "Resume" heading and nothing else.
+  await signIn(page, uniqueUser("empty"));
+  const hint = page.getByTestId("preview-empty");
+  await expect(hint).toContainText("Nothing here yet");
+  await page.getByLabel("Name", { exact: true }).fill("Ada Lovelace");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByTestId("preview")).toContainText("Ada Lovelace");
+  await expect(hint).toHaveCount(0);
+});

@@ -264,6 +264,12 @@ function EditorContent({ account }: { account: ReactNode }) {
               </select>
             </span>
           </div>
+          {resume && isEmptyResume(resume) && (
+            <p className="field-hint no-print" data-testid="preview-empty">
+              Nothing here yet: fill in your profile and sections and your resume shows here, or start from a
+              file you have with Import….
+            </p>
+          )}
           {previewStyle === "markdown" ? (
             <ResumePreview markdown={markdown} />
           ) : (
@@ -274,3 +280,7 @@ function EditorContent({ account }: { account: ReactNode }) {
     </>
   );
 }
+
+/** A new person's resume: no profile and no entry, so the preview has nothing to show but a heading. */
+const isEmptyResume = (resume: WholeResume) =>
+  resume.profile === null && COLLECTIONS.every((collection) => resume[collection.name].length === 0);
