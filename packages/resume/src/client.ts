@@ -23,5 +23,6 @@ export { describeUnshown, unshownPartsOf } from "./json-resume/describe-unshown.
 export type { ResumeAppRouter } from "./router.ts";
 export { DATE_PRECISIONS, DEFAULT_DATE_PRECISION, dateRange, resumeDate } from "./resume-dates.ts";
 export { enumLabel } from "./enum-label.ts";
+export { LINE_BREAK } from "./line-breaks.ts";
 export { renameFields } from "./rename-fields.ts";
 export { resumeFileName } from "./documents/attachment-disposition.ts";

@@ -1,7 +1,6 @@
 "use client";
 import { useState, type InputHTMLAttributes, type TextareaHTMLAttributes } from "react";
-
-const LINE_BREAK = /\r\n|[\n\r\u2028\u2029]/;
+import { LINE_BREAK } from "@app/resume/client";
 
 type Props = Omit<InputHTMLAttributes<HTMLInputElement>, "value" | "onChange" | "type"> & {
   value: string;

@@ -1,6 +1,7 @@
 import PDFDocument from "pdfkit";
 import { bidiFeatures, sharedLineFeatures } from "./bidi-layout.ts";
 import { pdfFonts } from "./document-fonts.ts";
+import { escapeHtml } from "../themes/theme-text-escaping.ts";
 import {
   mapOutlineTexts,
   type OutlineEntry,
@@ -403,12 +404,9 @@ function escapeInfoInXmp(doc: PDFKit.PDFDocument): void {
     pdf.info = Object.fromEntries(
       Object.entries(pdf.info).map(([key, value]) => [
         key,
-        typeof value === "string" ? escapeXmlText(value) : value,
+        typeof value === "string" ? escapeHtml(value) : value,
       ]),
     ) as PDFKit.PDFDocument["info"];
     endMetadata();
   };
 }
-
-const escapeXmlText = (text: string) =>
-  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
