@@ -267,7 +267,7 @@ function EditorContent({ account }: { account: ReactNode }) {
           {resume && isEmptyResume(resume) && (
             <p className="field-hint no-print" data-testid="preview-empty">
               Nothing here yet: fill in your profile and sections and your resume shows here, or start from a
-              file you have with Import….
+              file you have with the Import… button.
             </p>
           )}
           {previewStyle === "markdown" ? (
