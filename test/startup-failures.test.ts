@@ -67,6 +67,13 @@ describe("a server that cannot start", () => {
     ["ledger", { LEDGER_METRICS_PORT: "HELD" }, /port \d+ \(LEDGER_METRICS_PORT\) is in use/],
     ["web", { PUBLIC_URL: "ftp://x" }, /^cannot start: invalid web configuration: PUBLIC_URL: /],
     ["web", { AUTH_JWKS_URL: "https://idp.example/jwks" }, /AUTH_ISSUER must be set/],
+    // An issuer named with no key would otherwise start the local sign-in (anyone as anyone) on loopback.
+    [
+      "web",
+      { AUTH_ISSUER: "https://idp.example", AUTH_AUDIENCE: "resume-api" },
+      /AUTH_ISSUER is set but no identity provider is: set AUTH_JWKS_URL/,
+    ],
+    ["web", { AUTH_AUDIENCE: "resume-api" }, /AUTH_AUDIENCE is set but no identity provider is/],
     [
       "web",
       { NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY: "garbage" },

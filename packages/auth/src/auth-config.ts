@@ -19,6 +19,9 @@ export type AuthSetup =
  * - `AUTH_JWKS_URL` or `AUTH_PUBLIC_KEY`: any OIDC issuer (needs `AUTH_ISSUER` and `AUTH_AUDIENCE`);
  * - `CLERK_PUBLISHABLE_KEY`: Clerk, whose issuer and JWKS follow from the key (needs `AUTH_AUDIENCE`);
  * - nothing: the local development issuer, its key under `dataDir`.
+ * An issuer or audience set with no key is refused, not read as "nothing": a
+ * deployment that forgot its JWKS would otherwise start with the local
+ * sign-in, where anyone signs in as anyone, under its real issuer's name.
  */
 export async function resolveAuthSetup(settings: AuthSettings, dataDir: string): Promise<AuthSetup> {
   if (settings.AUTH_JWKS_URL || settings.AUTH_PUBLIC_KEY) {
@@ -37,11 +40,15 @@ export async function resolveAuthSetup(settings: AuthSettings, dataDir: string):
       verifier: { issuer, audience, key: { jwksUrl: `${issuer}/.well-known/jwks.json` } },
     };
   }
-  const localIssuer = await loadLocalIssuer({
-    dataDir,
-    issuer: settings.AUTH_ISSUER ?? LOCAL_ISSUER,
-    audience: settings.AUTH_AUDIENCE ?? LOCAL_AUDIENCE,
-  });
+  for (const name of ["AUTH_ISSUER", "AUTH_AUDIENCE"] as const) {
+    if (settings[name]) {
+      throw new Error(
+        `${name} is set but no identity provider is: set AUTH_JWKS_URL or AUTH_PUBLIC_KEY (any OIDC issuer) ` +
+          `or NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY (Clerk) with it, or unset it for the local sign-in`,
+      );
+    }
+  }
+  const localIssuer = await loadLocalIssuer({ dataDir, issuer: LOCAL_ISSUER, audience: LOCAL_AUDIENCE });
   return {
     mode: "local",
     localIssuer,
