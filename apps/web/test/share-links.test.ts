@@ -120,6 +120,22 @@ describe("POST /me/versions/{id}/links", () => {
     expect(new Set(listed.map((l) => l.url)).size).toBe(10);
   });
 
+  it("keeps the cap when two creates spell the version's id in other cases at once", async () => {
+    const { api, versionId } = await sharedVersion();
+    for (let i = 0; i < 9; i += 1) await makeLink(api, versionId);
+    // A row lock holds both creates after they start, so each would count the nine alone.
+    await sql.query("BEGIN");
+    await sql.query("SELECT 1 FROM resume.tailored_versions WHERE id = $1 FOR UPDATE", [versionId]);
+    const creates = [versionId.toLowerCase(), versionId.toUpperCase()].map((spelled) =>
+      api.post<Link>(`/me/versions/${spelled}/links`, {}),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sql.query("COMMIT");
+    expect((await Promise.all(creates)).map((answer) => answer.status).sort()).toEqual([201, 409]);
+    const listed = (await api.get<{ items: Link[] }>(`/me/versions/${versionId}/links`)).body.items;
+    expect(listed).toHaveLength(10);
+  });
+
   it("answers a link made while its version is being deleted 404, never a 500", async () => {
     const { api, versionId } = await sharedVersion();
     // The deletion holds the version's row while the link is made, then commits.

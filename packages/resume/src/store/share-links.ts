@@ -46,7 +46,7 @@ export async function createShareLink(
   const slug = newSlug();
   const [row] = await inTransaction(db, async (tx) => {
     // The lock makes the count and the insert one step, so concurrent creates cannot pass the cap.
-    await tx.query(...advisoryXactLock(`share_links:${versionId}`));
+    await tx.query(...advisoryXactLock(`share_links:${userId}`));
     // FOR KEY SHARE: a version being deleted is waited for, then not found (a 404), where the
     // link's foreign key would have failed the insert (a 500).
     return tx.query<{ found: boolean; link: StoredLink | null }>(
