@@ -200,6 +200,30 @@ describe("a personal access token on /me/*", () => {
     expect((await api.get("/me/hobbies")).status).toBe(200);
   });
 
+  it("gets its 403 on /me/tokens whatever the body: malformed, not JSON, too large", async () => {
+    const { userId, viaToken } = await personWithToken(["resume:write"]);
+    const api = viaToken();
+    const bodies: [string, Record<string, string>][] = [
+      ["{not json", {}],
+      ["name=x", { "content-type": "text/plain" }],
+      [JSON.stringify({ name: "x".repeat(100_000), scopes: ["resume:write"] }), {}],
+    ];
+    for (const [body, headers] of bodies) {
+      const answer = await api.send("POST", "/me/tokens", body, headers);
+      expect([answer.status, answer.body]).toEqual([
+        403,
+        {
+          statusCode: 403,
+          error: "INSUFFICIENT_SCOPE",
+          message:
+            "personal access tokens cannot manage tokens; sign in (the identity provider's token) to do that",
+        },
+      ]);
+    }
+    const { rows } = await client.query(`SELECT name FROM resume.access_tokens WHERE user_id = $1`, [userId]);
+    expect(rows).toEqual([{ name: "script" }]);
+  });
+
   it("is refused at once, on every instance, once revoked", async () => {
     const { viaToken, signedIn, created } = await personWithToken(["resume:write"]);
     expect((await viaToken(first).get("/me/skills")).status).toBe(200);

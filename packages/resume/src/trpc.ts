@@ -69,6 +69,11 @@ export type ResumeMeta = ServiceMeta & {
    * at all, must not declare one.
    */
   wholeResumeChange?: (answer: never) => WholeResumeChange;
+  /**
+   * Only with the sign-in provider's token (signedInProcedure): a personal
+   * access token is refused with 403, before the body is read.
+   */
+  signedInOnly?: boolean;
 };
 
 // ---------------------------------------------------------------- instance
@@ -93,7 +98,7 @@ export const router = t.router;
 export const userProcedure = t.procedure.use(async ({ ctx, type, meta, next }) => {
   let caller: { userId: string; personalToken: boolean };
   try {
-    caller = await admittedCaller(ctx, type);
+    caller = await admittedCaller(ctx, type, meta);
     if (type === "mutation" && !meta?.rest?.conditional && hasPreconditions(ctx.preconditions)) {
       throw new DomainError(
         400,
@@ -114,8 +119,12 @@ export const userProcedure = t.procedure.use(async ({ ctx, type, meta, next }) =
   return domainErrorsForTrpc(result, isDatabaseUnavailable);
 });
 
-async function admittedCaller({ identity, takeRateLimit }: ResumeContext, type: ProcedureType) {
-  refuseUnlessAdmitted(identity, type);
+async function admittedCaller(
+  { identity, takeRateLimit }: ResumeContext,
+  type: ProcedureType,
+  meta: ResumeMeta | undefined,
+) {
+  refuseUnlessAdmitted(identity, type, meta);
   const retryAfter = await takeRateLimit(identity.userId);
   if (retryAfter > 0) {
     throw new DomainError(429, `too many requests; retry in ${retryAfter} s`, {
@@ -126,15 +135,23 @@ async function admittedCaller({ identity, takeRateLimit }: ResumeContext, type: 
 }
 
 /**
- * 401 without a valid token; 403 for a write with a token that may only read.
- * The REST edge asks it before reading the body (RestCall.authorize), so a
- * caller is told so whatever it sent; every procedure asks it again.
+ * 401 without a valid token; 403 for a personal access token on a route only
+ * the sign-in provider's token may use, or for a write with a token that may
+ * only read. The REST edge asks it before reading the body
+ * (RestCall.authorize), so a caller is told so whatever it sent; every
+ * procedure asks it again.
  */
 export function refuseUnlessAdmitted(
   identity: ResumeContext["identity"],
   type: ProcedureType,
+  meta: ResumeMeta | undefined,
 ): asserts identity is ResumeIdentity {
   if (identity instanceof AuthenticationError) throw unauthenticated(identity);
+  if (meta?.signedInOnly && identity.scopes) {
+    throw insufficientScope(
+      "personal access tokens cannot manage tokens; sign in (the identity provider's token) to do that",
+    );
+  }
   if (type === "mutation" && identity.scopes && !identity.scopes.includes("resume:write")) {
     throw insufficientScope("this token may only read; writing needs resume:write", "resume:write");
   }
@@ -145,11 +162,4 @@ export function refuseUnlessAdmitted(
  * provider's token, so that a leaked personal token cannot make more of
  * itself or outlive its revocation.
  */
-export const signedInProcedure = userProcedure.use(({ ctx, next }) => {
-  if (ctx.personalToken) {
-    throw insufficientScope(
-      "personal access tokens cannot manage tokens; sign in (the identity provider's token) to do that",
-    );
-  }
-  return next();
-});
+export const signedInProcedure = userProcedure.meta({ signedInOnly: true });

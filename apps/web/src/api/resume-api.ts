@@ -265,7 +265,8 @@ export function createResumeApi({
       answer = wholeResume
         ? await serveWholeResume(request, await identity())
         : await rest.handle(request, {
-            authorize: async ({ type }) => refuseUnlessAdmitted(await identityForProcedure(identity()), type),
+            authorize: async ({ type, meta }) =>
+              refuseUnlessAdmitted(await identityForProcedure(identity()), type, meta),
             context: async () => contextOf(await identityForProcedure(identity()), request.headers),
             readBody: (limit) => readBody(req, limit),
           });
