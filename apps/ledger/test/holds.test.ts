@@ -424,6 +424,10 @@ describe("holds", () => {
     ];
     const plain = await client.post("/transactions", move(held));
     const reusedKey = plain.body.idempotency_key as string;
+    const moreThanHeld = [
+      { account_id: wallet, amount: 11 },
+      { account_id: shop, amount: -11 },
+    ];
     /** Each attempt on a hold of its own, as status, error, replay headers and body with the hold's id as "HOLD". */
     const attempts = async (to: LedgerClient) => {
       const attempt = async (body: object, voidFirst = false) => {
@@ -446,14 +450,12 @@ describe("holds", () => {
         // A key already used for another transaction: that transaction, flagged; the hold still pending.
         await attempt({ idempotency_key: reusedKey }),
         // More than the hold: a 422 naming each entry.
-        await attempt({
-          entries: [
-            { account_id: wallet, amount: 11 },
-            { account_id: shop, amount: -11 },
-          ],
-        }),
+        await attempt({ entries: moreThanHeld }),
         // Voided first: a 409 naming why.
         await attempt({}, true),
+        // A used key or a voided hold comes before the 422 of a capture of more than the hold.
+        await attempt({ idempotency_key: reusedKey, entries: moreThanHeld }),
+        await attempt({ entries: moreThanHeld }, true),
         // In full, with the hold's description.
         (await attempt({})).map((part) =>
           typeof part === "string" ? part.replace(IDS_AND_TIMES, "ID") : part,
@@ -465,9 +467,13 @@ describe("holds", () => {
       [200, "pending"],
       [422, "pending"],
       [409, "voided"],
+      [200, "pending"],
+      [409, "voided"],
       [201, "posted"],
     ]);
     expect(onTheWriter[0]!.slice(1, 3)).toEqual(["true", "true"]);
+    expect(onTheWriter[3]!.slice(1, 3)).toEqual(["true", "true"]);
+    expect(onTheWriter[4]![3]).toContain("HOLD_VOIDED");
     expect(onTheWriter[1]![3]).toContain("INVALID_CAPTURE");
     expect(onTheWriter[2]![3]).toContain("HOLD_VOIDED");
     expect(await attempts(ledgerClient(second.url))).toEqual(onTheWriter);

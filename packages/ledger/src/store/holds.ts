@@ -74,7 +74,10 @@ async function postPendingHold(db: Database, input: PostHoldInput, principal: st
   });
   const key = { principal, idempotencyKey: input.idempotency_key };
   const holdId = input.id.toLowerCase();
+  // A capture refused on the hold this server wrote is read as anywhere first: its key's replay,
+  // or the hold's end on another server (a 409), comes before the 422.
   let hold = writtenHold(db, holdId);
+  if (hold && input.entries && captureIssues(hold, input.entries).length > 0) hold = undefined;
   if (!hold) {
     const state = await readHoldPostState(db, { ...key, holdId });
     if (state.known) return postResultOf(replayOf(state.known), hash);
@@ -185,21 +188,8 @@ async function readHoldPostStates(db: Database, requests: HoldPostRequest[]) {
  * it, the other sign, or more than the hold's amount there (per account, its
  * entries summed). Whether they balance is checked as for any post.
  */
-function captureOf(hold: HeldTransaction, entries: { account_id: string; amount: number }[]) {
-  const held = netsByAccount(hold.entries);
-  const captured = netsByAccount(entries.map((e) => ({ ...e, account_id: e.account_id.toLowerCase() })));
-  const issues = [...captured].flatMap(([account, { net, first }]) => {
-    const reserved = held.get(account)?.net ?? 0n;
-    const message =
-      reserved === 0n
-        ? `account ${account} is not in the hold`
-        : reserved > 0n !== net > 0n
-          ? `account ${account} is held ${reserved}: a capture there must have the same sign, not ${net}`
-          : (net > 0n ? net > reserved : net < reserved)
-            ? `account ${account} is held ${reserved}: ${net} is more`
-            : null;
-    return message ? [{ path: `entries.${first}`, message }] : [];
-  });
+function captureOf(hold: HeldTransaction, entries: CapturedEntry[]) {
+  const issues = captureIssues(hold, entries);
   if (issues.length > 0) {
     throw new DomainError(
       422,
@@ -213,8 +203,28 @@ function captureOf(hold: HeldTransaction, entries: { account_id: string; amount:
   return entries.map((e) => ({ ...e, account_id: e.account_id.toLowerCase() }));
 }
 
+type CapturedEntry = { account_id: string; amount: number };
+
+/** Each account of `entries` that leaves the hold, at its first entry (captureOf). */
+function captureIssues(hold: HeldTransaction, entries: CapturedEntry[]) {
+  const held = netsByAccount(hold.entries);
+  const captured = netsByAccount(entries.map((e) => ({ ...e, account_id: e.account_id.toLowerCase() })));
+  return [...captured].flatMap(([account, { net, first }]) => {
+    const reserved = held.get(account)?.net ?? 0n;
+    const message =
+      reserved === 0n
+        ? `account ${account} is not in the hold`
+        : reserved > 0n !== net > 0n
+          ? `account ${account} is held ${reserved}: a capture there must have the same sign, not ${net}`
+          : (net > 0n ? net > reserved : net < reserved)
+            ? `account ${account} is held ${reserved}: ${net} is more`
+            : null;
+    return message ? [{ path: `entries.${first}`, message }] : [];
+  });
+}
+
 /** Each account's entries summed, with the position of its first entry. */
-function netsByAccount(entries: { account_id: string; amount: number }[]) {
+function netsByAccount(entries: CapturedEntry[]) {
   const nets = new Map<string, { net: bigint; first: number }>();
   entries.forEach(({ account_id, amount }, position) => {
     const known = nets.get(account_id);
