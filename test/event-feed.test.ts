@@ -453,6 +453,37 @@ describe("hold.expired", () => {
       .toEqual({ [hold.id]: ["hold.created", "hold.expired"] });
   });
 
+  it("tells of a hold committed after its expiry by an instance whose connections are named otherwise", async () => {
+    // Its DATABASE_URL names its connections (application_name), and it does not sweep in time itself.
+    const named = new URL(serviceUrl);
+    named.searchParams.set("application_name", "ledger-elsewhere");
+    const elsewhere = await startInstance({
+      DATABASE_URL: named.toString(),
+      LEDGER_EXPIRED_HOLDS_SWEEP_MS: "60000",
+    });
+    const newHold = await holdsOf(elsewhere.client, 1, true);
+    const { wallet } = await newHold();
+    const locker = new pg.Client({ connectionString: database.url });
+    await locker.connect();
+    let posting: ReturnType<typeof newHold>;
+    try {
+      await locker.query("BEGIN");
+      await locker.query("SELECT 1 FROM ledger.accounts WHERE id = $1 FOR UPDATE", [wallet]);
+      posting = newHold();
+      // Past its expiry and several sweeps of the other two instances, within its lock timeout.
+      await new Promise((resolve) => setTimeout(resolve, 1_800));
+      await locker.query("COMMIT");
+    } finally {
+      await locker.end();
+    }
+    const hold = await posting;
+    expect(Date.parse(hold.expiresAt)).toBeLessThan(Date.now());
+    await expect
+      .poll(() => eventTypesOf([hold.id]), { timeout: 3_000, interval: 100 })
+      .toEqual({ [hold.id]: ["hold.created", "hold.expired"] });
+    await stopProcess(elsewhere.child);
+  });
+
   it("is not held back by a transaction left open by another program (a psql session, a dump)", async () => {
     const other = new pg.Client({ connectionString: database.url });
     await other.connect();
@@ -461,7 +492,7 @@ describe("hold.expired", () => {
       const [{ started }] = (await other.query<{ started: Date }>("SELECT now() AS started")).rows as [
         { started: Date },
       ];
-      // The ledger's own transactions bound how far back a sweep must look; this one is not the ledger's.
+      // swept_to moves on past it: only holds made by a transaction the last sweep could not see are looked at again.
       await expect
         .poll(
           async () =>
