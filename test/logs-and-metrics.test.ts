@@ -86,6 +86,25 @@ async function requestLine(service: "web" | "ledger", requestId: string) {
 }
 
 describe("logs, request ids and metrics", () => {
+  it("log the ledger's address with the port it bound when LEDGER_PORT=0 asks for any", async () => {
+    const ledger = startLedger({ ...service, LEDGER_PORT: 0 }, "piped", {
+      DATABASE_PREPARED_STATEMENTS: String(inject("preparedStatements")),
+      LEDGER_CREDENTIALS_FILE: path.join(root, "credentials.json"),
+    });
+    let logged = "";
+    ledger.stdout!.on("data", (chunk: Buffer) => (logged += chunk.toString()));
+    const listening = () =>
+      linesOf(logged.slice(0, logged.lastIndexOf("\n") + 1)).find((line) => line.msg === "ledger listening");
+    try {
+      await expect.poll(listening, { timeout: 30_000 }).toBeDefined();
+      const { url } = listening() as { url: string };
+      expect(url).toMatch(/^http:\/\/localhost:[1-9]\d*$/);
+      expect((await fetch(`${url.replace("localhost", "127.0.0.1")}/healthz`)).status).toBe(200);
+    } finally {
+      await stopProcess(ledger);
+    }
+  }, 60_000);
+
   it("log one JSON line per request with its route template, status, duration, request id and user, and echo the id", async () => {
     const user = await newUser();
     const resume = httpClient(webUrl, { authorization: user.authorization });

@@ -1,3 +1,4 @@
+import type { AddressInfo } from "node:net";
 import {
   createDatabase,
   createNotifier,
@@ -85,8 +86,10 @@ const expiredHolds = sweepExpiredHolds(db, {
 });
 
 await listenOrExit(service.server, { port: env.LEDGER_PORT, host: env.HOST, setting: "LEDGER_PORT", logger });
+// The port bound: LEDGER_PORT=0 asks for any free one.
+const { port } = service.server.address() as AddressInfo;
 logger.info(
-  { url: `http://localhost:${env.LEDGER_PORT}`, access_keys: credentials.size, region: env.LEDGER_REGION },
+  { url: `http://localhost:${port}`, access_keys: credentials.size, region: env.LEDGER_REGION },
   "ledger listening",
 );
 const metricsServer = env.LEDGER_METRICS_PORT
