@@ -402,7 +402,7 @@ describe("hostile methods, paths and request targets beyond the OpenAPI document
 
   it("an absolute-form or * request target is a 400 with the error body on both services, never a redirect", async () => {
     for (const [service, url, headers] of [
-      ["web", web.url, SECURITY_HEADERS],
+      ["web", web.url, { ...SECURITY_HEADERS, "cache-control": "no-store", "api-version": "1.0.0" }],
       ["ledger", ledger.url, LEDGER_SECURITY_HEADERS],
     ] as const) {
       for (const [method, target] of [

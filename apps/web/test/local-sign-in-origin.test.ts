@@ -59,6 +59,11 @@ describe("the local sign-in", () => {
           message: `this server answers requests to localhost only, not to evil.example:${port}`,
         },
       ]);
+      // Every answer of the API's paths carries its version and no-store, this one too.
+      expect([rebound.headers.get("api-version"), rebound.headers.get("cache-control")], path).toEqual([
+        "1.0.0",
+        "no-store",
+      ]);
     }
     for (const host of [
       `localhost:${port}`,

@@ -92,11 +92,12 @@ export function createWebServer({
   });
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, record: RequestRecord) {
+    // Refused before routing, as the API answers: whether the path was one of its own is not known.
     const badTarget = badTargetAnswer(req.url ?? "/");
-    if (badTarget) return sendAnswer(res, badTarget, SECURITY_HEADERS);
+    if (badTarget) return sendAnswer(res, badTarget, API_HEADERS);
     if (!acceptsHost(req.headers.host)) {
       const message = `this server answers requests to localhost only, not to ${req.headers.host}`;
-      return sendAnswer(res, errorAnswer(421, message), SECURITY_HEADERS);
+      return sendAnswer(res, errorAnswer(421, message), API_HEADERS);
     }
     const target = parseRequestTarget(req.url ?? "/");
     const pathname = target.path;
