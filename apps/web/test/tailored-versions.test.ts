@@ -208,29 +208,55 @@ describe("a version's entries", () => {
     ]);
   });
 
-  it("keeps its entries through a restore and a JSON Resume round trip; an entry the file changed is a new one, in no list", async () => {
+  it("keeps its entries through a restore, a JSON Resume round trip and edits of the file; a job moved to another organization is a new one, in no list", async () => {
     const { api, jobs } = await personWithJobs();
     const picked = (
       await api.post<Version>("/me/versions", { name: "two", include: { experience: [jobs[0], jobs[2]] } })
     ).body;
     const listed = async () => (await api.get<Version>(`/me/versions/${picked.id}`)).body.include.experience;
-    const shown = async () => (await resumeOf(api, picked.id)).experience.map((e) => e.organization);
+    const shown = async () =>
+      (await resumeOf(api, picked.id)).experience.map((e) => {
+        const { organization, title, accomplishments } = e as Record<string, unknown>;
+        return [organization, title, accomplishments];
+      });
 
     const backup = (await api.get<{ experience: { organization: string; title: string }[] }>("/me/resume"))
       .body;
     expect((await api.put("/me/resume", backup)).status).toBe(200);
     expect(await listed()).toEqual([jobs[2], jobs[0]]);
-    expect(await shown()).toEqual(["Gamma Inc", "Alpha Corp"]);
 
     const exported = (await api.get<unknown>("/me/resume?format=jsonresume")).body;
     expect((await api.put("/me/resume?format=jsonresume", exported)).status).toBe(200);
     expect(await listed()).toEqual([jobs[2], jobs[0]]);
 
+    // The same jobs edited: a title corrected, a highlight added and the start month moved in a JSON Resume file.
     const edited = structuredClone(backup);
     edited.experience.find((job) => job.organization === "Alpha Corp")!.title = "Senior Engineer";
     expect((await api.put("/me/resume", edited)).status).toBe(200);
+    const file = (
+      await api.get<{ work: { name: string; startDate: string; highlights?: string[] }[] }>(
+        "/me/resume?format=jsonresume",
+      )
+    ).body;
+    Object.assign(
+      file.work.find((job) => job.name === "Gamma Inc")!,
+      {
+        startDate: "2021-03",
+        highlights: ["Shipped the ledger"],
+      },
+    );
+    expect((await api.put("/me/resume?format=jsonresume", file)).status).toBe(200);
+    expect(await listed()).toEqual([jobs[2], jobs[0]]);
+    expect(await shown()).toEqual([
+      ["Gamma Inc", "Engineer", ["Shipped the ledger"]],
+      ["Alpha Corp", "Senior Engineer", []],
+    ]);
+
+    const moved = structuredClone(backup);
+    moved.experience.find((job) => job.organization === "Alpha Corp")!.organization = "Alpha Corporation";
+    expect((await api.put("/me/resume", moved)).status).toBe(200);
     expect(await listed()).toEqual([jobs[2]]);
-    expect(await shown()).toEqual(["Gamma Inc"]);
+    expect((await shown()).map(([organization]) => organization)).toEqual(["Gamma Inc"]);
   });
 
   it("keeps every dated entry through its own JSON Resume export, as it was: read as years (its days too), by month, a goal with no date", async () => {
@@ -309,12 +335,13 @@ describe("a version's entries", () => {
     expect(await listed()).toEqual(before);
     expect(await stored()).toEqual(storedBefore);
 
-    // Another year, or a month where the entry read as years, is an entry the file changed.
+    // Another start year is another job, which no list holds; a month where the job read as years is the job edited.
     const edited = structuredClone(exported) as { work: Record<string, unknown>[] };
     edited.work.find((job) => job.position === "Eng")!.startDate = "2017";
     edited.work.find((job) => job.position === "Lead")!.startDate = "2020-03";
     expect((await api.put("/me/resume?format=jsonresume", edited)).status).toBe(200);
-    expect((await listed()).experience).toEqual([before.experience![2]]);
+    const [lead, , intern] = before.experience!;
+    expect((await listed()).experience).toEqual([lead, intern]);
     expect((await listed()).goals).toEqual(before.goals);
   });
 

@@ -9,6 +9,12 @@ export interface CollectionTable {
   table: string;
   columns: Record<string, string>;
   orderBy: string;
+  /**
+   * The columns that make an entry the same one when an import edits its
+   * other fields (a date by its year): what a person would not change
+   * without meaning another job, school, skill, certificate, hobby or goal.
+   */
+  identity: string[];
 }
 
 const COLLECTION_TABLES: Record<CollectionName, CollectionTable> = {
@@ -26,6 +32,7 @@ const COLLECTION_TABLES: Record<CollectionName, CollectionTable> = {
       accomplishments: "text[]",
     },
     orderBy: MOST_RECENT_FIRST,
+    identity: ["organization", "start_date"],
   },
   education: {
     table: "resume.educations",
@@ -42,6 +49,7 @@ const COLLECTION_TABLES: Record<CollectionName, CollectionTable> = {
       activities: "text",
     },
     orderBy: MOST_RECENT_FIRST,
+    identity: ["institution", "start_date"],
   },
   skills: {
     table: "resume.skills",
@@ -53,6 +61,7 @@ const COLLECTION_TABLES: Record<CollectionName, CollectionTable> = {
       keywords: "text[]",
     },
     orderBy: INSERTION_ORDER,
+    identity: ["name"],
   },
   certifications: {
     table: "resume.certifications",
@@ -67,11 +76,13 @@ const COLLECTION_TABLES: Record<CollectionName, CollectionTable> = {
       type: "resume.certification_type",
     },
     orderBy: INSERTION_ORDER,
+    identity: ["name", "issuing_organization"],
   },
   hobbies: {
     table: "resume.hobbies",
     columns: { name: "text", description: "text" },
     orderBy: INSERTION_ORDER,
+    identity: ["name"],
   },
   goals: {
     table: "resume.goals",
@@ -83,6 +94,7 @@ const COLLECTION_TABLES: Record<CollectionName, CollectionTable> = {
       status: "resume.goal_status",
     },
     orderBy: INSERTION_ORDER,
+    identity: ["description"],
   },
 };
 

@@ -56,7 +56,7 @@ export async function replaceWholeResume(
         JSON.stringify(
           entries.map((entry, position) => ({
             // An entry found unchanged is written as it was: its days, where the import read only their year.
-            ...(replaced[position]?.fields ?? entry),
+            ...(replaced[position]?.unchanged ?? entry),
             id: replaced[position]?.id ?? null,
             json_resume: kept ? { position, item: kept.items[collection.name][position] } : null,
           })),
@@ -77,15 +77,23 @@ export async function replaceWholeResume(
   });
 }
 
+/** A deleted entry an imported one stays: its id, and its fields as they were when the import left it unchanged. */
+interface KeptEntry {
+  id: string;
+  unchanged?: Record<string, unknown>;
+}
+
 /**
  * Deletes the person's entries of `table` and answers, for each entry to
- * import (`entries`, a JSON array), in order, a deleted entry equal to it in
- * every field (its id, and its fields as the table held them), else null: an
- * entry that comes back unchanged (a restore, an import of this resume's own
- * export) stays the entry that tailored versions list. Both sides are compared
- * as PostgreSQL reads them into the table's columns; with `asExported` (a JSON
- * Resume import), as the entry's JSON Resume export reads back (matchedFields).
- * Equal entries pair off one to one.
+ * import (`entries`, a JSON array), in order, the deleted entry it stays, else
+ * null, so that tailored versions go on listing it: first one equal to it in
+ * every field (a restore, an import of this resume's own export; its fields
+ * are kept as the table held them), then, among those left, one that is the
+ * same entry edited: the same identity (CollectionTable.identity: a job's organization
+ * and start year, a skill's name). Both sides are compared as PostgreSQL reads
+ * them into the table's columns; with `asExported` (a JSON Resume import), as
+ * the entry's JSON Resume export reads back (matchedFields). Entries pair off
+ * one to one, in order.
  */
 async function deleteEntriesKeepingIds(
   tx: Queryable,
@@ -93,31 +101,52 @@ async function deleteEntriesKeepingIds(
   userId: string,
   entries: string,
   asExported: boolean,
-): Promise<({ id: string; fields: Record<string, unknown> } | null)[]> {
+): Promise<(KeptEntry | null)[]> {
   const columns = Object.keys(table.columns);
   const storedOf = (alias: string) =>
     `json_build_object(${columns.map((column) => `'${column}', ${alias}.${column}`).join(", ")})::text`;
-  const rows = await queryRows<{ id: string | null; matched: string; stored: string | null }>(
+  const compared = (alias: string) =>
+    `${matchedFields(table, alias, asExported)} AS matched, ${identityOf(table, alias)} AS identity`;
+  const rows = await queryRows<{
+    id: string | null;
+    matched: string;
+    identity: string;
+    stored: string | null;
+  }>(
     tx,
     `WITH replaced AS (DELETE FROM ${table.table} t WHERE t.user_id = $1
-                       RETURNING t.id::text AS id, ${matchedFields(table, "t", asExported)} AS matched, ${storedOf("t")} AS stored)
-     SELECT id, matched, stored, 0 AS n FROM replaced
+                       RETURNING t.id::text AS id, ${compared("t")}, ${storedOf("t")} AS stored)
+     SELECT id, matched, identity, stored, 0 AS n FROM replaced
      UNION ALL
-     SELECT NULL, ${matchedFields(table, "r", asExported)}, NULL, e.n
+     SELECT NULL, ${compared("r")}, NULL, e.n
        FROM json_array_elements($2::json) WITH ORDINALITY AS e(item, n),
             json_populate_record(null::${table.table}, e.item) AS r
      ORDER BY n`,
     userId,
     entries,
   );
-  const replaced = new Map<string, { id: string; fields: Record<string, unknown> }[]>();
-  for (const { id, matched, stored } of rows)
-    if (id !== null)
-      replaced.set(matched, [
-        ...(replaced.get(matched) ?? []),
-        { id, fields: JSON.parse(stored!) as Record<string, unknown> },
-      ]);
-  return rows.filter(({ id }) => id === null).map(({ matched }) => replaced.get(matched)?.shift() ?? null);
+  type Row = (typeof rows)[number];
+  const deleted = rows.filter((row) => row.id !== null);
+  const imported = rows.filter((row) => row.id === null);
+  const kept: (KeptEntry | null)[] = imported.map(() => null);
+  const pairOff = (same: (old: Row, entry: Row) => boolean, keepFields: boolean) =>
+    imported.forEach((entry, position) => {
+      const found = kept[position] ? -1 : deleted.findIndex((old) => same(old, entry));
+      if (found < 0) return;
+      const [old] = deleted.splice(found, 1);
+      kept[position] = { id: old!.id!, ...(keepFields && { unchanged: JSON.parse(old!.stored!) }) };
+    });
+  pairOff((old, entry) => old.matched === entry.matched, true);
+  pairOff((old, entry) => old.identity === entry.identity, false);
+  return kept;
+}
+
+/** An entry's identity (CollectionTable.identity) as text; a date counts by its year. */
+function identityOf({ columns, identity }: CollectionTable, alias: string): string {
+  const parts = identity.map((column) =>
+    columns[column] === "date" ? `date_part('year', ${alias}.${column})` : `${alias}.${column}`,
+  );
+  return `jsonb_build_array(${parts.join(", ")})::text`;
 }
 
 /**
