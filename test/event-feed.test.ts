@@ -428,11 +428,14 @@ describe("hold.expired", () => {
     },
   );
 
-  it("tells of a hold whose post, begun before its expiry, commits after it and after the sweeps of that time", async () => {
-    const newHold = await holdsOf(clients[0]!, 1, true);
+  /**
+   * A hold of `client` placed on a bounded wallet whose row is locked meanwhile: placing it locks
+   * the wallet first, so it waits there, its expiry counting from its start, while the sweeps
+   * (every 200 ms) pass that expiry without seeing it. It commits already expired.
+   */
+  async function holdCommittedExpired(client: LedgerClient) {
+    const newHold = await holdsOf(client, 1, true);
     const { wallet } = await newHold();
-    // The post of a hold locks its bounded wallet first: held here, it waits there, its expiry
-    // counting from its start, while the sweeps (every 200 ms) pass that expiry without seeing it.
     const locker = new pg.Client({ connectionString: database.url });
     await locker.connect();
     let posting: ReturnType<typeof newHold>;
@@ -448,6 +451,11 @@ describe("hold.expired", () => {
     }
     const hold = await posting;
     expect(Date.parse(hold.expiresAt)).toBeLessThan(Date.now());
+    return hold;
+  }
+
+  it("tells of a hold whose post, begun before its expiry, commits after it and after the sweeps of that time", async () => {
+    const hold = await holdCommittedExpired(clients[0]!);
     await expect
       .poll(() => eventTypesOf([hold.id]), { timeout: 3_000, interval: 100 })
       .toEqual({ [hold.id]: ["hold.created", "hold.expired"] });
@@ -461,23 +469,7 @@ describe("hold.expired", () => {
       DATABASE_URL: named.toString(),
       LEDGER_EXPIRED_HOLDS_SWEEP_MS: "60000",
     });
-    const newHold = await holdsOf(elsewhere.client, 1, true);
-    const { wallet } = await newHold();
-    const locker = new pg.Client({ connectionString: database.url });
-    await locker.connect();
-    let posting: ReturnType<typeof newHold>;
-    try {
-      await locker.query("BEGIN");
-      await locker.query("SELECT 1 FROM ledger.accounts WHERE id = $1 FOR UPDATE", [wallet]);
-      posting = newHold();
-      // Past its expiry and several sweeps of the other two instances, within its lock timeout.
-      await new Promise((resolve) => setTimeout(resolve, 1_800));
-      await locker.query("COMMIT");
-    } finally {
-      await locker.end();
-    }
-    const hold = await posting;
-    expect(Date.parse(hold.expiresAt)).toBeLessThan(Date.now());
+    const hold = await holdCommittedExpired(elsewhere.client);
     await expect
       .poll(() => eventTypesOf([hold.id]), { timeout: 3_000, interval: 100 })
       .toEqual({ [hold.id]: ["hold.created", "hold.expired"] });
