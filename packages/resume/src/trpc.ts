@@ -96,7 +96,7 @@ export const router = t.router;
  * call's options twice.
  */
 export const userProcedure = t.procedure.use(async ({ ctx, type, meta, next }) => {
-  let caller: { userId: string; personalToken: boolean };
+  let caller: { userId: string };
   try {
     caller = await admittedCaller(ctx, type, meta);
     if (type === "mutation" && !meta?.rest?.conditional && hasPreconditions(ctx.preconditions)) {
@@ -131,7 +131,7 @@ async function admittedCaller(
       headers: { "retry-after": String(retryAfter) },
     });
   }
-  return { userId: identity.userId, personalToken: identity.scopes !== undefined };
+  return { userId: identity.userId };
 }
 
 /**
