@@ -330,3 +330,23 @@ test("a version's typing is kept through an expired session: signed in again, it
   await page.getByRole("button", { name: "Edit Kept" }).click();
   await expect(page.getByTestId("version-editor").getByLabel("Headline")).toHaveValue("Typed, not saved");
 });
+
+test("the Versions list counts only the entries a version lists that are still there", async ({ page }) => {
+  await signIn(page, uniqueUser("versions-count"));
+  await threeJobs(page);
+  const editor = await makeVersion(page, "Two jobs");
+  await editor.getByLabel("All experience, and what I add later").uncheck();
+  await editor.getByLabel("Engineer — Beta Labs").uncheck();
+  await editor.getByRole("button", { name: "Save version" }).click();
+  await expect(page.getByTestId("version")).toContainText("2 of 3 entries");
+  await editor.getByRole("button", { name: "Close" }).click();
+
+  page.on("dialog", (dialog) => void dialog.accept());
+  const experience = section(page, "Experience");
+  await experience.getByRole("button", { name: "Delete Engineer — Alpha Corp" }).click();
+  await expect(experience.getByTestId("experience-entry")).toHaveCount(2);
+  await expect(page.getByTestId("version")).toContainText("1 of 2 entries");
+  await experience.getByRole("button", { name: "Delete Engineer — Gamma Inc" }).click();
+  await expect(experience.getByTestId("experience-entry")).toHaveCount(1);
+  await expect(page.getByTestId("version")).toContainText("0 of 1 entry");
+});

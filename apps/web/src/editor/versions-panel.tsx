@@ -8,14 +8,19 @@ import { draftIdsUnder, forgetDrafts } from "./use-session-draft.ts";
 import { versionDraftPrefix } from "./version-draft-prefix.ts";
 import { VersionEditor } from "./version-editor.tsx";
 
-/** "3 of 5 entries": what a version shows of the resume as it is now. */
+/**
+ * "3 of 5 entries": what a version shows of the resume as it is now. The
+ * versions are read again only when the list changes, so a version's list may
+ * still name entries deleted since: those are no longer shown, and not counted.
+ */
 function shownOf(version: TailoredVersion, resume: WholeResume): string {
   const total = COLLECTIONS.reduce((sum, c) => sum + resume[c.name].length, 0);
   const shown = COLLECTIONS.reduce((sum, c) => {
     const choice = version.include[c.name];
-    return sum + (choice === "all" ? resume[c.name].length : choice.length);
+    if (choice === "all") return sum + resume[c.name].length;
+    return sum + resume[c.name].filter((entry) => choice.includes(entry.id)).length;
   }, 0);
-  return `${shown} of ${total} entries`;
+  return `${shown} of ${total} ${total === 1 ? "entry" : "entries"}`;
 }
 
 /**
