@@ -350,3 +350,26 @@ test("the Versions list counts only the entries a version lists that are still t
   await expect(experience.getByTestId("experience-entry")).toHaveCount(1);
   await expect(page.getByTestId("version")).toContainText("0 of 1 entry");
 });
+
+test("after a version's Delete the focus goes to the next version's Edit, else the one before's, else the new version's name", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("versions-delete-focus"));
+  await makeVersion(page, "First");
+  await page.getByRole("button", { name: "Close" }).click();
+  await createVersion(page, "Second");
+  await page.getByRole("button", { name: "Close" }).click();
+  await createVersion(page, "Third");
+  await page.getByRole("button", { name: "Close" }).click();
+
+  page.on("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Delete Second" }).click();
+  await expect(page.getByRole("button", { name: "Edit Third" })).toBeFocused();
+  await expect(page.getByTestId("version")).toHaveCount(2);
+  await page.getByRole("button", { name: "Delete Third" }).click();
+  await expect(page.getByRole("button", { name: "Edit First" })).toBeFocused();
+  await expect(page.getByTestId("version")).toHaveCount(1);
+  await page.getByRole("button", { name: "Delete First" }).click();
+  await expect(page.getByLabel("Name of the new version")).toBeFocused();
+  await expect(page.getByText("No versions yet.")).toBeVisible();
+});

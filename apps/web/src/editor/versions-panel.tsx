@@ -96,13 +96,21 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
     }
     if (openId === version.id) setOpenId(null);
     setStatus(done);
+    // The focus was on the Delete button that goes with its version: the next version's Edit takes it,
+    // else the one before's, else the new version's name.
+    const index = versions?.findIndex((v) => v.id === version.id) ?? -1;
+    const next = versions?.[index + 1] ?? versions?.[index - 1];
+    (next ? opener(next.id) : newNameRef.current)?.focus();
     await reload();
   }
+
+  /** The Edit button of the version `id`, if it is listed. */
+  const opener = (id: string) => listRef.current?.querySelector<HTMLElement>(`[data-opens="${id}"]`);
 
   function close(version: TailoredVersion) {
     setOpenId(null);
     // Back to the button that opened it.
-    listRef.current?.querySelector<HTMLElement>(`[data-opens="${version.id}"]`)?.focus();
+    opener(version.id)?.focus();
   }
 
   return (
