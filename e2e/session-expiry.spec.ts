@@ -140,3 +140,26 @@ test("an expired session while downloading the JSON Resume: the editor says so, 
   await expect(page.getByRole("alert").filter({ hasText: EXPIRED })).toHaveCount(0);
   expect(downloads).toEqual([]);
 });
+
+test("an expired session while downloading a version's PDF: its live region says so, nothing is downloaded", async ({
+  page,
+}) => {
+  const user = uniqueUser("expiry-version-download");
+  await signIn(page, user);
+  await page.getByRole("button", { name: "Manage versions" }).click();
+  await page.getByLabel("Name of the new version").fill("Backend roles");
+  await page.getByRole("button", { name: "Create version" }).click();
+  const editor = page.getByTestId("version-editor");
+  await expect(editor.getByRole("heading", { name: "Version “Backend roles”" })).toBeVisible();
+  await expireSession(page, user);
+  const downloads: string[] = [];
+  page.on("download", (download) => downloads.push(download.suggestedFilename()));
+
+  await editor.getByRole("button", { name: "Download PDF (A4)" }).click();
+  await expectSessionExpired(page, user);
+  // Not "Preparing the PDF (A4) file…" for ever.
+  await expect(editor.getByRole("status").first()).toHaveText(
+    "Your session has expired, so the PDF (A4) file was not downloaded. Sign in again, then download it.",
+  );
+  expect(downloads).toEqual([]);
+});

@@ -181,7 +181,13 @@ export function VersionEditor({
   async function download(file: (typeof FILES)[number]) {
     setStatus(`Preparing the ${file.label} file…`);
     const outcome = await downloadFile(`/me/versions/${id}/resume?${file.query}`, file.fileName);
-    if ("signedOut" in outcome) return markExpired();
+    if ("signedOut" in outcome) {
+      // Said here too: the live region the person is listening to must not go on saying "Preparing…".
+      setStatus(
+        `Your session has expired, so the ${file.label} file was not downloaded. Sign in again, then download it.`,
+      );
+      return markExpired();
+    }
     setStatus("problem" in outcome ? outcome.problem : (outcome.notice ?? `${file.label} file downloaded.`));
   }
 
