@@ -373,3 +373,57 @@ test("after a version's Delete the focus goes to the next version's Edit, else t
   await expect(page.getByLabel("Name of the new version")).toBeFocused();
   await expect(page.getByText("No versions yet.")).toBeVisible();
 });
+
+const SAVE_FIRST = "Save the version first to preview or download it.";
+const FILE_BUTTONS = ["Preview", "Download PDF (A4)", "Download PDF (US Letter)", "Download Word"];
+
+test("a version's Preview and downloads wait until what its form shows is saved; its preview follows the entries", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("versions-unsaved"));
+  await threeJobs(page);
+  const editor = await makeVersion(page, "Two jobs");
+  const frame = editor.frameLocator("[data-testid='theme-preview']").locator("body");
+  await editor.getByRole("button", { name: "Preview" }).click();
+  await expect(frame).toContainText("Beta Labs");
+
+  // Unticked and not saved: the page and files would still have Beta Labs, so none is offered.
+  await editor.getByLabel("All experience, and what I add later").uncheck();
+  await editor.getByLabel("Engineer — Beta Labs").uncheck();
+  await expect(editor.getByText(SAVE_FIRST)).toBeVisible();
+  for (const name of FILE_BUTTONS) {
+    await expect(editor.getByRole("button", { name })).toBeDisabled();
+    await expect(editor.getByRole("button", { name })).toHaveAccessibleDescription(SAVE_FIRST);
+  }
+  await expect(editor.getByTestId("theme-preview")).toHaveCount(0);
+  await editor.screenshot({ path: path.join(SCREENSHOTS, "version-unsaved.png") });
+
+  // Back to what is saved: offered again.
+  await editor.getByLabel("All experience, and what I add later").check();
+  await expect(editor.getByText(SAVE_FIRST)).toHaveCount(0);
+  await expect(frame).toContainText("Beta Labs");
+
+  await editor.getByLabel("All experience, and what I add later").uncheck();
+  await editor.getByLabel("Engineer — Beta Labs").uncheck();
+  await editor.getByRole("button", { name: "Save version" }).click();
+  await expect(editor.getByRole("status").first()).toHaveText("Version saved.");
+  for (const name of FILE_BUTTONS) await expect(editor.getByRole("button", { name })).toBeEnabled();
+  await expect(editor.getByText(SAVE_FIRST)).toHaveCount(0);
+  // Shown before the save, the preview is made again from it.
+  await expect(frame).toContainText("Gamma Inc");
+  await expect(frame).not.toContainText("Beta Labs");
+  const [word] = await Promise.all([
+    page.waitForEvent("download"),
+    editor.getByRole("button", { name: "Download Word" }).click(),
+  ]);
+  expect(word.suggestedFilename()).toBe("Jo-Tailor-resume-Two-jobs.docx");
+
+  // An entry edited in its section: the version's preview shows it as it is now.
+  const experience = section(page, "Experience");
+  await experience.getByRole("button", { name: "Edit Engineer — Alpha Corp" }).click();
+  await experience.getByLabel("Organization").fill("Alpha Holdings");
+  await experience.getByRole("button", { name: "Save experience" }).click();
+  await expect(experience.getByRole("button", { name: "Edit Engineer — Alpha Holdings" })).toBeVisible();
+  await expect(frame).toContainText("Alpha Holdings");
+  await expect(frame).not.toContainText("Alpha Corp");
+});

@@ -51,19 +51,19 @@ const FILES = [
 ] as const;
 
 /**
- * The draft's lists without the entries deleted since it was opened (in a
- * section here, or by an import): the API refuses an id that is no entry, and
- * the editor lists only entries there are, so none could be unticked.
+ * The lists without the entries deleted since they were read (in a section
+ * here, or by an import): the API refuses an id that is no entry, and the
+ * editor lists only entries there are, so none could be unticked.
  */
-function includeOfResume(draft: Draft, resume: WholeResume): Draft["include"] {
+function includeOfResume(include: VersionInclude, resume: WholeResume): VersionInclude {
   return Object.fromEntries(
     COLLECTIONS.map(({ name }) => {
-      const choice = draft.include[name];
+      const choice = include[name];
       if (choice === "all") return [name, choice];
       const present = new Set(resume[name].map((entry) => entry.id));
       return [name, choice.filter((entryId) => present.has(entryId))];
     }),
-  ) as Draft["include"];
+  ) as VersionInclude;
 }
 
 /**
@@ -79,6 +79,17 @@ function keptFields(fields: VersionFields): VersionFields {
     }),
   ) as VersionInclude;
   return { ...fieldsOf(fields), include };
+}
+
+/**
+ * Whether the draft says what the version saved says, of the entries there
+ * are now: the version's page and files are made from what is saved, so only
+ * then do they show what the form shows.
+ */
+function sameAsSaved(draft: Draft, version: TailoredVersion, resume: WholeResume): boolean {
+  const kept = (fields: VersionFields) =>
+    keptFields({ ...fields, include: includeOfResume(fields.include, resume) });
+  return sameInput(tailoredVersionFields, kept(fieldsOf(draft)), kept(fieldsOf(version)));
 }
 
 /**
@@ -112,13 +123,40 @@ export function VersionEditor({
   );
   const { errors: fieldErrors, failure, saving, save: validatedSave, reset } = useValidatedSave();
   const [status, setStatus] = useState("");
-  const [previewHtml, setPreviewHtml] = useState<string | null>(null);
+  /** How often Preview was pressed: once it was, the page follows the version and the resume. */
+  const [previewRequests, setPreviewRequests] = useState(0);
+  /** The page as the service made it, and of which save of the version. */
+  const [preview, setPreview] = useState<{ html: string; of: string } | null>(null);
   const previewFrame = useRef<HTMLIFrameElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const nameRef = useRef<HTMLInputElement>(null);
   const id = version.id;
 
   useEffect(() => nameRef.current?.focus(), []);
+
+  // Made again after every save and every change to the resume (an entry edited in its section), so
+  // that it never shows what is no longer there.
+  const savedAt = version.updated_at;
+  useEffect(() => {
+    if (previewRequests === 0) return;
+    let current = true;
+    api.versions.resume
+      .query({ id, format: "html" })
+      .then((html) => {
+        if (current && typeof html === "string") setPreview({ html, of: savedAt });
+      })
+      .catch((error: unknown) => {
+        if (current) setStatus(handleFailure(error).message);
+      });
+    return () => {
+      current = false;
+    };
+  }, [previewRequests, id, savedAt, resume, handleFailure]);
+
+  // The page and the files are the version as saved: while the form says otherwise, they would show
+  // another resume than the one on screen (an entry unticked and still there), so they wait for the save.
+  const unsaved = !sameAsSaved(draft, version, resume);
+  const filesHintId = `version-files-hint-${id}`;
 
   const change = (fields: Partial<Draft>) => setDraft((current) => ({ ...current, ...fields }));
 
@@ -136,14 +174,14 @@ export function VersionEditor({
   async function save(event: FormEvent) {
     event.preventDefault();
     setStatus("");
-    const input = { ...fieldsOf(draft), include: includeOfResume(draft, resume) };
+    const input = { ...fieldsOf(draft), include: includeOfResume(draft.include, resume) };
     let saved: TailoredVersion | undefined;
     const write = async () => {
       saved = await api.versions.replace.mutate({ id, ...input }, { context: onlyOver(draft.based_on) });
     };
     const outcome = await validatedSave(tailoredVersionFields, input, write, { form: formRef.current });
     if (outcome === "saved") {
-      await keepSaved(saved!);
+      keepSaved(saved!);
     } else if (outcome === "changed") {
       const current = await api.versions.get.query({ id }).catch(() => null);
       // What is there now is what this save wrote (a save sent again after its answer was lost), or
@@ -155,27 +193,16 @@ export function VersionEditor({
       // Saving again goes over the version there is now: the person has been told, and chooses.
       if (current) setDraft((typed) => ({ ...typed, based_on: current.updated_at }));
       onChangedElsewhere();
-      if (previewHtml !== null) await preview();
     }
   }
 
   /** The form goes on from `saved`, the version as the service now has it. */
-  async function keepSaved(saved: TailoredVersion) {
+  function keepSaved(saved: TailoredVersion) {
     // What was typed while the save was under way stays, now over the version saved, and a draft.
     setDraft((typed) => ({ ...typed, based_on: saved.updated_at }));
     clearDraft({ ...draft, based_on: saved.updated_at });
     setStatus("Version saved.");
     onSaved(saved);
-    if (previewHtml !== null) await preview();
-  }
-
-  async function preview() {
-    try {
-      const html = await api.versions.resume.query({ id, format: "html" });
-      if (typeof html === "string") setPreviewHtml(html);
-    } catch (error) {
-      setStatus(handleFailure(error).message);
-    }
   }
 
   async function download(file: (typeof FILES)[number]) {
@@ -320,11 +347,24 @@ export function VersionEditor({
           <button type="submit" disabled={saving}>
             Save version
           </button>
-          <button type="button" className="secondary" onClick={() => void preview()}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={unsaved}
+            aria-describedby={unsaved ? filesHintId : undefined}
+            onClick={() => setPreviewRequests((requests) => requests + 1)}
+          >
             Preview
           </button>
           {FILES.map((file) => (
-            <button key={file.label} type="button" className="secondary" onClick={() => void download(file)}>
+            <button
+              key={file.label}
+              type="button"
+              className="secondary"
+              disabled={unsaved}
+              aria-describedby={unsaved ? filesHintId : undefined}
+              onClick={() => void download(file)}
+            >
               Download {file.label}
             </button>
           ))}
@@ -339,11 +379,17 @@ export function VersionEditor({
             Close
           </button>
         </div>
+        {unsaved && (
+          <p className="field-hint" id={filesHintId}>
+            Save the version first to preview or download it.
+          </p>
+        )}
         <p className="status" role="status" aria-live="polite">
           {status}
         </p>
       </form>
-      {previewHtml !== null && (
+      {/* Only the page of this save: one of the save before would show what the form no longer says. */}
+      {preview?.of === version.updated_at && !unsaved && (
         <>
           {showsGoals(version, resume) && (
             <p className="notice">
@@ -351,7 +397,7 @@ export function VersionEditor({
               goals after its other sections.
             </p>
           )}
-          <ThemePreview theme={version.theme ?? THEME_NAMES[0]} html={previewHtml} ref={previewFrame} />
+          <ThemePreview theme={version.theme ?? THEME_NAMES[0]} html={preview.html} ref={previewFrame} />
         </>
       )}
       <ShareLinksList versionId={id} versionName={version.name} />
