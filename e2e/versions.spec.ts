@@ -427,3 +427,98 @@ test("a version's Preview and downloads wait until what its form shows is saved;
   await expect(frame).toContainText("Alpha Holdings");
   await expect(frame).not.toContainText("Alpha Corp");
 });
+
+test("a version deleted in another tab while its editor is open: its save says so, keeps the typing and makes it again", async ({
+  page,
+  context,
+}) => {
+  await signIn(page, uniqueUser("versions-deleted-elsewhere"));
+  const mine = await makeVersion(page, "Backend roles");
+  await mine.getByLabel("Headline").fill("Platform engineer");
+
+  const other = await context.newPage();
+  await other.goto("/editor");
+  await other.getByRole("button", { name: "Manage versions" }).click();
+  other.on("dialog", (dialog) => void dialog.accept());
+  await other.getByRole("button", { name: "Delete Backend roles" }).click();
+  await expect(other.getByText("Version “Backend roles” deleted.")).toBeVisible();
+
+  await mine.getByRole("button", { name: "Save version" }).click();
+  await expect(mine.getByRole("alert")).toHaveText(
+    "This version was deleted in another tab or app after you opened it, so nothing was saved (its share links went with it). Create it again to keep what you typed, or Close.",
+  );
+  await expect(mine.getByLabel("Headline")).toHaveValue("Platform engineer");
+  await expect(page.getByTestId("version")).toContainText("Deleted in another tab or app");
+  await expect(page.getByRole("button", { name: "Edit Backend roles" })).toHaveCount(0);
+  await expect(mine.getByText("Create the version again to preview, download or share it.")).toBeVisible();
+  for (const name of FILE_BUTTONS) await expect(mine.getByRole("button", { name })).toBeDisabled();
+  await expect(mine.getByTestId("share-links")).toHaveCount(0);
+  await page
+    .getByTestId("versions")
+    .screenshot({ path: path.join(SCREENSHOTS, "version-deleted-elsewhere.png") });
+
+  await mine.getByRole("button", { name: "Create version again" }).click();
+  await expect(page.getByTestId("versions").getByRole("status").first()).toHaveText(
+    "Version “Backend roles” made again.",
+  );
+  const made = page.getByTestId("version-editor");
+  await expect(made.getByLabel("Headline")).toHaveValue("Platform engineer");
+  await expect(made.getByRole("alert")).toHaveCount(0);
+  await expect(made.getByRole("button", { name: "Save version" })).toBeVisible();
+  await expect(page.getByTestId("version")).toHaveCount(1);
+  await expect(page.getByTestId("version")).toContainText("“Platform engineer”");
+  // Nothing is kept: the page leaves without asking.
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.type());
+    void dialog.dismiss();
+  });
+  await page.reload();
+  await expect(page.getByRole("button", { name: "Manage versions" })).toBeVisible();
+  expect(dialogs).toEqual([]);
+});
+
+test("a version deleted in another tab while this page was away: its typing opens again, to make it again", async ({
+  page,
+  context,
+}) => {
+  await signIn(page, uniqueUser("versions-stranded"));
+  const mine = await makeVersion(page, "Kept");
+  await mine.getByLabel("Headline").fill("Typed, not saved");
+
+  const other = await context.newPage();
+  await other.goto("/editor");
+  await other.getByRole("button", { name: "Manage versions" }).click();
+  other.on("dialog", (dialog) => void dialog.accept());
+  await other.getByRole("button", { name: "Delete Kept" }).click();
+  await expect(other.getByText("No versions yet.")).toBeVisible();
+
+  page.on("dialog", (dialog) => void dialog.accept());
+  await page.reload();
+  const reopened = page.getByTestId("version-editor");
+  await expect(reopened.getByRole("alert")).toHaveText(
+    "The version you were editing was deleted in another tab or app (its share links went with it). What you typed is in the form: create it again to keep it, or Close.",
+  );
+  await expect(reopened.getByLabel("Headline")).toHaveValue("Typed, not saved");
+  // Reloaded again before deciding, the typing is still there.
+  await page.reload();
+  await expect(reopened.getByLabel("Headline")).toHaveValue("Typed, not saved");
+  await reopened.getByRole("button", { name: "Create version again" }).click();
+  await expect(page.getByTestId("version")).toHaveCount(1);
+  await expect(page.getByTestId("version")).toContainText("“Typed, not saved”");
+  await expect(page.getByRole("button", { name: "Edit Kept" })).toBeVisible();
+
+  // A version open here, found deleted when it is downloaded, says so too; Close drops it.
+  await other.reload();
+  await other.getByRole("button", { name: "Manage versions" }).click();
+  await other.getByRole("button", { name: "Delete Kept" }).click();
+  await expect(other.getByText("No versions yet.")).toBeVisible();
+  const again = page.getByTestId("version-editor");
+  await again.getByRole("button", { name: "Download Word" }).click();
+  await expect(again.getByRole("alert")).toContainText(
+    "The version you were editing was deleted in another tab or app",
+  );
+  await again.getByRole("button", { name: "Close" }).click();
+  await expect(page.getByText("No versions yet.")).toBeVisible();
+  await expect(page.getByLabel("Name of the new version")).toBeFocused();
+});

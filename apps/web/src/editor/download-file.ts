@@ -23,7 +23,11 @@ function save(fileName: string, blob: Blob) {
  * cannot draw some of its characters), the session gone (401), or why not, in
  * the editor's words.
  */
-export type DownloadOutcome = { saved: true; notice?: string } | { signedOut: true } | { problem: string };
+export type DownloadOutcome =
+  | { saved: true; notice?: string }
+  | { signedOut: true }
+  /** `status`: the server's answer, when there was one (404: what it names is gone). */
+  | { problem: string; status?: number };
 
 /**
  * What X-Unrendered-Characters (`U+5B57 U+6F22 and 3 more`) tells a person:
@@ -48,7 +52,10 @@ export async function downloadFile(path: string, fileName: string): Promise<Down
     if (response.status === 401) return { signedOut: true };
     if (!response.ok) {
       const body = (await response.json().catch(() => null)) as { message?: string } | null;
-      return { problem: body?.message ?? `The download failed (${response.status}).` };
+      return {
+        problem: body?.message ?? `The download failed (${response.status}).`,
+        status: response.status,
+      };
     }
     save(fileNameOf(response.headers.get("content-disposition")) ?? fileName, await response.blob());
     const notice = unrenderedNotice(response.headers.get("x-unrendered-characters"));

@@ -102,14 +102,26 @@ export function VersionEditor({
   resume,
   onSaved,
   onChangedElsewhere,
+  onDeletedElsewhere,
+  onMadeAgain,
   onClose,
+  deleted = false,
 }: {
   version: TailoredVersion;
   resume: WholeResume;
   onSaved(saved: TailoredVersion): void;
   /** The version was found changed by another tab or app (a save refused): the panel shows it anew. */
   onChangedElsewhere(): void;
+  /**
+   * The version was found deleted by another tab or app: the panel keeps this
+   * editor open, now with `deleted`, while it lists the others anew.
+   */
+  onDeletedElsewhere(): void;
+  /** The version deleted elsewhere was made anew from the draft, as `made`. */
+  onMadeAgain(made: TailoredVersion): void;
   onClose(): void;
+  /** The version was deleted elsewhere since the editor opened: saving makes it anew, with what was typed. */
+  deleted?: boolean;
 }) {
   const { markExpired, userId } = useEditorSession();
   const handleFailure = useFailureHandler();
@@ -138,7 +150,7 @@ export function VersionEditor({
   // that it never shows what is no longer there.
   const savedAt = version.updated_at;
   useEffect(() => {
-    if (previewRequests === 0) return;
+    if (previewRequests === 0 || deleted) return;
     let current = true;
     api.versions.resume
       .query({ id, format: "html" })
@@ -146,16 +158,20 @@ export function VersionEditor({
         if (current && typeof html === "string") setPreview({ html, of: savedAt });
       })
       .catch((error: unknown) => {
-        if (current) setStatus(handleFailure(error).message);
+        if (!current) return;
+        const failure = handleFailure(error);
+        if (failure.kind === "gone") onDeletedElsewhere();
+        else setStatus(failure.message);
       });
     return () => {
       current = false;
     };
-  }, [previewRequests, id, savedAt, resume, handleFailure]);
+    // Not onDeletedElsewhere: the panel's closure is new at every render, and the page depends on none of it.
+  }, [previewRequests, deleted, id, savedAt, resume, handleFailure]);
 
   // The page and the files are the version as saved: while the form says otherwise, they would show
   // another resume than the one on screen (an entry unticked and still there), so they wait for the save.
-  const unsaved = !sameAsSaved(draft, version, resume);
+  const unsaved = !deleted && !sameAsSaved(draft, version, resume);
   const filesHintId = `version-files-hint-${id}`;
 
   const change = (fields: Partial<Draft>) => setDraft((current) => ({ ...current, ...fields }));
@@ -177,11 +193,18 @@ export function VersionEditor({
     const input = { ...fieldsOf(draft), include: includeOfResume(draft.include, resume) };
     let saved: TailoredVersion | undefined;
     const write = async () => {
-      saved = await api.versions.replace.mutate({ id, ...input }, { context: onlyOver(draft.based_on) });
+      saved = deleted
+        ? await api.versions.create.mutate(input)
+        : await api.versions.replace.mutate({ id, ...input }, { context: onlyOver(draft.based_on) });
     };
     const outcome = await validatedSave(tailoredVersionFields, input, write, { form: formRef.current });
-    if (outcome === "saved") {
+    if (outcome === "saved" && deleted) {
+      clearDraft();
+      onMadeAgain(saved!);
+    } else if (outcome === "saved") {
       keepSaved(saved!);
+    } else if (outcome === "gone") {
+      onDeletedElsewhere();
     } else if (outcome === "changed") {
       const current = await api.versions.get.query({ id }).catch(() => null);
       // What is there now is what this save wrote (a save sent again after its answer was lost), or
@@ -214,6 +237,10 @@ export function VersionEditor({
         `Your session has expired, so the ${file.label} file was not downloaded. Sign in again, then download it.`,
       );
       return markExpired();
+    }
+    if ("problem" in outcome && outcome.status === 404) {
+      setStatus("");
+      return onDeletedElsewhere();
     }
     setStatus("problem" in outcome ? outcome.problem : (outcome.notice ?? `${file.label} file downloaded.`));
   }
@@ -336,22 +363,34 @@ export function VersionEditor({
           );
         })}
         {fieldErrors.include && <p className="field-error">{fieldErrors.include}</p>}
-        {failure && (
+        {failure?.kind === "gone" ? (
+          <p className="form-error" role="alert">
+            This version was deleted in another tab or app after you opened it, so nothing was saved (its
+            share links went with it). Create it again to keep what you typed, or Close.
+          </p>
+        ) : failure ? (
           <p className="form-error" role="alert">
             {failure.message}
             {failure.kind === "changed" &&
               " Save again to replace that version with yours, or Close to keep it."}
           </p>
+        ) : (
+          deleted && (
+            <p className="form-error" role="alert">
+              The version you were editing was deleted in another tab or app (its share links went with it).
+              What you typed is in the form: create it again to keep it, or Close.
+            </p>
+          )
         )}
         <div className="actions">
           <button type="submit" disabled={saving}>
-            Save version
+            {deleted ? "Create version again" : "Save version"}
           </button>
           <button
             type="button"
             className="secondary"
-            disabled={unsaved}
-            aria-describedby={unsaved ? filesHintId : undefined}
+            disabled={unsaved || deleted}
+            aria-describedby={unsaved || deleted ? filesHintId : undefined}
             onClick={() => setPreviewRequests((requests) => requests + 1)}
           >
             Preview
@@ -361,8 +400,8 @@ export function VersionEditor({
               key={file.label}
               type="button"
               className="secondary"
-              disabled={unsaved}
-              aria-describedby={unsaved ? filesHintId : undefined}
+              disabled={unsaved || deleted}
+              aria-describedby={unsaved || deleted ? filesHintId : undefined}
               onClick={() => void download(file)}
             >
               Download {file.label}
@@ -379,9 +418,11 @@ export function VersionEditor({
             Close
           </button>
         </div>
-        {unsaved && (
+        {(unsaved || deleted) && (
           <p className="field-hint" id={filesHintId}>
-            Save the version first to preview or download it.
+            {deleted
+              ? "Create the version again to preview, download or share it."
+              : "Save the version first to preview or download it."}
           </p>
         )}
         <p className="status" role="status" aria-live="polite">
@@ -389,7 +430,7 @@ export function VersionEditor({
         </p>
       </form>
       {/* Only the page of this save: one of the save before would show what the form no longer says. */}
-      {preview?.of === version.updated_at && !unsaved && (
+      {preview?.of === version.updated_at && !unsaved && !deleted && (
         <>
           {showsGoals(version, resume) && (
             <p className="notice">
@@ -400,7 +441,7 @@ export function VersionEditor({
           <ThemePreview theme={version.theme ?? THEME_NAMES[0]} html={preview.html} ref={previewFrame} />
         </>
       )}
-      <ShareLinksList versionId={id} versionName={version.name} />
+      {!deleted && <ShareLinksList versionId={id} versionName={version.name} />}
     </section>
   );
 }

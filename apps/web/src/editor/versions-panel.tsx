@@ -24,6 +24,27 @@ function shownOf(version: TailoredVersion, resume: WholeResume): string {
 }
 
 /**
+ * The version a draft kept from before (a reload, a sign-in) was typed for,
+ * when that version was deleted elsewhere since: as the draft has it, to be
+ * made again. Its updated_at is none the draft has, so the draft stays kept
+ * until it is made again or closed.
+ */
+function versionOfDraft(prefix: string, id: string): TailoredVersion | null {
+  try {
+    const draft = JSON.parse(window.sessionStorage.getItem(`${prefix}${id}`) ?? "null") as
+      (Omit<TailoredVersion, "id" | "created_at" | "updated_at"> & { based_on: string }) | null;
+    if (!draft) return null;
+    const { name, headline, summary, theme, hide_email, include } = draft;
+    return { id, name, headline, summary, theme, hide_email, include, created_at: "", updated_at: "" };
+  } catch {
+    return null;
+  }
+}
+
+/** The open editor: its version's id, and that version as it was when it was found deleted elsewhere. */
+type Open = { id: string; deleted?: TailoredVersion } | null;
+
+/**
  * Tailored versions (docs/resume-api.md, "Tailored versions"): views of the
  * one resume, made, renamed and deleted here, each opened in a VersionEditor
  * to tick its entries, preview and download it and share it by link.
@@ -36,7 +57,9 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
   const [name, setName] = useState("");
   const [nameError, setNameError] = useState("");
   const [status, setStatus] = useState("");
-  const [openId, setOpenId] = useState<string | null>(null);
+  const [open, setOpen] = useState<Open>(null);
+  const openId = open?.id ?? null;
+  const setOpenId = (id: string | null) => setOpen(id === null ? null : { id });
   const listRef = useRef<HTMLUListElement>(null);
   const newNameRef = useRef<HTMLInputElement>(null);
 
@@ -47,11 +70,19 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
     try {
       const { items } = await api.versions.list.query();
       setVersions(items);
-      // A version's draft kept from before (a reload, a sign-in) opens its editor again; one of a version gone is dropped.
+      // A version's draft kept from before (a reload, a sign-in) opens its editor again; one of a version
+      // deleted elsewhere meanwhile too, to make it again (a draft is dropped only by Close or a delete here).
       const prefix = versionDraftPrefix(userId);
       const listed = new Set(items.map((version) => version.id));
-      for (const id of draftIdsUnder(prefix)) if (!listed.has(id)) forgetDrafts(`${prefix}${id}`);
-      setOpenId((open) => open ?? draftIdsUnder(prefix)[0] ?? null);
+      setOpen((current) => {
+        if (current) return current;
+        for (const id of draftIdsUnder(prefix)) {
+          if (listed.has(id)) return { id };
+          const stranded = versionOfDraft(prefix, id);
+          if (stranded) return { id, deleted: stranded };
+        }
+        return null;
+      });
     } catch (error) {
       setStatus(handleFailure(error).message);
     }
@@ -94,6 +125,8 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
       if (failure.kind !== "gone") return setStatus(failure.message);
       done = `The version “${version.name}” was already deleted in another tab or app.`;
     }
+    // Deleted here, on purpose: its typing is not to come back as a version deleted elsewhere.
+    forgetDrafts(`${versionDraftPrefix(userId)}${version.id}`);
     if (openId === version.id) setOpenId(null);
     setStatus(done);
     // The focus was on the Delete button that goes with its version: the next version's Edit takes it,
@@ -109,9 +142,24 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
 
   function close(version: TailoredVersion) {
     setOpenId(null);
-    // Back to the button that opened it.
-    opener(version.id)?.focus();
+    // Back to the button that opened it; a version deleted elsewhere has none left.
+    (opener(version.id) ?? newNameRef.current)?.focus();
   }
+
+  async function madeAgain(made: TailoredVersion) {
+    // Listed and open at once, in the deleted one's stead, before the list is read again.
+    setVersions((current) => current && [...current, made]);
+    setOpenId(made.id);
+    setStatus(`Version “${made.name}” made again.`);
+    await reload();
+  }
+
+  // A version deleted elsewhere stays listed while its editor is open, to make it again.
+  const deleted = open?.deleted ?? null;
+  const rows =
+    versions && deleted && !versions.some((version) => version.id === deleted.id)
+      ? [...versions, deleted]
+      : versions;
 
   return (
     <div data-testid="versions">
@@ -142,52 +190,63 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
       <p className="status" role="status" aria-live="polite">
         {status}
       </p>
-      {versions && versions.length === 0 && <p className="status">No versions yet.</p>}
-      {versions && versions.length > 0 && (
+      {rows && rows.length === 0 && <p className="status">No versions yet.</p>}
+      {rows && rows.length > 0 && (
         <ul className="entries" aria-label="Your versions" ref={listRef}>
-          {versions.map((version) => (
-            <li key={version.id} data-testid="version">
-              <span className="entry-title">
-                {version.name}
-                <span className="entry-meta">
-                  {shownOf(version, resume)}
-                  {version.headline ? ` · “${version.headline}”` : ""}
+          {rows.map((version) => {
+            const gone = version.id === deleted?.id;
+            return (
+              <li key={version.id} data-testid="version">
+                <span className="entry-title">
+                  {version.name}
+                  <span className="entry-meta">
+                    {gone ? "Deleted in another tab or app" : shownOf(version, resume)}
+                    {version.headline ? ` · “${version.headline}”` : ""}
+                  </span>
                 </span>
-              </span>
-              <span className="row entry-actions">
-                <button
-                  type="button"
-                  className="secondary"
-                  data-opens={version.id}
-                  aria-expanded={openId === version.id}
-                  aria-label={`Edit ${version.name}`}
-                  // Opens it, never closes it: a version just made is open, and "Edit" must not shut it.
-                  onClick={() => setOpenId(version.id)}
-                >
-                  Edit
-                </button>
-                <button
-                  type="button"
-                  className="danger"
-                  aria-label={`Delete ${version.name}`}
-                  onClick={() => void remove(version)}
-                >
-                  Delete
-                </button>
-              </span>
-              {openId === version.id && (
-                <VersionEditor
-                  version={version}
-                  resume={resume}
-                  onSaved={(saved) => {
-                    setVersions((current) => current?.map((v) => (v.id === saved.id ? saved : v)) ?? null);
-                  }}
-                  onChangedElsewhere={() => void reload()}
-                  onClose={() => close(version)}
-                />
-              )}
-            </li>
-          ))}
+                {!gone && (
+                  <span className="row entry-actions">
+                    <button
+                      type="button"
+                      className="secondary"
+                      data-opens={version.id}
+                      aria-expanded={openId === version.id}
+                      aria-label={`Edit ${version.name}`}
+                      // Opens it, never closes it: a version just made is open, and "Edit" must not shut it.
+                      onClick={() => setOpenId(version.id)}
+                    >
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className="danger"
+                      aria-label={`Delete ${version.name}`}
+                      onClick={() => void remove(version)}
+                    >
+                      Delete
+                    </button>
+                  </span>
+                )}
+                {openId === version.id && (
+                  <VersionEditor
+                    version={version}
+                    resume={resume}
+                    {...(gone ? { deleted: true } : {})}
+                    onSaved={(saved) => {
+                      setVersions((current) => current?.map((v) => (v.id === saved.id ? saved : v)) ?? null);
+                    }}
+                    onChangedElsewhere={() => void reload()}
+                    onDeletedElsewhere={() => {
+                      setOpen({ id: version.id, deleted: version });
+                      void reload();
+                    }}
+                    onMadeAgain={(made) => void madeAgain(made)}
+                    onClose={() => close(version)}
+                  />
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
     </div>
