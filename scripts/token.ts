@@ -27,7 +27,7 @@ if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1)
 const auth = await resolveAuthSetup(
   { ...env, CLERK_PUBLISHABLE_KEY: env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY },
   env.DATA_DIR,
-);
+).catch((error: unknown) => fail((error as Error).message));
 if (auth.mode !== "local") {
   fail(`an identity provider is configured (${auth.mode}): get tokens from it, not from the local issuer`);
 }

@@ -8,8 +8,18 @@ import { env, repoRoot } from "../scripts/env.ts";
 
 const run = promisify(execFile);
 const tsx = createRequire(import.meta.url).resolve("tsx/cli");
-const tokenCommand = (...args: string[]) =>
-  run(process.execPath, [tsx, "scripts/token.ts", ...args], { cwd: repoRoot });
+const tokenCommand = (...args: string[]) => tokenCommandWith({}, ...args);
+const tokenCommandWith = (settings: Record<string, string>, ...args: string[]) =>
+  run(process.execPath, [tsx, "scripts/token.ts", ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...settings },
+  });
+/** How a failed run ended: its exit code and output. */
+const failure = (running: Promise<unknown>) =>
+  running.then(
+    () => null,
+    (e: { code: number; stdout: string; stderr: string }) => e,
+  );
 
 describe("npm run token", () => {
   it("prints one token and nothing else, which the app's verifier accepts", async () => {
@@ -24,12 +34,15 @@ describe("npm run token", () => {
   });
 
   it("fails with usage on stderr and exit code 2 without --user", async () => {
-    const error = await tokenCommand().then(
-      () => null,
-      (e: { code: number; stdout: string; stderr: string }) => e,
-    );
+    const error = await failure(tokenCommand());
     expect(error?.code).toBe(2);
     expect(error?.stdout).toBe("");
     expect(error?.stderr).toMatch(/usage: npm run -s token -- --user <id>/);
+  });
+
+  it("fails with one line saying why, not a stack, when an issuer is named with no key", async () => {
+    const error = await failure(tokenCommandWith({ AUTH_ISSUER: "https://idp.example" }, "--user", "alice"));
+    expect([error?.code, error?.stdout]).toEqual([2, ""]);
+    expect(error?.stderr).toMatch(/^AUTH_ISSUER is set but no identity provider is: .*\n$/);
   });
 });
