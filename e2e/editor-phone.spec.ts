@@ -136,6 +136,41 @@ test.describe("at 375 px wide", () => {
   });
 });
 
+test.describe("at 375 × 800", () => {
+  test.use({ viewport: { width: 375, height: 800 } });
+
+  test("Import… chosen on the Preview tab, as its empty preview suggests, opens the import panel on the Edit tab with the focus in it", async ({
+    page,
+  }) => {
+    await signIn(page, uniqueUser("import-from-preview"));
+    const edit = page.getByRole("tab", { name: "Edit" });
+    const preview = page.getByRole("tab", { name: "Preview" });
+    const more = page.getByRole("button", { name: "More…" });
+    const importPanel = page.getByRole("region", { name: "Import a resume" });
+    await preview.click();
+    await expect(page.getByTestId("preview-empty")).toContainText("Import…");
+
+    await more.click();
+    await page.getByRole("list", { name: "More actions" }).getByRole("button", { name: "Import…" }).click();
+    await expect(edit).toHaveAttribute("aria-selected", "true");
+    await expect(importPanel).toBeVisible();
+    await expect(page.getByLabel("Resume file")).toBeFocused();
+    await expect(page.getByLabel("Resume file")).toBeInViewport();
+
+    // Chosen again from the Preview tab while open: the same, the panel as it was.
+    await preview.click();
+    await expect(importPanel).toBeHidden();
+    await more.click();
+    await page.getByRole("list", { name: "More actions" }).getByRole("button", { name: "Import…" }).click();
+    await expect(edit).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByLabel("Resume file")).toBeFocused();
+
+    await importPanel.getByRole("button", { name: "Cancel" }).click();
+    await expect(importPanel).toBeHidden();
+    await expect(more).toBeFocused();
+  });
+});
+
 test("the chosen preview style is kept over a reload, per person; an unknown one falls back to Markdown", async ({
   page,
 }) => {

@@ -1,5 +1,6 @@
 "use client";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { flushSync } from "react-dom";
 import { COLLECTIONS, THEME_NAMES, type WholeResume } from "@app/resume/client";
 import { CollectionSection } from "./collection-section.tsx";
 import { DownloadMenu } from "./download-menu.tsx";
@@ -120,7 +121,12 @@ function EditorContent({ account }: { account: ReactNode }) {
 
   function startImport() {
     importOpener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    setImporting(true);
+    // The panel is among the forms: on a phone, chosen from the Preview tab (where the empty
+    // preview points to Import…), it would open in the hidden Edit tab, unseen and unfocused.
+    if (phone) flushSync(() => setTab("edit"));
+    // Open already, perhaps out of sight: its file field takes the focus, as when the panel opens.
+    if (importing) document.getElementById("import-file")?.focus();
+    else setImporting(true);
   }
 
   function print() {
