@@ -1,5 +1,6 @@
 import type AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
+import pg from "pg";
 
 export const uniqueUser = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
 
@@ -28,4 +29,18 @@ export async function severeViolations(axe: AxeBuilder): Promise<string[]> {
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+/**
+ * Runs one statement on the e2e database (global-setup.ts), for what no API
+ * does: a link or token whose expiry has passed, a row dated on a chosen day.
+ */
+export async function sql(statement: string, ...params: unknown[]): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(statement, params);
+  } finally {
+    await client.end();
+  }
 }

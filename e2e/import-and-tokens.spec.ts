@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { openAddForm, section, severeViolations, signIn, uniqueUser } from "./helpers.ts";
+import { openAddForm, section, severeViolations, signIn, sql, uniqueUser } from "./helpers.ts";
 
 const WORK_RESUME = {
   basics: { name: "Ada Lovelace", label: "Analyst", image: "https://ada.example/me.png" },
@@ -248,6 +248,55 @@ test("API tokens: made with a name, scope and expiry, shown once, copied, listed
   await expect(panel.getByRole("status")).toHaveText("Token “laptop script” revoked.");
   await expect(panel.getByText("No tokens yet.")).toBeVisible();
   expect((await restGet(page, "/me/resume", token)).status()).toBe(401);
+});
+
+/** Opens the API tokens panel and returns it. */
+async function openTokens(page: Page) {
+  const panel = page.getByRole("region", { name: "API tokens" });
+  await panel.getByRole("button", { name: "Manage API tokens" }).click();
+  await expect(panel.getByLabel("Token name")).toBeFocused();
+  return panel;
+}
+
+/** Makes a token named `name` in the open panel and returns its secret. */
+async function makeToken(page: Page, name: string) {
+  const panel = page.getByRole("region", { name: "API tokens" });
+  await panel.getByLabel("Token name").fill(name);
+  await panel.getByRole("button", { name: "Create token" }).click();
+  await expect(panel.getByLabel(`Token “${name}”: shown only now`)).toHaveValue(/^rsm_/);
+  return panel.getByLabel(/shown only now/).inputValue();
+}
+
+/** The id of the person's token named `name`, from the editor's own API. */
+async function tokenId(page: Page, name: string) {
+  const answer = (await (await page.request.get("/api/trpc/tokens.list")).json()) as {
+    result: { data: { items: { id: string; name: string }[] } };
+  };
+  return answer.result.data.items.find((token) => token.name === name)!.id;
+}
+
+test.describe("in Los Angeles", () => {
+  test.use({ timezoneId: "America/Los_Angeles", locale: "en-US" });
+
+  test("a token's dates are the person's own days, not the UTC ones", async ({ page }) => {
+    await signIn(page, uniqueUser("token-dates"));
+    await openTokens(page);
+    await makeToken(page, "dated");
+    // 03:00 and 04:00 UTC are the evening of the day before in Los Angeles.
+    await sql(
+      `UPDATE resume.access_tokens SET created_at = '2026-03-10T03:00:00Z', expires_at = '2030-03-10T03:00:00Z',
+              last_used_at = '2026-03-11T04:00:00Z'
+        WHERE id = $1`,
+      await tokenId(page, "dated"),
+    );
+    await page.reload();
+    const panel = await openTokens(page);
+    const listed = panel.getByTestId("access-token");
+    await expect(listed).toContainText("made Mar 9, 2026");
+    await expect(listed).toContainText("last used Mar 10, 2026");
+    await expect(listed).toContainText("expires Mar 9, 2030");
+    await expect(listed).not.toContainText("-03-1");
+  });
 });
 
 test.describe("at 375 px wide", () => {

@@ -4,7 +4,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { env } from "../scripts/env.ts";
 import { THREE_JOBS } from "../test/three-jobs.ts";
-import { section, severeViolations, signIn, uniqueUser } from "./helpers.ts";
+import { section, severeViolations, signIn, sql, uniqueUser } from "./helpers.ts";
 
 const SCREENSHOTS = path.join(env.DATA_DIR, "test-results", "screenshots");
 
@@ -160,6 +160,38 @@ test("a version with two of three jobs, its link copied and opened with no sessi
   await expect(page.getByTestId("versions").getByRole("status").first()).toHaveText(
     "Version “Two jobs” deleted.",
   );
+});
+
+/** The slug of a share link's address, by which the test finds its row in the database. */
+const slugOf = (url: string) => url.slice(url.lastIndexOf("/") + 1);
+
+/** Closes the version's editor and opens it again, so that its links are read again. */
+async function reopenVersion(page: Page, name: string) {
+  await page.getByTestId("version-editor").getByRole("button", { name: "Close" }).click();
+  await page.getByRole("button", { name: `Edit ${name}` }).click();
+  return page.getByTestId("version-editor");
+}
+
+test.describe("in Los Angeles", () => {
+  test.use({ timezoneId: "America/Los_Angeles", locale: "en-US" });
+
+  test("a link's dates are the person's own days, not the UTC ones", async ({ page }) => {
+    await signIn(page, uniqueUser("link-dates"));
+    let editor = await makeVersion(page, "Dated");
+    await editor.getByRole("button", { name: "Create link" }).click();
+    const url = await editor.getByRole("textbox", { name: /^Link 1,/ }).inputValue();
+    // 03:00 UTC on the 10th is the evening of the 9th in Los Angeles (8 pm in 2026, 7 pm in 2030).
+    await sql(
+      `UPDATE resume.share_links SET created_at = '2026-03-10T03:00:00Z', expires_at = '2030-03-10T03:00:00Z'
+        WHERE slug = $1`,
+      slugOf(url),
+    );
+    editor = await reopenVersion(page, "Dated");
+    const link = editor.getByTestId("share-link");
+    await expect(link.getByRole("textbox", { name: "Link 1, made Mar 9, 2026" })).toHaveValue(url);
+    await expect(link).toContainText("0 views · expires Mar 9, 2030");
+    await expect(link).not.toContainText("-03-10");
+  });
 });
 
 test.describe("at 375 px wide", () => {

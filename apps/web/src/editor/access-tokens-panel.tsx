@@ -1,6 +1,7 @@
 "use client";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import type { AccessToken, TokenScope } from "@app/resume/client";
+import { localDay } from "./local-dates.ts";
 import { api } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 
@@ -9,7 +10,6 @@ const SCOPE_CHOICES: { scope: TokenScope; label: string }[] = [
   { scope: "resume:read", label: "Read my resume" },
   { scope: "resume:write", label: "Read and change my resume" },
 ];
-const day = (iso: string) => iso.slice(0, 10);
 
 /**
  * Personal access tokens for scripts and REST clients (docs/resume-api.md,
@@ -176,8 +176,15 @@ export default function AccessTokensPanel() {
                 {token.name}
                 <span className="entry-meta">
                   {token.scopes.includes("resume:write") ? "read and change" : "read only"} · made{" "}
-                  {day(token.created_at)} · expires {day(token.expires_at)} ·{" "}
-                  {token.last_used_at ? `last used ${day(token.last_used_at)}` : "never used"}
+                  <time dateTime={token.created_at}>{localDay(token.created_at)}</time> · expires{" "}
+                  <time dateTime={token.expires_at}>{localDay(token.expires_at)}</time> ·{" "}
+                  {token.last_used_at ? (
+                    <>
+                      last used <time dateTime={token.last_used_at}>{localDay(token.last_used_at)}</time>
+                    </>
+                  ) : (
+                    "never used"
+                  )}
                 </span>
               </span>
               <button

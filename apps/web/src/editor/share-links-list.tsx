@@ -1,12 +1,12 @@
 "use client";
 import { useCallback, useEffect, useState } from "react";
 import type { ShareLink } from "@app/resume/client";
+import { localDay } from "./local-dates.ts";
 import { api } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 
 /** Expiry choices of a new link, in days; null: until revoked. */
 const EXPIRY_CHOICES: (number | null)[] = [null, 7, 30, 90, 365];
-const day = (iso: string) => iso.slice(0, 10);
 const viewsOf = (n: number) => (n === 1 ? "1 view" : `${n} views`);
 
 /**
@@ -96,15 +96,16 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
         <ul className="entries" aria-label={`Links to ${versionName}`}>
           {links.map((link, i) => {
             const fieldId = `link-url-${link.id}`;
-            const label = `Link ${links.length - i}, made ${day(link.created_at)}`;
+            // "Link …" in the label, "link …" in the buttons' names: lowercased whole, the month would be too.
+            const made = `${links.length - i}, made ${localDay(link.created_at)}`;
             return (
               <li key={link.id} data-testid="share-link" style={{ display: "block" }}>
-                <label htmlFor={fieldId}>{label}</label>
+                <label htmlFor={fieldId}>Link {made}</label>
                 <div className="row">
                   <input id={fieldId} readOnly value={link.url} spellCheck={false} />
                   <button
                     type="button"
-                    aria-label={`Copy ${label.toLowerCase()}`}
+                    aria-label={`Copy link ${made}`}
                     onClick={(event) =>
                       void copy(link, event.currentTarget.parentElement?.querySelector("input") ?? null)
                     }
@@ -114,7 +115,7 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
                   <button
                     type="button"
                     className="danger"
-                    aria-label={`Revoke ${label.toLowerCase()}`}
+                    aria-label={`Revoke link ${made}`}
                     onClick={() => void revoke(link)}
                   >
                     Revoke
@@ -122,7 +123,13 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
                 </div>
                 <span className="entry-meta">
                   {viewsOf(link.views)} ·{" "}
-                  {link.expires_at ? `expires ${day(link.expires_at)}` : "never expires"}
+                  {link.expires_at ? (
+                    <>
+                      expires <time dateTime={link.expires_at}>{localDay(link.expires_at)}</time>
+                    </>
+                  ) : (
+                    "never expires"
+                  )}
                 </span>
               </li>
             );
