@@ -275,6 +275,34 @@ async function tokenId(page: Page, name: string) {
   return answer.result.data.items.find((token) => token.name === name)!.id;
 }
 
+test("an expired token says it no longer works and how to free its place", async ({ page }) => {
+  await signIn(page, uniqueUser("expired-token"));
+  let panel = await openTokens(page);
+  const token = await makeToken(page, "old script");
+  await makeToken(page, "new script");
+  await sql(
+    "UPDATE resume.access_tokens SET expires_at = now() - interval '1 hour' WHERE id = $1",
+    await tokenId(page, "old script"),
+  );
+  expect((await restGet(page, "/me/resume", token)).status()).toBe(401);
+
+  await page.reload();
+  panel = await openTokens(page);
+  const [newer, older] = [
+    panel.getByTestId("access-token").first(),
+    panel.getByTestId("access-token").last(),
+  ];
+  await expect(older).toContainText("old script");
+  await expect(older).toContainText(/expired .*\d{4} — no longer works; revoke it to free its place/);
+  await expect(older).not.toContainText("expires");
+  await expect(older.getByRole("button", { name: "Revoke expired token old script" })).toBeVisible();
+  await expect(newer).toContainText(/expires .*\d{4}/);
+  await expect(newer).not.toContainText("expired");
+  expect(await severeViolations(new AxeBuilder({ page }).include("[data-testid='access-tokens']"))).toEqual(
+    [],
+  );
+});
+
 test.describe("in Los Angeles", () => {
   test.use({ timezoneId: "America/Los_Angeles", locale: "en-US" });
 

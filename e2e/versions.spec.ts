@@ -172,6 +172,46 @@ async function reopenVersion(page: Page, name: string) {
   return page.getByTestId("version-editor");
 }
 
+test("an expired link says it no longer works and how to free its place, and offers no Copy", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("expired-link"));
+  let editor = await makeVersion(page, "Sent out");
+  const create = editor.getByRole("button", { name: "Create link" });
+  await create.click();
+  await expect(editor.getByTestId("share-link")).toHaveCount(1);
+  await create.click();
+  await expect(editor.getByTestId("share-link")).toHaveCount(2);
+  // Link 1, the older (listed last), had a week, and the week is over.
+  const url = await editor.getByRole("textbox", { name: /^Link 1,/ }).inputValue();
+  await sql(
+    "UPDATE resume.share_links SET expires_at = now() - interval '1 hour' WHERE slug = $1",
+    slugOf(url),
+  );
+  expect((await page.request.get(url)).status()).toBe(404);
+  editor = await reopenVersion(page, "Sent out");
+  const [newer, older] = [editor.getByTestId("share-link").first(), editor.getByTestId("share-link").last()];
+  await expect(older).toContainText(/expired .*\d{4} — no longer works; revoke it to free its place/);
+  // Its address is there to tell which link it was, but not in a field nor with a Copy: sent, it shows nothing.
+  await expect(older).toContainText(url);
+  await expect(older.getByRole("textbox")).toHaveCount(0);
+  await expect(older.getByRole("button", { name: /Copy/ })).toHaveCount(0);
+  await expect(older.getByRole("button", { name: /^Revoke expired link 1,/ })).toBeVisible();
+  await expect(newer).toContainText("never expires");
+  await expect(newer).not.toContainText("expired");
+  await expect(newer.getByRole("button", { name: /^Copy link 2,/ })).toBeVisible();
+  expect(await versionsViolations(page)).toEqual([]);
+  await editor
+    .getByTestId("share-links")
+    .screenshot({ path: path.join(SCREENSHOTS, "expired-share-link.png") });
+
+  // Revoked, it frees its place, and the list is the working link alone.
+  page.once("dialog", (dialog) => void dialog.accept());
+  await older.getByRole("button", { name: /^Revoke expired link 1,/ }).click();
+  await expect(editor.getByTestId("share-link")).toHaveCount(1);
+  await expect(editor.getByTestId("share-link")).not.toContainText("expired");
+});
+
 test.describe("in Los Angeles", () => {
   test.use({ timezoneId: "America/Los_Angeles", locale: "en-US" });
 

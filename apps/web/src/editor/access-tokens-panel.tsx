@@ -1,7 +1,7 @@
 "use client";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import type { AccessToken, TokenScope } from "@app/resume/client";
-import { localDay } from "./local-dates.ts";
+import { hasExpired, localDay } from "./local-dates.ts";
 import { api } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 
@@ -14,6 +14,7 @@ const SCOPE_CHOICES: { scope: TokenScope; label: string }[] = [
 /**
  * Personal access tokens for scripts and REST clients (docs/resume-api.md,
  * "Personal access tokens"): make one, see its secret once and copy it, list, revoke.
+ * An expired token stays listed until revoked (and counts toward the cap), so it says so.
  * Loaded only when opened.
  */
 export default function AccessTokensPanel() {
@@ -170,33 +171,46 @@ export default function AccessTokensPanel() {
       {tokens && tokens.length === 0 && <p className="status">No tokens yet.</p>}
       {tokens && tokens.length > 0 && (
         <ul className="entries" aria-label="Your API tokens">
-          {tokens.map((token) => (
-            <li key={token.id} data-testid="access-token">
-              <span className="entry-title">
-                {token.name}
-                <span className="entry-meta">
-                  {token.scopes.includes("resume:write") ? "read and change" : "read only"} · made{" "}
-                  <time dateTime={token.created_at}>{localDay(token.created_at)}</time> · expires{" "}
-                  <time dateTime={token.expires_at}>{localDay(token.expires_at)}</time> ·{" "}
-                  {token.last_used_at ? (
-                    <>
-                      last used <time dateTime={token.last_used_at}>{localDay(token.last_used_at)}</time>
-                    </>
-                  ) : (
-                    "never used"
-                  )}
+          {tokens.map((token) => {
+            const expired = hasExpired(token.expires_at);
+            return (
+              <li key={token.id} data-testid="access-token">
+                <span className="entry-title">
+                  {token.name}
+                  <span className="entry-meta">
+                    {token.scopes.includes("resume:write") ? "read and change" : "read only"} · made{" "}
+                    <time dateTime={token.created_at}>{localDay(token.created_at)}</time> ·{" "}
+                    {token.last_used_at ? (
+                      <>
+                        last used <time dateTime={token.last_used_at}>{localDay(token.last_used_at)}</time>
+                      </>
+                    ) : (
+                      "never used"
+                    )}{" "}
+                    ·{" "}
+                    {expired ? (
+                      <strong className="expired">
+                        expired <time dateTime={token.expires_at}>{localDay(token.expires_at)}</time> — no
+                        longer works; revoke it to free its place
+                      </strong>
+                    ) : (
+                      <>
+                        expires <time dateTime={token.expires_at}>{localDay(token.expires_at)}</time>
+                      </>
+                    )}
+                  </span>
                 </span>
-              </span>
-              <button
-                type="button"
-                className="danger"
-                aria-label={`Revoke ${token.name}`}
-                onClick={() => void revoke(token)}
-              >
-                Revoke
-              </button>
-            </li>
-          ))}
+                <button
+                  type="button"
+                  className="danger"
+                  aria-label={`Revoke ${expired ? "expired token " : ""}${token.name}`}
+                  onClick={() => void revoke(token)}
+                >
+                  Revoke
+                </button>
+              </li>
+            );
+          })}
         </ul>
       )}
     </div>

@@ -4,3 +4,11 @@
  * tomorrow's for a link made on an evening in the Americas.
  */
 export const localDay = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: "medium" });
+
+/**
+ * Whether a link or token no longer works, as the server decides it: from
+ * its `expires_at` on. The API lists such ones until they are revoked, and
+ * they still count toward the cap on how many there may be.
+ */
+export const hasExpired = (expiresAt: string | null) =>
+  expiresAt !== null && Date.parse(expiresAt) <= Date.now();

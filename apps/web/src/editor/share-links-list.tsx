@@ -1,7 +1,7 @@
 "use client";
 import { useCallback, useEffect, useState } from "react";
 import type { ShareLink } from "@app/resume/client";
-import { localDay } from "./local-dates.ts";
+import { hasExpired, localDay } from "./local-dates.ts";
 import { api } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 
@@ -13,6 +13,8 @@ const viewsOf = (n: number) => (n === 1 ? "1 view" : `${n} views`);
  * A version's share links (docs/resume-api.md, "Share links"): make one, copy
  * it, see its views, revoke it. The address is shown in a read-only field, so
  * it can be selected and copied by hand where the clipboard is not allowed.
+ * An expired link stays listed until revoked (and keeps its place among the
+ * version's 10), so it says so and offers no Copy: sent, it would show nothing.
  */
 export function ShareLinksList({ versionId, versionName }: { versionId: string; versionName: string }) {
   const handleFailure = useFailureHandler();
@@ -98,24 +100,36 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
             const fieldId = `link-url-${link.id}`;
             // "Link …" in the label, "link …" in the buttons' names: lowercased whole, the month would be too.
             const made = `${links.length - i}, made ${localDay(link.created_at)}`;
+            const expired = hasExpired(link.expires_at);
             return (
               <li key={link.id} data-testid="share-link" style={{ display: "block" }}>
-                <label htmlFor={fieldId}>Link {made}</label>
+                {expired ? (
+                  <span className="link-label">Link {made}</span>
+                ) : (
+                  <label htmlFor={fieldId}>Link {made}</label>
+                )}
                 <div className="row">
-                  <input id={fieldId} readOnly value={link.url} spellCheck={false} />
-                  <button
-                    type="button"
-                    aria-label={`Copy link ${made}`}
-                    onClick={(event) =>
-                      void copy(link, event.currentTarget.parentElement?.querySelector("input") ?? null)
-                    }
-                  >
-                    Copy
-                  </button>
+                  {expired ? (
+                    // Not in a field, nor with Copy: the address is shown to tell which link it was, not to be sent.
+                    <span className="expired-url">{link.url}</span>
+                  ) : (
+                    <>
+                      <input id={fieldId} readOnly value={link.url} spellCheck={false} />
+                      <button
+                        type="button"
+                        aria-label={`Copy link ${made}`}
+                        onClick={(event) =>
+                          void copy(link, event.currentTarget.parentElement?.querySelector("input") ?? null)
+                        }
+                      >
+                        Copy
+                      </button>
+                    </>
+                  )}
                   <button
                     type="button"
                     className="danger"
-                    aria-label={`Revoke link ${made}`}
+                    aria-label={`Revoke ${expired ? "expired " : ""}link ${made}`}
                     onClick={() => void revoke(link)}
                   >
                     Revoke
@@ -123,12 +137,17 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
                 </div>
                 <span className="entry-meta">
                   {viewsOf(link.views)} ·{" "}
-                  {link.expires_at ? (
+                  {link.expires_at === null ? (
+                    "never expires"
+                  ) : expired ? (
+                    <strong className="expired">
+                      expired <time dateTime={link.expires_at}>{localDay(link.expires_at)}</time> — no longer
+                      works; revoke it to free its place
+                    </strong>
+                  ) : (
                     <>
                       expires <time dateTime={link.expires_at}>{localDay(link.expires_at)}</time>
                     </>
-                  ) : (
-                    "never expires"
                   )}
                 </span>
               </li>
