@@ -303,6 +303,39 @@ test("an expired token says it no longer works and how to free its place", async
   );
 });
 
+test("the new token's Done gives the focus to Create token", async ({ page }) => {
+  await signIn(page, uniqueUser("token-done"));
+  const panel = await openTokens(page);
+  await makeToken(page, "laptop");
+  await panel.getByRole("button", { name: "Done" }).click();
+  await expect(panel.getByLabel(/shown only now/)).toHaveCount(0);
+  await expect(panel.getByRole("button", { name: "Create token" })).toBeFocused();
+});
+
+test("revoking a token gives the focus to the next token's Revoke, else the one before's, else Create token", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("token-focus"));
+  const panel = await openTokens(page);
+  await makeToken(page, "first");
+  await makeToken(page, "second");
+  const revoke = async (name: string) => {
+    page.once("dialog", (dialog) => void dialog.accept());
+    await panel.getByRole("button", { name: `Revoke ${name}` }).click();
+    await expect(panel.getByRole("status")).toHaveText(`Token “${name}” revoked.`);
+  };
+  // Listed newest first: second, first.
+  await revoke("second");
+  await expect(panel.getByRole("button", { name: "Revoke first" })).toBeFocused();
+  await makeToken(page, "third");
+  // Third, first: none after first, so the one before.
+  await revoke("first");
+  await expect(panel.getByRole("button", { name: "Revoke third" })).toBeFocused();
+  await revoke("third");
+  await expect(panel.getByText("No tokens yet.")).toBeVisible();
+  await expect(panel.getByRole("button", { name: "Create token" })).toBeFocused();
+});
+
 test.describe("in Los Angeles", () => {
   test.use({ timezoneId: "America/Los_Angeles", locale: "en-US" });
 

@@ -212,6 +212,32 @@ test("an expired link says it no longer works and how to free its place, and off
   await expect(editor.getByTestId("share-link")).not.toContainText("expired");
 });
 
+test("revoking a link gives the focus to the next link's Revoke, else the one before's, else Create link", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("revoke-focus"));
+  const editor = await makeVersion(page, "Three links");
+  const links = editor.getByTestId("share-link");
+  for (const count of [1, 2, 3]) {
+    await editor.getByRole("button", { name: "Create link" }).click();
+    await expect(links).toHaveCount(count);
+  }
+  // Listed newest first, numbered from the oldest: links 3, 2, 1.
+  const revoke = async (n: number, left: number) => {
+    page.once("dialog", (dialog) => void dialog.accept());
+    await editor.getByRole("button", { name: new RegExp(`^Revoke link ${n},`) }).click();
+    await expect(links).toHaveCount(left);
+  };
+  await revoke(2, 2);
+  // The next one: link 1, which is still link 1.
+  await expect(links.last().getByRole("button", { name: /^Revoke link 1,/ })).toBeFocused();
+  await revoke(1, 1);
+  // None after it: the one before, once link 3, now the only one.
+  await expect(links.getByRole("button", { name: /^Revoke link 1,/ })).toBeFocused();
+  await revoke(1, 0);
+  await expect(editor.getByRole("button", { name: "Create link" })).toBeFocused();
+});
+
 test.describe("in Los Angeles", () => {
   test.use({ timezoneId: "America/Los_Angeles", locale: "en-US" });
 

@@ -28,6 +28,8 @@ export default function AccessTokensPanel() {
   const [status, setStatus] = useState("");
   const secretRef = useRef<HTMLInputElement>(null);
   const nameRef = useRef<HTMLInputElement>(null);
+  const createRef = useRef<HTMLButtonElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
 
   // Opened by its button, which is gone now: the new token's name takes the focus.
   useEffect(() => nameRef.current?.focus(), []);
@@ -76,6 +78,14 @@ export default function AccessTokensPanel() {
     try {
       await api.tokens.revoke.mutate({ id: token.id });
       setStatus(`Token “${token.name}” revoked.`);
+      // The focus was on the Revoke button that goes with its token: the next token's Revoke takes it,
+      // else the one before's, else Create token (as an entry's Delete gives it on).
+      const index = tokens?.findIndex((t) => t.id === token.id) ?? -1;
+      const next = tokens?.[index + 1] ?? tokens?.[index - 1];
+      (next
+        ? listRef.current?.querySelector<HTMLElement>(`[data-revokes="${next.id}"]`)
+        : createRef.current
+      )?.focus();
       await reload();
     } catch (error) {
       fail(error);
@@ -142,7 +152,9 @@ export default function AccessTokensPanel() {
           ))}
         </fieldset>
         <div className="actions">
-          <button type="submit">Create token</button>
+          <button type="submit" ref={createRef}>
+            Create token
+          </button>
         </div>
       </form>
 
@@ -154,7 +166,15 @@ export default function AccessTokensPanel() {
             <button type="button" onClick={() => void copy(created.token)}>
               Copy
             </button>
-            <button type="button" className="secondary" onClick={() => setCreated(null)}>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => {
+                setCreated(null);
+                // The notice goes with its Done: the focus goes back to the button that made it.
+                createRef.current?.focus();
+              }}
+            >
               Done
             </button>
           </div>
@@ -170,7 +190,7 @@ export default function AccessTokensPanel() {
 
       {tokens && tokens.length === 0 && <p className="status">No tokens yet.</p>}
       {tokens && tokens.length > 0 && (
-        <ul className="entries" aria-label="Your API tokens">
+        <ul className="entries" aria-label="Your API tokens" ref={listRef}>
           {tokens.map((token) => {
             const expired = hasExpired(token.expires_at);
             return (
@@ -204,6 +224,7 @@ export default function AccessTokensPanel() {
                   type="button"
                   className="danger"
                   aria-label={`Revoke ${expired ? "expired token " : ""}${token.name}`}
+                  data-revokes={token.id}
                   onClick={() => void revoke(token)}
                 >
                   Revoke

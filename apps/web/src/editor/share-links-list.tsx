@@ -1,5 +1,5 @@
 "use client";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { ShareLink } from "@app/resume/client";
 import { hasExpired, localDay } from "./local-dates.ts";
 import { api } from "./trpc.ts";
@@ -21,6 +21,8 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
   const [links, setLinks] = useState<ShareLink[] | null>(null);
   const [expiry, setExpiry] = useState<number | null>(null);
   const [status, setStatus] = useState("");
+  const listRef = useRef<HTMLUListElement>(null);
+  const createRef = useRef<HTMLButtonElement>(null);
 
   const reload = useCallback(async () => {
     try {
@@ -59,6 +61,14 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
     try {
       await api.links.revoke.mutate({ id: link.id });
       setStatus("Link revoked.");
+      // The focus was on the Revoke button that goes with its link: the next link's Revoke takes it,
+      // else the one before's, else Create link (as an entry's Delete gives it on).
+      const index = links?.findIndex((l) => l.id === link.id) ?? -1;
+      const next = links?.[index + 1] ?? links?.[index - 1];
+      (next
+        ? listRef.current?.querySelector<HTMLElement>(`[data-revokes="${next.id}"]`)
+        : createRef.current
+      )?.focus();
       await reload();
     } catch (error) {
       setStatus(handleFailure(error).message);
@@ -86,7 +96,7 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
             </option>
           ))}
         </select>
-        <button type="button" onClick={() => void create()}>
+        <button type="button" ref={createRef} onClick={() => void create()}>
           Create link
         </button>
       </div>
@@ -95,7 +105,7 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
       </p>
       {links && links.length === 0 && <p className="status">No links yet.</p>}
       {links && links.length > 0 && (
-        <ul className="entries" aria-label={`Links to ${versionName}`}>
+        <ul className="entries" aria-label={`Links to ${versionName}`} ref={listRef}>
           {links.map((link, i) => {
             const fieldId = `link-url-${link.id}`;
             // "Link …" in the label, "link …" in the buttons' names: lowercased whole, the month would be too.
@@ -130,6 +140,7 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
                     type="button"
                     className="danger"
                     aria-label={`Revoke ${expired ? "expired " : ""}link ${made}`}
+                    data-revokes={link.id}
                     onClick={() => void revoke(link)}
                   >
                     Revoke
