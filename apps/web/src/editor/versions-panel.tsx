@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { COLLECTIONS, type ShareLink, type TailoredVersion, type WholeResume } from "@app/resume/client";
 import { useEditorSession } from "./editor-session.tsx";
+import { hasExpired } from "./local-dates.ts";
 import { api, onlyOver } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 import { draftIdsUnder, forgetDrafts } from "./use-session-draft.ts";
@@ -265,7 +266,7 @@ async function whatItsLinksLose(version: TailoredVersion): Promise<string> {
   } catch {
     return "Its links stop working at once.";
   }
-  const live = links.filter((link) => link.expires_at === null || Date.parse(link.expires_at) > Date.now());
+  const live = links.filter((link) => !hasExpired(link.expires_at));
   if (live.length === 0) return "It has no working share link.";
   const views = live.reduce((sum, link) => sum + link.views, 0);
   const opened = `opened ${views} time${views === 1 ? "" : "s"}`;
