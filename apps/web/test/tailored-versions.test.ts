@@ -60,9 +60,10 @@ async function personWithJobs(server: WebServer = first) {
 
 const resumeOf = async (api: HttpClient, id: string) =>
   (
-    await api.get<{ profile: Record<string, unknown>; experience: { organization: string }[] }>(
-      `/me/versions/${id}/resume`,
-    )
+    await api.get<{
+      profile: Record<string, unknown>;
+      experience: { organization: string; title: string; accomplishments: string[] }[];
+    }>(`/me/versions/${id}/resume`)
   ).body;
 
 describe("POST /me/versions", () => {
@@ -215,10 +216,11 @@ describe("a version's entries", () => {
     ).body;
     const listed = async () => (await api.get<Version>(`/me/versions/${picked.id}`)).body.include.experience;
     const shown = async () =>
-      (await resumeOf(api, picked.id)).experience.map((e) => {
-        const { organization, title, accomplishments } = e as Record<string, unknown>;
-        return [organization, title, accomplishments];
-      });
+      (await resumeOf(api, picked.id)).experience.map(({ organization, title, accomplishments }) => [
+        organization,
+        title,
+        accomplishments,
+      ]);
 
     const backup = (await api.get<{ experience: { organization: string; title: string }[] }>("/me/resume"))
       .body;
@@ -257,6 +259,42 @@ describe("a version's entries", () => {
     expect((await api.put("/me/resume", moved)).status).toBe(200);
     expect(await listed()).toEqual([jobs[2]]);
     expect((await shown()).map(([organization]) => organization)).toEqual(["Gamma Inc"]);
+  });
+
+  it("keeps each of two jobs at one organization in one year with its own edit, whatever the file's order", async () => {
+    const { authorization } = await newUser();
+    const api = httpClient(first.url, { authorization });
+    const senior = await api.post<{ id: string }>("/me/experience", {
+      organization: "Acme",
+      title: "Senior Engineer",
+      start_date: "2020-09-01",
+    });
+    await api.post("/me/experience", {
+      organization: "Acme",
+      title: "Engineer",
+      start_date: "2020-01-01",
+      end_date: "2020-08-31",
+    });
+    const picked = (
+      await api.post<Version>("/me/versions", { name: "senior", include: { experience: [senior.body.id] } })
+    ).body;
+    const file = (
+      await api.get<{ work: { position: string; startDate: string; highlights?: string[] }[] }>(
+        "/me/resume?format=jsonresume",
+      )
+    ).body;
+    for (const job of file.work) job.highlights = [`Did more as ${job.position}`];
+    // A third job at Acme that year, first in the file: it takes neither job's place.
+    file.work.unshift({ ...file.work[1]!, position: "Intern", startDate: "2020-03", highlights: [] });
+    expect((await api.put("/me/resume?format=jsonresume", file)).status).toBe(200);
+
+    expect((await api.get<Version>(`/me/versions/${picked.id}`)).body.include.experience).toEqual([
+      senior.body.id,
+    ]);
+    const shown = (await resumeOf(api, picked.id)).experience;
+    expect(shown.map(({ title, accomplishments }) => [title, accomplishments])).toEqual([
+      ["Senior Engineer", ["Did more as Senior Engineer"]],
+    ]);
   });
 
   it("keeps every dated entry through its own JSON Resume export, as it was: read as years (its days too), by month, a goal with no date", async () => {

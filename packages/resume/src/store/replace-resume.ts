@@ -88,12 +88,13 @@ interface KeptEntry {
  * import (`entries`, a JSON array), in order, the deleted entry it stays, else
  * null, so that tailored versions go on listing it: first one equal to it in
  * every field (a restore, an import of this resume's own export; its fields
- * are kept as the table held them), then, among those left, one that is the
- * same entry edited: the same identity (CollectionTable.identity: a job's organization
- * and start year, a skill's name). Both sides are compared as PostgreSQL reads
- * them into the table's columns; with `asExported` (a JSON Resume import), as
- * the entry's JSON Resume export reads back (matchedFields). Entries pair off
- * one to one, in order.
+ * are kept as the table held them; equal ones pair off in order), then, among
+ * those left, the same entry edited: one of the same identity
+ * (CollectionTable.identity: a job's organization and start year, a skill's
+ * name), the one it has the most fields in common with. Both sides are
+ * compared as PostgreSQL reads them into the table's columns; with
+ * `asExported` (a JSON Resume import), as the entry's JSON Resume export reads
+ * back (matchedFields).
  */
 async function deleteEntriesKeepingIds(
   tx: Queryable,
@@ -115,30 +116,50 @@ async function deleteEntriesKeepingIds(
   }>(
     tx,
     `WITH replaced AS (DELETE FROM ${table.table} t WHERE t.user_id = $1
-                       RETURNING t.id::text AS id, ${compared("t")}, ${storedOf("t")} AS stored)
-     SELECT id, matched, identity, stored, 0 AS n FROM replaced
+                       RETURNING t.id::text AS id, t.seq, ${compared("t")}, ${storedOf("t")} AS stored)
+     SELECT id, matched, identity, stored, 0 AS n, seq FROM replaced
      UNION ALL
-     SELECT NULL, ${compared("r")}, NULL, e.n
+     SELECT NULL, ${compared("r")}, NULL, e.n, NULL
        FROM json_array_elements($2::json) WITH ORDINALITY AS e(item, n),
             json_populate_record(null::${table.table}, e.item) AS r
-     ORDER BY n`,
+     ORDER BY n, seq`,
     userId,
     entries,
   );
-  type Row = (typeof rows)[number];
   const deleted = rows.filter((row) => row.id !== null);
   const imported = rows.filter((row) => row.id === null);
   const kept: (KeptEntry | null)[] = imported.map(() => null);
-  const pairOff = (same: (old: Row, entry: Row) => boolean, keepFields: boolean) =>
-    imported.forEach((entry, position) => {
-      const found = kept[position] ? -1 : deleted.findIndex((old) => same(old, entry));
-      if (found < 0) return;
-      const [old] = deleted.splice(found, 1);
-      kept[position] = { id: old!.id!, ...(keepFields && { unchanged: JSON.parse(old!.stored!) }) };
-    });
-  pairOff((old, entry) => old.matched === entry.matched, true);
-  pairOff((old, entry) => old.identity === entry.identity, false);
+  const taken = new Set<number>();
+  const keep = (position: number, old: number, unchanged?: Record<string, unknown>) => {
+    taken.add(old);
+    kept[position] = { id: deleted[old]!.id!, ...(unchanged && { unchanged }) };
+  };
+  imported.forEach((entry, position) => {
+    const old = deleted.findIndex((row, i) => !taken.has(i) && row.matched === entry.matched);
+    if (old >= 0) keep(position, old, JSON.parse(deleted[old]!.stored!) as Record<string, unknown>);
+  });
+  // Of several entries of one identity (two jobs at one organization in one year), each goes with
+  // the one it has the most fields in common with: the order of the file is no guide.
+  const pairs = imported.flatMap((entry, position) =>
+    kept[position]
+      ? []
+      : deleted.flatMap((row, old) =>
+          !taken.has(old) && row.identity === entry.identity
+            ? [{ position, old, common: fieldsInCommon(row.matched, entry.matched) }]
+            : [],
+        ),
+  );
+  pairs.sort((a, b) => b.common - a.common || a.position - b.position || a.old - b.old);
+  for (const { position, old } of pairs) if (!kept[position] && !taken.has(old)) keep(position, old);
   return kept;
+}
+
+/** How many of two entries' fields (matchedFields, as JSON arrays) are equal. */
+function fieldsInCommon(a: string, b: string): number {
+  const [left, right] = [a, b].map((fields) =>
+    (JSON.parse(fields) as unknown[]).map((v) => JSON.stringify(v)),
+  );
+  return left!.filter((value, i) => value === right![i]).length;
 }
 
 /** An entry's identity (CollectionTable.identity) as text; a date counts by its year. */
