@@ -576,6 +576,32 @@ test("a version deleted in another tab while its editor is open: its save says s
   expect(dialogs).toEqual([]);
 });
 
+test("a version deleted in another tab stays open here, saying so, when a change to another version reads the list again", async ({
+  page,
+  context,
+}) => {
+  await signIn(page, uniqueUser("versions-deleted-then-listed"));
+  await makeVersion(page, "Frontend roles");
+  const mine = await createVersion(page, "Backend roles");
+  await mine.getByLabel("Headline").fill("Platform engineer");
+
+  const other = await context.newPage();
+  await other.goto("/editor");
+  await other.getByRole("button", { name: "Manage versions" }).click();
+  other.on("dialog", (dialog) => void dialog.accept());
+  await other.getByRole("button", { name: "Delete Backend roles" }).click();
+  await expect(other.getByText("Version “Backend roles” deleted.")).toBeVisible();
+
+  page.on("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Delete Frontend roles" }).click();
+  await expect(page.getByText("Version “Frontend roles” deleted.")).toBeVisible();
+  await expect(mine.getByRole("alert")).toHaveText(
+    "The version you were editing was deleted in another tab or app (its share links went with it). What you typed is in the form: create it again to keep it, or Close.",
+  );
+  await expect(mine.getByLabel("Headline")).toHaveValue("Platform engineer");
+  await expect(page.getByTestId("version")).toContainText("Deleted in another tab or app");
+});
+
 test("a version deleted in another tab while this page was away: its typing opens again, to make it again", async ({
   page,
   context,

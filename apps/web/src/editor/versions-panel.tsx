@@ -67,16 +67,26 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
   // Opened by its button, which is gone now: the new version's name takes the focus.
   useEffect(() => newNameRef.current?.focus(), []);
 
+  /** The versions as last read, for an open one that a new read no longer lists. */
+  const lastRead = useRef<TailoredVersion[]>([]);
+
   const reload = useCallback(async () => {
     try {
       const { items } = await api.versions.list.query();
+      const before = lastRead.current;
+      lastRead.current = items;
       setVersions(items);
       // A version's draft kept from before (a reload, a sign-in) opens its editor again; one of a version
       // deleted elsewhere meanwhile too, to make it again (a draft is dropped only by Close or a delete here).
       const prefix = versionDraftPrefix(userId);
       const listed = new Set(items.map((version) => version.id));
       setOpen((current) => {
-        if (current) return current;
+        if (current?.deleted || (current && listed.has(current.id))) return current;
+        // Open here and deleted elsewhere (this read was for another change): it stays, to be made again.
+        if (current) {
+          const stranded = versionOfDraft(prefix, current.id) ?? before.find((v) => v.id === current.id);
+          return stranded ? { id: current.id, deleted: stranded } : null;
+        }
         for (const id of draftIdsUnder(prefix)) {
           if (listed.has(id)) return { id };
           const stranded = versionOfDraft(prefix, id);
