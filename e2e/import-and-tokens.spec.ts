@@ -336,6 +336,20 @@ test("revoking a token gives the focus to the next token's Revoke, else the one 
   await expect(panel.getByRole("button", { name: "Create token" })).toBeFocused();
 });
 
+test("revoking a token another tab or app revoked says so and drops it from the list", async ({ page }) => {
+  const user = uniqueUser("token-revoked-elsewhere");
+  await signIn(page, user);
+  const panel = await openTokens(page);
+  await makeToken(page, "script");
+  await sql("DELETE FROM resume.access_tokens WHERE user_id = $1", user);
+  page.once("dialog", (dialog) => void dialog.accept());
+  await panel.getByRole("button", { name: "Revoke script" }).click();
+  await expect(panel.getByRole("status")).toHaveText(
+    "Token “script” was already revoked in another tab or app.",
+  );
+  await expect(panel.getByText("No tokens yet.")).toBeVisible();
+});
+
 test.describe("in Los Angeles", () => {
   test.use({ timezoneId: "America/Los_Angeles", locale: "en-US" });
 

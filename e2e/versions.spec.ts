@@ -238,6 +238,20 @@ test("revoking a link gives the focus to the next link's Revoke, else the one be
   await expect(editor.getByRole("button", { name: "Create link" })).toBeFocused();
 });
 
+test("revoking a link another tab or app revoked says so and drops it from the list", async ({ page }) => {
+  await signIn(page, uniqueUser("revoked-elsewhere"));
+  const editor = await makeVersion(page, "One link");
+  await editor.getByRole("button", { name: "Create link" }).click();
+  const url = await editor.getByRole("textbox", { name: /^Link 1,/ }).inputValue();
+  await sql("DELETE FROM resume.share_links WHERE slug = $1", slugOf(url));
+  page.once("dialog", (dialog) => void dialog.accept());
+  await editor.getByRole("button", { name: /^Revoke link 1,/ }).click();
+  await expect(page.getByTestId("share-links").getByRole("status")).toHaveText(
+    "That link was already revoked in another tab or app.",
+  );
+  await expect(editor.getByTestId("share-link")).toHaveCount(0);
+});
+
 test.describe("in Los Angeles", () => {
   test.use({ timezoneId: "America/Los_Angeles", locale: "en-US" });
 

@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import type { AccessToken, TokenScope } from "@app/resume/client";
 import { hasExpired, localDay } from "./local-dates.ts";
-import { api } from "./trpc.ts";
+import { api, isNotFound } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 
 const EXPIRY_DAYS = [7, 30, 90, 365];
@@ -75,21 +75,23 @@ export default function AccessTokensPanel() {
 
   async function revoke(token: AccessToken) {
     if (!window.confirm(`Revoke “${token.name}”? Programs using it stop working at once.`)) return;
+    let done = `Token “${token.name}” revoked.`;
     try {
       await api.tokens.revoke.mutate({ id: token.id });
-      setStatus(`Token “${token.name}” revoked.`);
-      // The focus was on the Revoke button that goes with its token: the next token's Revoke takes it,
-      // else the one before's, else Create token (as an entry's Delete gives it on).
-      const index = tokens?.findIndex((t) => t.id === token.id) ?? -1;
-      const next = tokens?.[index + 1] ?? tokens?.[index - 1];
-      (next
-        ? listRef.current?.querySelector<HTMLElement>(`[data-revokes="${next.id}"]`)
-        : createRef.current
-      )?.focus();
-      await reload();
     } catch (error) {
-      fail(error);
+      if (!isNotFound(error)) return fail(error);
+      done = `Token “${token.name}” was already revoked in another tab or app.`;
     }
+    setStatus(done);
+    // The focus was on the Revoke button that goes with its token: the next token's Revoke takes it,
+    // else the one before's, else Create token (as an entry's Delete gives it on).
+    const index = tokens?.findIndex((t) => t.id === token.id) ?? -1;
+    const next = tokens?.[index + 1] ?? tokens?.[index - 1];
+    (next
+      ? listRef.current?.querySelector<HTMLElement>(`[data-revokes="${next.id}"]`)
+      : createRef.current
+    )?.focus();
+    await reload();
   }
 
   async function copy(token: string) {

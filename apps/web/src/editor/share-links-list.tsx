@@ -58,21 +58,24 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
 
   async function revoke(link: ShareLink) {
     if (!window.confirm("Revoke this link? Whoever has it sees nothing from now on.")) return;
+    let done = "Link revoked.";
     try {
       await api.links.revoke.mutate({ id: link.id });
-      setStatus("Link revoked.");
-      // The focus was on the Revoke button that goes with its link: the next link's Revoke takes it,
-      // else the one before's, else Create link (as an entry's Delete gives it on).
-      const index = links?.findIndex((l) => l.id === link.id) ?? -1;
-      const next = links?.[index + 1] ?? links?.[index - 1];
-      (next
-        ? listRef.current?.querySelector<HTMLElement>(`[data-revokes="${next.id}"]`)
-        : createRef.current
-      )?.focus();
-      await reload();
     } catch (error) {
-      setStatus(handleFailure(error).message);
+      const failure = handleFailure(error);
+      if (failure.kind !== "gone") return setStatus(failure.message);
+      done = "That link was already revoked in another tab or app.";
     }
+    setStatus(done);
+    // The focus was on the Revoke button that goes with its link: the next link's Revoke takes it,
+    // else the one before's, else Create link (as an entry's Delete gives it on).
+    const index = links?.findIndex((l) => l.id === link.id) ?? -1;
+    const next = links?.[index + 1] ?? links?.[index - 1];
+    (next
+      ? listRef.current?.querySelector<HTMLElement>(`[data-revokes="${next.id}"]`)
+      : createRef.current
+    )?.focus();
+    await reload();
   }
 
   const headingId = `links-${versionId}`;
