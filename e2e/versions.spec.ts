@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { env } from "../scripts/env.ts";
 import { THREE_JOBS } from "../test/three-jobs.ts";
 import { section, severeViolations, signIn, sql, uniqueUser } from "./helpers.ts";
@@ -48,6 +48,16 @@ async function createVersion(page: Page, name: string) {
   const editor = page.getByTestId("version-editor");
   await expect(editor.getByRole("heading", { name: `Version “${name}”` })).toBeVisible();
   return editor;
+}
+
+/** Deletes the version `name` in a tab of its own in `context`, as another tab of the person would. */
+async function deleteInAnotherTab(context: BrowserContext, name: string) {
+  const other = await context.newPage();
+  await other.goto("/editor");
+  await other.getByRole("button", { name: "Manage versions" }).click();
+  other.on("dialog", (dialog) => void dialog.accept());
+  await other.getByRole("button", { name: `Delete ${name}` }).click();
+  await expect(other.getByText(`Version “${name}” deleted.`)).toBeVisible();
 }
 
 test("a version with two of three jobs, its link copied and opened with no session: the two jobs and its PDF", async ({
@@ -548,12 +558,7 @@ test("a version deleted in another tab while its editor is open: its save says s
   const mine = await makeVersion(page, "Backend roles");
   await mine.getByLabel("Headline").fill("Platform engineer");
 
-  const other = await context.newPage();
-  await other.goto("/editor");
-  await other.getByRole("button", { name: "Manage versions" }).click();
-  other.on("dialog", (dialog) => void dialog.accept());
-  await other.getByRole("button", { name: "Delete Backend roles" }).click();
-  await expect(other.getByText("Version “Backend roles” deleted.")).toBeVisible();
+  await deleteInAnotherTab(context, "Backend roles");
 
   await mine.getByRole("button", { name: "Save version" }).click();
   await expect(mine.getByRole("alert")).toHaveText(
@@ -599,12 +604,7 @@ test("a version deleted in another tab stays open here, saying so, when a change
   const mine = await createVersion(page, "Backend roles");
   await mine.getByLabel("Headline").fill("Platform engineer");
 
-  const other = await context.newPage();
-  await other.goto("/editor");
-  await other.getByRole("button", { name: "Manage versions" }).click();
-  other.on("dialog", (dialog) => void dialog.accept());
-  await other.getByRole("button", { name: "Delete Backend roles" }).click();
-  await expect(other.getByText("Version “Backend roles” deleted.")).toBeVisible();
+  await deleteInAnotherTab(context, "Backend roles");
 
   page.on("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: "Delete Frontend roles" }).click();
@@ -624,12 +624,7 @@ test("a version deleted in another tab while this page was away: its typing open
   const mine = await makeVersion(page, "Kept");
   await mine.getByLabel("Headline").fill("Typed, not saved");
 
-  const other = await context.newPage();
-  await other.goto("/editor");
-  await other.getByRole("button", { name: "Manage versions" }).click();
-  other.on("dialog", (dialog) => void dialog.accept());
-  await other.getByRole("button", { name: "Delete Kept" }).click();
-  await expect(other.getByText("No versions yet.")).toBeVisible();
+  await deleteInAnotherTab(context, "Kept");
 
   page.on("dialog", (dialog) => void dialog.accept());
   await page.reload();
@@ -647,10 +642,7 @@ test("a version deleted in another tab while this page was away: its typing open
   await expect(page.getByRole("button", { name: "Edit Kept" })).toBeVisible();
 
   // A version open here, found deleted when it is downloaded, says so too; Close drops it.
-  await other.reload();
-  await other.getByRole("button", { name: "Manage versions" }).click();
-  await other.getByRole("button", { name: "Delete Kept" }).click();
-  await expect(other.getByText("No versions yet.")).toBeVisible();
+  await deleteInAnotherTab(context, "Kept");
   const again = page.getByTestId("version-editor");
   await again.getByRole("button", { name: "Download Word" }).click();
   await expect(again.getByRole("alert")).toContainText(
