@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import type { AccessToken, TokenScope } from "@app/resume/client";
 import { hasExpired, localDay } from "./local-dates.ts";
+import { neighbourOf } from "./neighbour-of.ts";
 import { api, isNotFound } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 
@@ -83,10 +84,8 @@ export default function AccessTokensPanel() {
       done = `Token “${token.name}” was already revoked in another tab or app.`;
     }
     setStatus(done);
-    // The focus was on the Revoke button that goes with its token: the next token's Revoke takes it,
-    // else the one before's, else Create token (as an entry's Delete gives it on).
-    const index = tokens?.findIndex((t) => t.id === token.id) ?? -1;
-    const next = tokens?.[index + 1] ?? tokens?.[index - 1];
+    // The focus was on the Revoke button that goes with its token: a neighbour's Revoke takes it, else Create token.
+    const next = neighbourOf(tokens, token.id);
     (next
       ? listRef.current?.querySelector<HTMLElement>(`[data-revokes="${next.id}"]`)
       : createRef.current

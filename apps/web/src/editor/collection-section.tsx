@@ -5,6 +5,7 @@ import { useConfirmation } from "./editor-confirmation.tsx";
 import { useEditorSession } from "./editor-session.tsx";
 import { EntryForm } from "./entry-form.tsx";
 import { SECTIONS, type SectionSpec } from "./field-specs.ts";
+import { neighbourOf } from "./neighbour-of.ts";
 import { api, onlyOver } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 import { BASED_ON } from "./form-values.ts";
@@ -95,8 +96,7 @@ export function CollectionSection<Name extends CollectionName>({
     announce(done);
     // The focus was on the Delete button that goes with its entry: the next entry's Edit takes it,
     // else the one before's, else Add.
-    const index = entries.findIndex((e) => e.id === entry.id);
-    const next = entries[index + 1] ?? entries[index - 1];
+    const next = neighbourOf(entries, entry.id);
     sectionRef.current?.querySelector<HTMLElement>(`[data-opens="${next?.id ?? "new"}"]`)?.focus();
     onChanged();
   }

@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ShareLink } from "@app/resume/client";
 import { hasExpired, localDay } from "./local-dates.ts";
+import { neighbourOf } from "./neighbour-of.ts";
 import { api } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 
@@ -67,10 +68,8 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
       done = "That link was already revoked in another tab or app.";
     }
     setStatus(done);
-    // The focus was on the Revoke button that goes with its link: the next link's Revoke takes it,
-    // else the one before's, else Create link (as an entry's Delete gives it on).
-    const index = links?.findIndex((l) => l.id === link.id) ?? -1;
-    const next = links?.[index + 1] ?? links?.[index - 1];
+    // The focus was on the Revoke button that goes with its link: a neighbour's Revoke takes it, else Create link.
+    const next = neighbourOf(links, link.id);
     (next
       ? listRef.current?.querySelector<HTMLElement>(`[data-revokes="${next.id}"]`)
       : createRef.current

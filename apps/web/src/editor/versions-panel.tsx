@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from "react"
 import { COLLECTIONS, type ShareLink, type TailoredVersion, type WholeResume } from "@app/resume/client";
 import { useEditorSession } from "./editor-session.tsx";
 import { hasExpired } from "./local-dates.ts";
+import { neighbourOf } from "./neighbour-of.ts";
 import { api, onlyOver } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 import { draftIdsUnder, forgetDrafts } from "./use-session-draft.ts";
@@ -140,10 +141,8 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
     forgetDrafts(`${versionDraftPrefix(userId)}${version.id}`);
     if (openId === version.id) setOpenId(null);
     setStatus(done);
-    // The focus was on the Delete button that goes with its version: the next version's Edit takes it,
-    // else the one before's, else the new version's name.
-    const index = versions?.findIndex((v) => v.id === version.id) ?? -1;
-    const next = versions?.[index + 1] ?? versions?.[index - 1];
+    // The focus was on the Delete button that goes with its version: a neighbour's Edit takes it, else the new name.
+    const next = neighbourOf(versions, version.id);
     (next ? opener(next.id) : newNameRef.current)?.focus();
     await reload();
   }
