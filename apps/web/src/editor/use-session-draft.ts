@@ -69,6 +69,12 @@ export function hasDraft(key: string): boolean {
   return typeof window !== "undefined" && window.sessionStorage.getItem(key) !== null;
 }
 
+/** The draft kept under `key`, as it was typed (null: none). */
+export function storedDraft<T>(key: string): T | null {
+  if (typeof window === "undefined") return null;
+  return JSON.parse(window.sessionStorage.getItem(key) ?? "null") as T | null;
+}
+
 /**
  * The drafts under `prefix` + an id whose id is not in `ids` (the entry was
  * deleted in another tab, and this page was reloaded since): the first goes
@@ -81,7 +87,7 @@ export function adoptStrandedDraft(prefix: string, ids: string[], to: string, dr
     (key) => key.startsWith(prefix) && !ids.includes(key.slice(prefix.length)),
   );
   if (stranded === undefined) return false;
-  const values = JSON.parse(window.sessionStorage.getItem(stranded)!) as Record<string, unknown>;
+  const values = storedDraft<Record<string, unknown>>(stranded)!;
   for (const field of dropped) delete values[field];
   window.sessionStorage.setItem(to, JSON.stringify(values));
   window.sessionStorage.removeItem(stranded);

@@ -6,7 +6,7 @@ import { hasExpired } from "./local-dates.ts";
 import { neighbourOf } from "./neighbour-of.ts";
 import { api, onlyOver } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
-import { draftIdsUnder, forgetDrafts } from "./use-session-draft.ts";
+import { draftIdsUnder, forgetDrafts, storedDraft } from "./use-session-draft.ts";
 import { versionDraftPrefix } from "./version-draft-prefix.ts";
 import { VersionEditor } from "./version-editor.tsx";
 
@@ -33,8 +33,7 @@ function shownOf(version: TailoredVersion, resume: WholeResume): string {
  */
 function versionOfDraft(prefix: string, id: string): TailoredVersion | null {
   try {
-    const draft = JSON.parse(window.sessionStorage.getItem(`${prefix}${id}`) ?? "null") as
-      (Omit<TailoredVersion, "id" | "created_at" | "updated_at"> & { based_on: string }) | null;
+    const draft = storedDraft<Omit<TailoredVersion, "id" | "created_at" | "updated_at">>(`${prefix}${id}`);
     if (!draft) return null;
     const { name, headline, summary, theme, hide_email, include } = draft;
     return { id, name, headline, summary, theme, hide_email, include, created_at: "", updated_at: "" };
