@@ -248,6 +248,43 @@ test("revoking a link gives the focus to the next link's Revoke, else the one be
   await expect(editor.getByRole("button", { name: "Create link" })).toBeFocused();
 });
 
+test("a version's or a link's create whose answer was lost is sent again with its Idempotency-Key: one of each, not two", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("lost-version-answer"));
+  const keys: Record<string, string[]> = { "versions.create": [], "links.create": [] };
+  // Each create's first call reaches the server and is written; its answer never reaches the page.
+  await page.route(/\/api\/trpc\/(versions|links)\.create/, async (route) => {
+    const procedure = new URL(route.request().url()).pathname.split("/").pop()!;
+    const sent = keys[procedure]!;
+    sent.push(route.request().headers()["idempotency-key"] ?? "");
+    const response = await route.fetch();
+    if (sent.length === 1) await route.abort("connectionreset");
+    else await route.fulfill({ response });
+  });
+  await page.getByRole("button", { name: "Manage versions" }).click();
+  const versions = page.getByTestId("versions");
+  await versions.getByLabel("Name of the new version").fill("Sent twice");
+  await versions.getByRole("button", { name: "Create version" }).click();
+  await expect(versions.getByRole("status").first()).toContainText("Could not reach the server");
+  await versions.getByRole("button", { name: "Create version" }).click();
+  const editor = page.getByTestId("version-editor");
+  await expect(editor.getByRole("heading", { name: "Version “Sent twice”" })).toBeVisible();
+  await expect(versions.getByTestId("version")).toHaveCount(1);
+
+  await editor.getByRole("button", { name: "Create link" }).click();
+  const links = page.getByTestId("share-links");
+  await expect(links.getByRole("status")).toContainText("Could not reach the server");
+  await editor.getByRole("button", { name: "Create link" }).click();
+  await expect(links.getByRole("status")).toHaveText("Link made: copy it and send it.");
+  await expect(editor.getByTestId("share-link")).toHaveCount(1);
+  for (const sent of Object.values(keys)) {
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(sent[1]).toBe(sent[0]);
+  }
+});
+
 test("revoking a link another tab or app revoked says so and drops it from the list", async ({ page }) => {
   await signIn(page, uniqueUser("revoked-elsewhere"));
   const editor = await makeVersion(page, "One link");

@@ -1,6 +1,7 @@
 /**
- * POST /me/{collection} with an Idempotency-Key (docs/resume-api.md,
- * "Retry-safe creates"): a retry gets the first answer, never a second entry.
+ * The creates of /me with an Idempotency-Key (docs/resume-api.md, "Retry-safe
+ * creates"): a retry gets the first answer, never a second entry, version or
+ * link; the token create, whose answer is not kept, refuses a key.
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -129,5 +130,121 @@ describe("POST /me/{collection} with Idempotency-Key", () => {
     await api.post("/me/hobbies", { name: "Chess" });
     await api.post("/me/hobbies", { name: "Chess" });
     expect((await api.get<{ items: unknown[] }>("/me/hobbies")).body.items).toHaveLength(2);
+  });
+});
+
+describe("POST /me/versions and /me/versions/{id}/links with Idempotency-Key", () => {
+  const countOf = async (api: Awaited<ReturnType<typeof client>>["api"], path: string) =>
+    (await api.get<{ items: unknown[] }>(path)).body.items.length;
+
+  it("answers a version's create sent again with the first 201, never a second version", async () => {
+    const { api } = await client();
+    const k = key();
+    const first = await api.post("/me/versions", { name: "Backend" }, withKey(k));
+    expect(first.status).toBe(201);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    const again = await api.post("/me/versions", { name: "Backend" }, withKey(k));
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get("location")).toBe(first.headers.get("location"));
+    expect(await countOf(api, "/me/versions")).toBe(1);
+
+    const otherBody = await api.post("/me/versions", { name: "Frontend" }, withKey(k));
+    expect(otherBody.status).toBe(422);
+    expect(otherBody.body).toEqual({
+      statusCode: 422,
+      error: "IDEMPOTENCY_KEY_REUSED",
+      message: "this Idempotency-Key was used with another body; send a new key for a new version",
+    });
+    const otherRoute = await api.post("/me/hobbies", { name: "Chess" }, withKey(k));
+    expect(otherRoute.body).toEqual({
+      statusCode: 422,
+      error: "IDEMPOTENCY_KEY_REUSED",
+      message: "this Idempotency-Key was used on /me/versions; send a new key for a new entry",
+    });
+    expect(await countOf(api, "/me/versions")).toBe(1);
+    expect(await countOf(api, "/me/hobbies")).toBe(0);
+  });
+
+  it("makes one version of concurrent creates with one key", async () => {
+    const { api } = await client();
+    const k = key();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => api.post("/me/versions", { name: "Backend" }, withKey(k))),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 201));
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+    expect(await countOf(api, "/me/versions")).toBe(1);
+  });
+
+  it("leaves the key unused when a version's create is refused (an id that is not the caller's)", async () => {
+    const { api } = await client();
+    const k = key();
+    const foreign = { name: "Backend", include: { experience: [randomUUID()] } };
+    expect((await api.post("/me/versions", foreign, withKey(k))).status).toBe(400);
+    expect((await api.post("/me/versions", { name: "Backend" }, withKey(k))).status).toBe(201);
+  });
+
+  it("answers a link's create sent again with the same link, whatever the letter case of the version's id", async () => {
+    const { api } = await client();
+    const version = (await api.post<{ id: string }>("/me/versions", { name: "Backend" })).body;
+    const k = key();
+    const first = await api.post(`/me/versions/${version.id}/links`, { expires_in_days: 30 }, withKey(k));
+    expect(first.status).toBe(201);
+    const again = await api.post(
+      `/me/versions/${version.id.toUpperCase()}/links`,
+      { expires_in_days: 30 },
+      withKey(k),
+    );
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get("location")).toBe(first.headers.get("location"));
+    expect(await countOf(api, `/me/versions/${version.id}/links`)).toBe(1);
+
+    const otherExpiry = await api.post(
+      `/me/versions/${version.id}/links`,
+      { expires_in_days: 7 },
+      withKey(k),
+    );
+    expect(otherExpiry.status).toBe(422);
+    expect(otherExpiry.body).toMatchObject({ error: "IDEMPOTENCY_KEY_REUSED" });
+    const other = (await api.post<{ id: string }>("/me/versions", { name: "Frontend" })).body;
+    const otherVersion = await api.post(
+      `/me/versions/${other.id}/links`,
+      { expires_in_days: 30 },
+      withKey(k),
+    );
+    expect(otherVersion.body).toEqual({
+      statusCode: 422,
+      error: "IDEMPOTENCY_KEY_REUSED",
+      message: `this Idempotency-Key was used on /me/versions/${version.id}/links; send a new key for a new link`,
+    });
+    expect(await countOf(api, `/me/versions/${other.id}/links`)).toBe(0);
+  });
+
+  it("leaves the key unused when a link's create is refused (a version that is not there)", async () => {
+    const { api } = await client();
+    const k = key();
+    expect((await api.post(`/me/versions/${randomUUID()}/links`, {}, withKey(k))).status).toBe(404);
+    const version = (await api.post<{ id: string }>("/me/versions", { name: "Backend" })).body;
+    expect((await api.post(`/me/versions/${version.id}/links`, {}, withKey(k))).status).toBe(201);
+  });
+});
+
+describe("POST /me/tokens with Idempotency-Key", () => {
+  it("refuses the key with 400 and makes no token: the token's answer cannot be given again", async () => {
+    const { api } = await client();
+    const token = { name: "CI", scopes: ["resume:read"] };
+    const refused = await api.post("/me/tokens", token, withKey(key()));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      statusCode: 400,
+      error: "BAD_REQUEST",
+      message: expect.stringMatching(/^POST \/me\/tokens takes no Idempotency-Key/),
+    });
+    expect((await api.get<{ items: unknown[] }>("/me/tokens")).body.items).toHaveLength(0);
+    expect((await api.post("/me/tokens", token)).status).toBe(201);
   });
 });

@@ -26,3 +26,14 @@ export function idempotencyKeyOf(header: string | null): string | null {
   if (!USABLE_KEY.test(header)) throw new DomainError(400, MESSAGE);
   return header;
 }
+
+/** What a retry-safe create's description says, `instead` of what ("adding a second entry"). */
+export const retrySafeDescription = (instead: string): string =>
+  "With an Idempotency-Key, a retry with the same key and body answers the first create's 201 again " +
+  `(Idempotent-Replayed: true) instead of ${instead}.`;
+
+/** The success header of a retry-safe create's replay. */
+export const REPLAYED_HEADER = {
+  "Idempotent-Replayed":
+    "`true` when this is the first create's answer again, for a repeated Idempotency-Key.",
+};

@@ -38,7 +38,12 @@ export {
 } from "./openapi-document.ts";
 export { createResponseControl, type ResponseControl } from "./response-control.ts";
 export { healthAnswer } from "./health.ts";
-export { idempotencyKeyHeader, idempotencyKeyOf } from "./idempotency-key.ts";
+export {
+  idempotencyKeyHeader,
+  idempotencyKeyOf,
+  REPLAYED_HEADER,
+  retrySafeDescription,
+} from "./idempotency-key.ts";
 export {
   entityTagOf,
   hasPreconditions,

@@ -39,7 +39,7 @@ describe("under concurrency", () => {
   it("concurrent replaces of one entry leave exactly one complete version", async () => {
     const userId = `replace-${randomUUID()}`;
     const base = experience.fields.parse({ organization: "Org", title: "T", start_date: "2020-01-01" });
-    const entry = await createEntry(db, experience, userId, base);
+    const { made: entry } = await createEntry(db, experience, userId, base);
     const versions = Array.from({ length: 20 }, (_, i) =>
       experience.fields.parse({
         organization: `Org ${i}`,

@@ -71,7 +71,7 @@ describe("resume version", () => {
     await expectMoved("profile replaced");
     for (const c of COLLECTIONS) {
       const fields = c.fields.parse(MINIMAL[c.name]) as Record<string, unknown>;
-      const entry = await createEntry(db, c, userId, fields);
+      const { made: entry } = await createEntry(db, c, userId, fields);
       await expectMoved(`${c.name} created`);
       await replaceEntry(db, c, userId, entry.id, fields);
       await expectMoved(`${c.name} replaced`);

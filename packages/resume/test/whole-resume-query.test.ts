@@ -68,7 +68,7 @@ describe("getTailoredResume", () => {
   it("reads a version, the profile and the entries it shows of all six collections in one SQL statement", async () => {
     const experience = await listEntries(db, COLLECTIONS[0], userId);
     const chosen = [experience[3]!.id, experience[7]!.id];
-    const version = await createTailoredVersion(
+    const { made: version } = await createTailoredVersion(
       db,
       userId,
       tailoredVersionFields.parse({

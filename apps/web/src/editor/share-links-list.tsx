@@ -3,7 +3,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { ShareLink } from "@app/resume/client";
 import { hasExpired, localDay } from "./local-dates.ts";
 import { neighbourOf } from "./neighbour-of.ts";
-import { api } from "./trpc.ts";
+import { useEditorSession } from "./editor-session.tsx";
+import { api, forgetIdempotencyKey, idempotencyKeyFor } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 
 /** Expiry choices of a new link, in days; null: until revoked. */
@@ -18,6 +19,7 @@ const viewsOf = (n: number) => (n === 1 ? "1 view" : `${n} views`);
  * version's 10), so it says so and offers no Copy: sent, it would show nothing.
  */
 export function ShareLinksList({ versionId, versionName }: { versionId: string; versionName: string }) {
+  const { userId } = useEditorSession();
   const handleFailure = useFailureHandler();
   const [links, setLinks] = useState<ShareLink[] | null>(null);
   const [expiry, setExpiry] = useState<number | null>(null);
@@ -38,8 +40,15 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
   }, [reload]);
 
   async function create() {
+    const input = { id: versionId, expires_in_days: expiry };
+    // The same key while the choice is the same: making it again after a failure whose answer was lost
+    // gets that link, not a second one.
+    const keyFor = `create:${userId}:link`;
     try {
-      await api.links.create.mutate({ id: versionId, expires_in_days: expiry });
+      await api.links.create.mutate(input, {
+        context: { headers: { "idempotency-key": idempotencyKeyFor(keyFor, input) } },
+      });
+      forgetIdempotencyKey(keyFor);
       setStatus("Link made: copy it and send it.");
       await reload();
     } catch (error) {

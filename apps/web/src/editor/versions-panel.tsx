@@ -4,7 +4,7 @@ import { COLLECTIONS, type ShareLink, type TailoredVersion, type WholeResume } f
 import { useEditorSession } from "./editor-session.tsx";
 import { hasExpired } from "./local-dates.ts";
 import { neighbourOf } from "./neighbour-of.ts";
-import { api, onlyOver } from "./trpc.ts";
+import { api, forgetIdempotencyKey, idempotencyKeyFor, onlyOver } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 import { draftIdsUnder, forgetDrafts, storedDraft } from "./use-session-draft.ts";
 import { versionDraftPrefix } from "./version-draft-prefix.ts";
@@ -106,8 +106,15 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
   async function create(event: FormEvent) {
     event.preventDefault();
     setNameError("");
+    // The same key while the name is the same: making it again after a failure whose answer was lost gets
+    // that version, not a second one.
+    const keyFor = `create:${userId}:version`;
     try {
-      const made = await api.versions.create.mutate({ name });
+      const made = await api.versions.create.mutate(
+        { name },
+        { context: { headers: { "idempotency-key": idempotencyKeyFor(keyFor, { name }) } } },
+      );
+      forgetIdempotencyKey(keyFor);
       setName("");
       setStatus(`Version “${made.name}” made.`);
       await reload();

@@ -375,7 +375,7 @@ export interface paths {
         put?: never;
         /**
          * Make a personal access token
-         * @description The answer holds the token (`rsm_...`), shown this once: only its SHA-256 is kept. Send it as `Authorization: Bearer <token>` on /me/*. Only with the sign-in provider's token: a personal access token gets 403.
+         * @description The answer holds the token (`rsm_...`), shown this once: only its SHA-256 is kept. Send it as `Authorization: Bearer <token>` on /me/*. Only with the sign-in provider's token: a personal access token gets 403. It takes no Idempotency-Key: a retry cannot be given the first token again.
          */
         post: operations["tokens-create"];
         delete?: never;
@@ -423,7 +423,7 @@ export interface paths {
         put?: never;
         /**
          * Make a tailored version of the resume
-         * @description A view of the one resume: per collection `"all"` (entries added later too) or a list of entry ids; a headline and summary of its own, a theme, the email hidden. Edits to an entry show in every version that includes it. At most 20 versions.
+         * @description A view of the one resume: per collection `"all"` (entries added later too) or a list of entry ids; a headline and summary of its own, a theme, the email hidden. Edits to an entry show in every version that includes it. At most 20 versions. With an Idempotency-Key, a retry with the same key and body answers the first create's 201 again (Idempotent-Replayed: true) instead of making a second version.
          */
         post: operations["versions-create"];
         delete?: never;
@@ -495,7 +495,7 @@ export interface paths {
         put?: never;
         /**
          * Make a share link of a tailored version
-         * @description Its `url`, `<PUBLIC_URL>/r/<slug>`, opens the version's themed page without signing in (and `/r/<slug>.pdf`, `/r/<slug>.docx`). The slug holds 192 random bits. At most 10 links per version.
+         * @description Its `url`, `<PUBLIC_URL>/r/<slug>`, opens the version's themed page without signing in (and `/r/<slug>.pdf`, `/r/<slug>.docx`). The slug holds 192 random bits. At most 10 links per version. With an Idempotency-Key, a retry with the same key and body answers the first create's 201 again (Idempotent-Replayed: true) instead of making a second link.
          */
         post: operations["links-create"];
         delete?: never;
@@ -1037,7 +1037,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 visible ASCII characters, scoped to the caller across collections and kept at least 24 h: send a new one with each create and the same one when retrying it. */
+                /** @description 1-255 visible ASCII characters, scoped to the caller across the creates of /me and kept at least 24 h: send a new one with each create and the same one when retrying it. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -1139,7 +1139,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or collection. */
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or on another route. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1564,7 +1564,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 visible ASCII characters, scoped to the caller across collections and kept at least 24 h: send a new one with each create and the same one when retrying it. */
+                /** @description 1-255 visible ASCII characters, scoped to the caller across the creates of /me and kept at least 24 h: send a new one with each create and the same one when retrying it. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -1662,7 +1662,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or collection. */
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or on another route. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2083,7 +2083,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 visible ASCII characters, scoped to the caller across collections and kept at least 24 h: send a new one with each create and the same one when retrying it. */
+                /** @description 1-255 visible ASCII characters, scoped to the caller across the creates of /me and kept at least 24 h: send a new one with each create and the same one when retrying it. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -2176,7 +2176,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or collection. */
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or on another route. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2592,7 +2592,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 visible ASCII characters, scoped to the caller across collections and kept at least 24 h: send a new one with each create and the same one when retrying it. */
+                /** @description 1-255 visible ASCII characters, scoped to the caller across the creates of /me and kept at least 24 h: send a new one with each create and the same one when retrying it. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -2692,7 +2692,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or collection. */
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or on another route. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3115,7 +3115,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 visible ASCII characters, scoped to the caller across collections and kept at least 24 h: send a new one with each create and the same one when retrying it. */
+                /** @description 1-255 visible ASCII characters, scoped to the caller across the creates of /me and kept at least 24 h: send a new one with each create and the same one when retrying it. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3199,7 +3199,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or collection. */
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or on another route. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3606,7 +3606,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 visible ASCII characters, scoped to the caller across collections and kept at least 24 h: send a new one with each create and the same one when retrying it. */
+                /** @description 1-255 visible ASCII characters, scoped to the caller across the creates of /me and kept at least 24 h: send a new one with each create and the same one when retrying it. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3703,7 +3703,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or collection. */
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or on another route. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4352,7 +4352,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedAccessToken"];
                 };
             };
-            /** @description The body is not valid JSON or fails validation (see `issues`). */
+            /** @description The body is not valid JSON or fails validation (see `issues`), or an Idempotency-Key was sent. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4666,7 +4666,10 @@ export interface operations {
     "versions-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1-255 visible ASCII characters, scoped to the caller across the creates of /me and kept at least 24 h: send a new one with each create and the same one when retrying it. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4729,6 +4732,8 @@ export interface operations {
                     Location?: string;
                     /** @description The version of the resource as answered: its `updated_at` in quotes. Send it back in If-Match to write only over this version. */
                     ETag?: string;
+                    /** @description `true` when this is the first create's answer again, for a repeated Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4782,6 +4787,15 @@ export interface operations {
             };
             /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or on another route. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5347,7 +5361,10 @@ export interface operations {
     "links-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1-255 visible ASCII characters, scoped to the caller across the creates of /me and kept at least 24 h: send a new one with each create and the same one when retrying it. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5367,6 +5384,8 @@ export interface operations {
                 headers: {
                     /** @description The link's public page: its `url`. */
                     Location?: string;
+                    /** @description `true` when this is the first create's answer again, for a repeated Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5429,6 +5448,15 @@ export interface operations {
             };
             /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or on another route. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -49,7 +49,15 @@ import {
 import { postTransactionBatch } from "../store/post-batch.ts";
 import { listOpenHolds, postHold, voidHold } from "../store/holds.ts";
 import { todayUtc } from "../today-utc.ts";
-import { DomainError, ETAG_HEADER, idempotencyKeyHeader, idempotencyKeyOf, versionCheckOf } from "@app/rest";
+import {
+  DomainError,
+  ETAG_HEADER,
+  idempotencyKeyHeader,
+  idempotencyKeyOf,
+  REPLAYED_HEADER,
+  retrySafeDescription,
+  versionCheckOf,
+} from "@app/rest";
 import { router, ledgerProcedure, type LedgerContext } from "../trpc.ts";
 
 const accountNotFound = { 404: "No account with this id." };
@@ -130,8 +138,7 @@ export const ledgerRouter = router({
         summary: "Create an account",
         description:
           "An account in one currency (ISO 4217); `normal_balance` follows from its type (debit for asset and expense). " +
-          "With an Idempotency-Key, a retry with the same key and body answers the first create's 201 again " +
-          "(Idempotent-Replayed: true) instead of making a second account.",
+          retrySafeDescription("making a second account"),
         requestHeaders: idempotencyKeyHeader(
           "scoped to the signing principal and kept as long as the ledger",
         ),
@@ -140,8 +147,7 @@ export const ledgerRouter = router({
         successStatus: 201,
         successHeaders: {
           Location: "The new account's URL.",
-          "Idempotent-Replayed":
-            "`true` when this is the first create's answer again, for a repeated Idempotency-Key.",
+          ...REPLAYED_HEADER,
         },
         errors: { 422: "IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body." },
       },

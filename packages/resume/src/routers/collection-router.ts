@@ -1,22 +1,17 @@
 import { z } from "zod";
 import {
   ETAG_HEADER,
-  idempotencyKeyHeader,
   idempotencyKeyOf,
+  REPLAYED_HEADER,
+  retrySafeDescription,
   synchronouslyParsed,
   versionCheckOf,
 } from "@app/rest";
 import type { Collection } from "../collections.ts";
-import {
-  createEntry,
-  createEntryOnce,
-  deleteEntry,
-  getEntry,
-  listEntries,
-  replaceEntry,
-} from "../store/collection-store.ts";
+import { createEntry, deleteEntry, getEntry, listEntries, replaceEntry } from "../store/collection-store.ts";
 import { deletedOutput, idInput } from "../schemas/fields.ts";
 import { router, userProcedure } from "../trpc.ts";
+import { answerCreated, KEY_REUSED_ERROR, RESUME_KEY_HEADER } from "./retry-safe-create.ts";
 
 /** The five routes of one collection: list, create, get, replace, delete. */
 export function collectionRouter<C extends Collection>(collection: C) {
@@ -51,24 +46,19 @@ export function collectionRouter<C extends Collection>(collection: C) {
           path,
           tags,
           summary: `Add an entry to ${name}`,
-          description:
-            "With an Idempotency-Key, a retry with the same key and body answers the first create's 201 again " +
-            "(Idempotent-Replayed: true) instead of adding a second entry.",
-          requestHeaders: idempotencyKeyHeader(
-            "scoped to the caller across collections and kept at least 24 h",
-          ),
+          description: retrySafeDescription("adding a second entry"),
+          requestHeaders: RESUME_KEY_HEADER,
         },
         rest: {
           successStatus: 201,
           successHeaders: {
             Location: "The new entry's URL.",
             ...ETAG_HEADER,
-            "Idempotent-Replayed":
-              "`true` when this is the first create's answer again, for a repeated Idempotency-Key.",
+            ...REPLAYED_HEADER,
           },
           errors: {
             409: `The caller already has the maximum number of ${name} entries.`,
-            422: "IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body or collection.",
+            ...KEY_REUSED_ERROR,
           },
         },
       })
@@ -76,12 +66,8 @@ export function collectionRouter<C extends Collection>(collection: C) {
       .output(collection.output)
       .mutation(async ({ ctx, input }) => {
         const key = idempotencyKeyOf(ctx.idempotencyKey);
-        const { entry, replayed } = key
-          ? await createEntryOnce(ctx.db, collection, ctx.userId, input, key)
-          : { entry: await createEntry(ctx.db, collection, ctx.userId, input), replayed: false };
-        ctx.response.headers.set("Location", `${path}/${entry.id}`);
-        if (replayed) ctx.response.headers.set("Idempotent-Replayed", "true");
-        return entry;
+        const created = await createEntry(ctx.db, collection, ctx.userId, input, key);
+        return answerCreated(ctx.response, `${path}/${created.made.id}`, created);
       }),
 
     get: userProcedure

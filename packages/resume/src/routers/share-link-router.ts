@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idempotencyKeyOf, REPLAYED_HEADER, retrySafeDescription } from "@app/rest";
 import { deletedOutput, idInput } from "../schemas/fields.ts";
 import { shareLinkInput, shareLinkOutput } from "../schemas/share-link.ts";
 import {
@@ -8,6 +9,7 @@ import {
   SHARE_LINKS_PER_VERSION,
 } from "../store/share-links.ts";
 import { router, userProcedure } from "../trpc.ts";
+import { answerCreated, KEY_REUSED_ERROR, RESUME_KEY_HEADER } from "./retry-safe-create.ts";
 import { TAILORED_VERSIONS_PATH } from "./tailored-version-router.ts";
 
 const LINKS_PATH = `${TAILORED_VERSIONS_PATH}/{id}/links`;
@@ -26,26 +28,27 @@ export const shareLinkRouter = router({
         description:
           "Its `url`, `<PUBLIC_URL>/r/<slug>`, opens the version's themed page without signing in (and " +
           "`/r/<slug>.pdf`, `/r/<slug>.docx`). The slug holds 192 random bits. " +
-          `At most ${SHARE_LINKS_PER_VERSION} links per version.`,
+          `At most ${SHARE_LINKS_PER_VERSION} links per version. ` +
+          retrySafeDescription("making a second link"),
+        requestHeaders: RESUME_KEY_HEADER,
       },
       rest: {
         successStatus: 201,
-        successHeaders: { Location: "The link's public page: its `url`." },
-        errors: { ...versionNotFound, 409: `The version already has ${SHARE_LINKS_PER_VERSION} links.` },
+        successHeaders: { Location: "The link's public page: its `url`.", ...REPLAYED_HEADER },
+        errors: {
+          ...versionNotFound,
+          409: `The version already has ${SHARE_LINKS_PER_VERSION} links.`,
+          ...KEY_REUSED_ERROR,
+        },
       },
     })
     .input(shareLinkInput)
     .output(shareLinkOutput)
     .mutation(async ({ ctx, input }) => {
-      const created = await createShareLink(
-        ctx.db,
-        ctx.userId,
-        input.id,
-        input.expires_in_days,
-        ctx.publicUrl,
-      );
-      ctx.response.headers.set("Location", created.url);
-      return created;
+      const key = idempotencyKeyOf(ctx.idempotencyKey);
+      const { id, expires_in_days } = input;
+      const created = await createShareLink(ctx.db, ctx.userId, id, expires_in_days, ctx.publicUrl, key);
+      return answerCreated(ctx.response, created.made.url, created);
     }),
 
   list: userProcedure

@@ -1,6 +1,12 @@
 import { attachmentDisposition } from "../documents/attachment-disposition.ts";
 import { z } from "zod";
-import { ETAG_HEADER, versionCheckOf } from "@app/rest";
+import {
+  ETAG_HEADER,
+  idempotencyKeyOf,
+  REPLAYED_HEADER,
+  retrySafeDescription,
+  versionCheckOf,
+} from "@app/rest";
 import { deletedOutput, idInput } from "../schemas/fields.ts";
 import {
   tailoredVersionInput,
@@ -18,6 +24,7 @@ import {
 } from "../store/tailored-versions.ts";
 import { THEME_NAMES } from "../themes/theme-names.ts";
 import { router, userProcedure } from "../trpc.ts";
+import { answerCreated, KEY_REUSED_ERROR, RESUME_KEY_HEADER } from "./retry-safe-create.ts";
 import {
   answerInFormat,
   RESUME_FORMATS_DESCRIPTION,
@@ -62,20 +69,26 @@ export const tailoredVersionRouter = router({
         description:
           'A view of the one resume: per collection `"all"` (entries added later too) or a list of entry ids; ' +
           "a headline and summary of its own, a theme, the email hidden. Edits to an entry show in every version " +
-          `that includes it. At most ${TAILORED_VERSIONS_PER_PERSON} versions.`,
+          `that includes it. At most ${TAILORED_VERSIONS_PER_PERSON} versions. ` +
+          retrySafeDescription("making a second version"),
+        requestHeaders: RESUME_KEY_HEADER,
       },
       rest: {
         successStatus: 201,
-        successHeaders: { Location: "The new version's URL.", ...ETAG_HEADER },
-        errors: { ...foreignIds, 409: `The caller already has ${TAILORED_VERSIONS_PER_PERSON} versions.` },
+        successHeaders: { Location: "The new version's URL.", ...ETAG_HEADER, ...REPLAYED_HEADER },
+        errors: {
+          ...foreignIds,
+          409: `The caller already has ${TAILORED_VERSIONS_PER_PERSON} versions.`,
+          ...KEY_REUSED_ERROR,
+        },
       },
     })
     .input(tailoredVersionInput)
     .output(tailoredVersionOutput)
     .mutation(async ({ ctx, input }) => {
-      const created = await createTailoredVersion(ctx.db, ctx.userId, input);
-      ctx.response.headers.set("Location", `${TAILORED_VERSIONS_PATH}/${created.id}`);
-      return created;
+      const key = idempotencyKeyOf(ctx.idempotencyKey);
+      const created = await createTailoredVersion(ctx.db, ctx.userId, input, key);
+      return answerCreated(ctx.response, `${TAILORED_VERSIONS_PATH}/${created.made.id}`, created);
     }),
 
   get: userProcedure

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DomainError } from "@app/rest";
 import { deletedOutput, idInput } from "../schemas/fields.ts";
 import { accessTokenInput, accessTokenOutput, createdAccessTokenOutput } from "../schemas/access-token.ts";
 import {
@@ -42,12 +43,14 @@ export const tokenRouter = router({
         summary: "Make a personal access token",
         description:
           "The answer holds the token (`rsm_...`), shown this once: only its SHA-256 is kept. " +
-          `Send it as \`Authorization: Bearer <token>\` on /me/*. ${signedInOnly}`,
+          `Send it as \`Authorization: Bearer <token>\` on /me/*. ${signedInOnly} ` +
+          "It takes no Idempotency-Key: a retry cannot be given the first token again.",
       },
       rest: {
         successStatus: 201,
         successHeaders: { Location: "The new token's URL." },
         errors: {
+          400: "The body is not valid JSON or fails validation (see `issues`), or an Idempotency-Key was sent.",
           ...PERSONAL_TOKEN_REFUSED,
           409: `The caller already has ${ACCESS_TOKENS_PER_PERSON} tokens.`,
         },
@@ -56,6 +59,13 @@ export const tokenRouter = router({
     .input(accessTokenInput)
     .output(createdAccessTokenOutput)
     .mutation(async ({ ctx, input }) => {
+      // Its answer is not kept (only the token's hash is), so a key would promise a replay it cannot give.
+      if (ctx.idempotencyKey !== null) {
+        throw new DomainError(
+          400,
+          "POST /me/tokens takes no Idempotency-Key: a token is shown once and never kept, so a retry cannot be given it again; send it without one, and revoke a token whose answer was lost",
+        );
+      }
       const created = await createAccessToken(ctx.db, ctx.userId, input);
       ctx.response.headers.set("Location", `${PATH}/${created.id}`);
       return created;

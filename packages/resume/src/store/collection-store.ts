@@ -1,11 +1,12 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { z } from "zod";
-import { inTransaction, nextUpdatedAtOf, queryRows, type Database, type Queryable } from "@app/db";
+import { nextUpdatedAtOf, queryRows, type Database, type Queryable } from "@app/db";
 import { DomainError } from "@app/rest/errors";
 import type { VersionCheck } from "@app/rest/preconditions";
 import type { Collection } from "../collections.ts";
 import { LIMITS } from "../limits.ts";
 import { checkedWrite, type CheckedRow } from "./checked-write.ts";
+import { createOnce } from "./create-once.ts";
 import { tableOf } from "./collection-tables.ts";
 import { advisoryXactLock, castParameters, columnValues, entryJson, listJson } from "./sql.ts";
 
@@ -86,81 +87,31 @@ function collectionFull(collection: Collection): DomainError {
   );
 }
 
-/** Adds an entry with a new uuid v4; the 201st of a collection answers 409. */
-export async function createEntry<C extends Collection>(
-  db: Database,
-  collection: C,
-  userId: string,
-  fields: Record<string, unknown>,
-): Promise<Entry<C>> {
-  const inserted = await inTransaction(db, async (tx) => {
-    await tx.query(...lockCollection(collection, userId));
-    return tx.query<{ entry: Entry<C> }>(...insertEntry(collection, userId, fields));
-  });
-  if (!inserted[0]) throw collectionFull(collection);
-  return inserted[0].entry;
-}
-
-/** A key that a create with another body, or on another collection, has used. */
-class KeyTakenMeanwhile extends Error {}
-
 /**
- * createEntry under an Idempotency-Key (docs/resume-api.md, "Retry-safe creates"): the
- * first create with the key stores its answer in the same transaction as the
- * entry; a later one with the same body on the same collection gets that
- * answer again (`replayed`), one with another body or collection a 422. Creates
- * on one collection wait for each other (the advisory lock), so the second of
- * two concurrent ones sees the first's key; one on another collection waits on
- * the key's row and is refused. A refused create (409) writes no key.
+ * Adds an entry with a new uuid v4; the 201st of a collection answers 409.
+ * Retry-safe under an Idempotency-Key (createOnce): keys are the caller's
+ * across collections.
  */
-export async function createEntryOnce<C extends Collection>(
+export function createEntry<C extends Collection>(
   db: Database,
   collection: C,
   userId: string,
   fields: Record<string, unknown>,
-  idempotencyKey: string,
-): Promise<{ entry: Entry<C>; replayed: boolean }> {
-  const requestHash = createHash("sha256").update(JSON.stringify(fields)).digest("hex");
-  type StoredKey = { collection: string; request_hash: string; entry: Entry<C> };
-  const STORED_KEY = `SELECT collection, request_hash, entry FROM resume.idempotency_keys WHERE user_id = $1 AND idempotency_key = $2`;
-  const replayOrRefuse = (original: StoredKey) => {
-    if (original.collection !== collection.name || original.request_hash !== requestHash) {
-      throw new DomainError(
-        422,
-        original.collection === collection.name
-          ? "this Idempotency-Key was used with another body; send a new key for a new entry"
-          : `this Idempotency-Key was used on /me/${original.collection}; send a new key for a new entry`,
-        { error: "IDEMPOTENCY_KEY_REUSED" },
-      );
-    }
-    return { entry: original.entry, replayed: true };
-  };
-
-  try {
-    return await inTransaction(db, async (tx) => {
-      await tx.query(...lockCollection(collection, userId));
-      const [original] = await tx.query<StoredKey>(STORED_KEY, userId, idempotencyKey);
-      if (original) return replayOrRefuse(original);
+  idempotencyKey: string | null = null,
+): Promise<{ made: Entry<C>; replayed: boolean }> {
+  return createOnce(db, {
+    userId,
+    idempotencyKey,
+    route: collection.name,
+    what: "entry",
+    request: fields,
+    lock: lockCollection(collection, userId),
+    make: async (tx) => {
       const [inserted] = await tx.query<{ entry: Entry<C> }>(...insertEntry(collection, userId, fields));
       if (!inserted) throw collectionFull(collection);
-      const [claimed] = await tx.query<{ claimed: boolean }>(
-        `INSERT INTO resume.idempotency_keys (user_id, idempotency_key, collection, request_hash, entry)
-         VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT DO NOTHING RETURNING true AS claimed`,
-        userId,
-        idempotencyKey,
-        collection.name,
-        requestHash,
-        JSON.stringify(inserted.entry),
-      );
-      if (!claimed) throw new KeyTakenMeanwhile();
-      return { entry: inserted.entry, replayed: false };
-    });
-  } catch (error) {
-    if (!(error instanceof KeyTakenMeanwhile)) throw error;
-    // Rolled back: nothing of this create was written. The key's first use decides.
-    const [original] = await queryRows<StoredKey>(db, STORED_KEY, userId, idempotencyKey);
-    return replayOrRefuse(original!);
-  }
+      return inserted.entry;
+    },
+  });
 }
 
 /**

@@ -1,7 +1,8 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { inTransaction, isoTimestampSql, queryRows, type Database, type Queryable } from "@app/db";
+import { isoTimestampSql, queryRows, type Database, type Queryable } from "@app/db";
 import { DomainError } from "@app/rest/errors";
 import type { ShareLink } from "../schemas/share-link.ts";
+import { createOnce } from "./create-once.ts";
 import { advisoryXactLock } from "./sql.ts";
 
 /** Links one version may have at once; the next create answers 409. */
@@ -35,43 +36,56 @@ const answered = (publicUrl: string, { slug, ...link }: StoredLink): ShareLink =
   url: shareUrlOf(publicUrl, slug),
 });
 
-/** Makes a link to one of the person's versions; it works until revoked, or for `expiresInDays`. */
-export async function createShareLink(
+/**
+ * Makes a link to one of the person's versions; it works until revoked, or for
+ * `expiresInDays`. Retry-safe under an Idempotency-Key (createOnce): a retry
+ * answers the same link.
+ */
+export function createShareLink(
   db: Database,
   userId: string,
   versionId: string,
   expiresInDays: number | null,
   publicUrl: string,
-): Promise<ShareLink> {
-  const slug = newSlug();
-  const [row] = await inTransaction(db, async (tx) => {
+  idempotencyKey: string | null = null,
+): Promise<{ made: ShareLink; replayed: boolean }> {
+  return createOnce(db, {
+    userId,
+    idempotencyKey,
+    // The version's id as its URL has it: the same in capitals.
+    route: `versions/${versionId.toLowerCase()}/links`,
+    what: "link",
+    request: { expires_in_days: expiresInDays },
     // The lock makes the count and the insert one step, so concurrent creates cannot pass the cap.
-    await tx.query(...advisoryXactLock(`share_links:${userId}`));
-    // FOR KEY SHARE: a version being deleted is waited for, then not found (a 404), where the
-    // link's foreign key would have failed the insert (a 500).
-    return tx.query<{ found: boolean; link: StoredLink | null }>(
-      `WITH version AS (SELECT id FROM resume.tailored_versions WHERE id = $2::uuid AND user_id = $3 FOR KEY SHARE),
-       inserted AS (
-         INSERT INTO resume.share_links AS l (id, version_id, user_id, slug, slug_hash, expires_at)
-         SELECT $1::uuid, version.id, $3, $4, decode($5, 'hex'),
-                now() + make_interval(days => $6::int)
-           FROM version
-          WHERE (SELECT count(*) FROM resume.share_links WHERE version_id = $2::uuid) < ${SHARE_LINKS_PER_VERSION}
-         RETURNING ${LINK_JSON} AS link)
-       SELECT EXISTS (SELECT 1 FROM version) AS found, (SELECT link FROM inserted) AS link`,
-      randomUUID(),
-      versionId,
-      userId,
-      slug,
-      slugHashOf(slug),
-      expiresInDays,
-    );
+    lock: advisoryXactLock(`share_links:${userId}`),
+    make: async (tx) => {
+      const slug = newSlug();
+      // FOR KEY SHARE: a version being deleted is waited for, then not found (a 404), where the
+      // link's foreign key would have failed the insert (a 500).
+      const [row] = await tx.query<{ found: boolean; link: StoredLink | null }>(
+        `WITH version AS (SELECT id FROM resume.tailored_versions WHERE id = $2::uuid AND user_id = $3 FOR KEY SHARE),
+         inserted AS (
+           INSERT INTO resume.share_links AS l (id, version_id, user_id, slug, slug_hash, expires_at)
+           SELECT $1::uuid, version.id, $3, $4, decode($5, 'hex'),
+                  now() + make_interval(days => $6::int)
+             FROM version
+            WHERE (SELECT count(*) FROM resume.share_links WHERE version_id = $2::uuid) < ${SHARE_LINKS_PER_VERSION}
+           RETURNING ${LINK_JSON} AS link)
+         SELECT EXISTS (SELECT 1 FROM version) AS found, (SELECT link FROM inserted) AS link`,
+        randomUUID(),
+        versionId,
+        userId,
+        slug,
+        slugHashOf(slug),
+        expiresInDays,
+      );
+      const { found, link } = row!;
+      if (!found) throw versionNotFound();
+      if (!link)
+        throw new DomainError(409, `at most ${SHARE_LINKS_PER_VERSION} links per version; revoke one first`);
+      return answered(publicUrl, link);
+    },
   });
-  const { found, link } = row!;
-  if (!found) throw versionNotFound();
-  if (!link)
-    throw new DomainError(409, `at most ${SHARE_LINKS_PER_VERSION} links per version; revoke one first`);
-  return answered(publicUrl, link);
 }
 
 /** A version's links, newest first, expired ones included (until revoked), with their views. */

@@ -13,6 +13,7 @@ import { COLLECTIONS, type Collection } from "../collections.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import type { TailoredVersion, TailoredVersionInput } from "../schemas/tailored-version.ts";
 import { checkedWrite, lockCheckedVersion, type CheckedRow } from "./checked-write.ts";
+import { createOnce } from "./create-once.ts";
 import { tableOf } from "./collection-tables.ts";
 import { wholeResumeJson } from "./resume-store.ts";
 import { RESUME_VERSION_SQL } from "./resume-versions.ts";
@@ -103,30 +104,44 @@ async function refuseForeignIds(db: Queryable, userId: string, input: TailoredVe
   throw invalidRequestError(issues);
 }
 
-export async function createTailoredVersion(
+/**
+ * Makes a version; one past TAILORED_VERSIONS_PER_PERSON is a 409. Retry-safe under an Idempotency-Key
+ * (createOnce).
+ */
+export function createTailoredVersion(
   db: Database,
   userId: string,
   input: TailoredVersionInput,
-): Promise<TailoredVersion> {
-  const created = await inTransaction(db, async (tx) => {
+  idempotencyKey: string | null = null,
+): Promise<{ made: TailoredVersion; replayed: boolean }> {
+  return createOnce(db, {
+    userId,
+    idempotencyKey,
+    route: "versions",
+    what: "version",
+    request: input,
     // The lock makes the count and the insert one step, so concurrent creates cannot pass the cap.
-    await tx.query(...advisoryXactLock(`tailored_versions:${userId}`));
-    await refuseForeignIds(tx, userId, input);
-    const [row] = await tx.query<{ version: TailoredVersion }>(
-      `INSERT INTO resume.tailored_versions AS v (id, user_id, name, headline, summary, theme, hide_email, include)
-       SELECT $1::uuid, $2, $3, $4, $5, $6, $7, $8::jsonb
-        WHERE (SELECT count(*) FROM resume.tailored_versions WHERE user_id = $2) < ${TAILORED_VERSIONS_PER_PERSON}
-       RETURNING ${VERSION_JSON} AS version`,
-      randomUUID(),
-      userId,
-      ...columnValuesOf(input),
-    );
-    return row?.version;
+    lock: advisoryXactLock(`tailored_versions:${userId}`),
+    make: async (tx) => {
+      await refuseForeignIds(tx, userId, input);
+      const [row] = await tx.query<{ version: TailoredVersion }>(
+        `INSERT INTO resume.tailored_versions AS v (id, user_id, name, headline, summary, theme, hide_email, include)
+         SELECT $1::uuid, $2, $3, $4, $5, $6, $7, $8::jsonb
+          WHERE (SELECT count(*) FROM resume.tailored_versions WHERE user_id = $2) < ${TAILORED_VERSIONS_PER_PERSON}
+         RETURNING ${VERSION_JSON} AS version`,
+        randomUUID(),
+        userId,
+        ...columnValuesOf(input),
+      );
+      if (!row) {
+        throw new DomainError(
+          409,
+          `at most ${TAILORED_VERSIONS_PER_PERSON} tailored versions; delete one first`,
+        );
+      }
+      return row.version;
+    },
   });
-  if (!created) {
-    throw new DomainError(409, `at most ${TAILORED_VERSIONS_PER_PERSON} tailored versions; delete one first`);
-  }
-  return created;
 }
 
 /** The person's versions, oldest first (the order they were made in). */
