@@ -4,9 +4,8 @@
  * with SIGSTOP. Both services run against a server of their own, their pools
  * warm; the server is frozen, then thawed.
  */
-import { readdir, readFile } from "node:fs/promises";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freezePostgres, signal } from "./freeze-postgres.ts";
 import { httpClient, type HttpResult } from "./http-client.ts";
 import { ledgerClient } from "./ledger-client.ts";
 import { startServicesOnOwnDatabase, type ServicesOnOwnDatabase } from "./services-on-own-database.ts";
@@ -23,38 +22,6 @@ afterAll(async () => {
   signal(frozen, "SIGCONT");
   await services?.stop();
 });
-
-/**
- * Stops the postmaster (postmaster.pid's first line) first, so that it starts
- * no process after the list is read, then every process it started; returns
- * them all, to be continued.
- */
-async function freezeServer(): Promise<number[]> {
-  const postmaster = Number(
-    (await readFile(path.join(services.postgres.directory, "postmaster.pid"), "utf8")).split("\n")[0],
-  );
-  signal([postmaster], "SIGSTOP");
-  const children: number[] = [];
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
-    // pid (comm) state ppid ...: comm may hold spaces, so read after its closing parenthesis.
-    const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-    if (parent === postmaster) children.push(Number(entry));
-  }
-  signal(children, "SIGSTOP");
-  return [postmaster, ...children];
-}
-
-function signal(pids: number[], name: NodeJS.Signals) {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, name);
-    } catch {
-      // already gone
-    }
-  }
-}
 
 /** Runs every call at once; resolves to each one's answer and how long it took. */
 async function timed(calls: Record<string, () => Promise<HttpResult>>) {
@@ -103,7 +70,7 @@ describe("PostgreSQL freezes (SIGSTOP) and thaws (SIGCONT)", () => {
       }
     }
 
-    frozen = await freezeServer();
+    frozen = await freezePostgres(services.postgres.directory);
 
     const health = await timed({
       "web /healthz": () => httpClient(services.webUrl).get("/healthz"),
@@ -157,8 +124,6 @@ describe("PostgreSQL freezes (SIGSTOP) and thaws (SIGCONT)", () => {
   it("tells of each hold that expires while PostgreSQL is frozen or after its thaw (hold.expired) once; the failed sweeps are logged once", async () => {
     const ledger = ledgerClient(services.ledgerUrl);
     const [wallet, shop] = [await ledger.account("USD", "liability"), await ledger.account("USD", "income")];
-    const start = (await ledger.get<{ next_cursor: string }>("/events?after=end")).body.next_cursor;
-    const logAtStart = services.ledgerLog().length;
     const hold = async (seconds: number, n: number) => {
       const created = await ledger.post<{ id: string; expires_at: string }>("/transactions", {
         idempotency_key: `frozen-hold-${seconds}-${n}-${Date.now()}`,
@@ -171,13 +136,31 @@ describe("PostgreSQL freezes (SIGSTOP) and thaws (SIGCONT)", () => {
       expect(created.status).toBe(201);
       return created.body;
     };
+    type FeedEvent = { type: string; created_at: string; data: { id: string; status: string } };
+    const expiredOf = (events: FeedEvent[]) => events.filter(({ type }) => type === "hold.expired");
+    const endOfFeed = async () =>
+      (await ledger.get<{ next_cursor: string }>("/events?after=end")).body.next_cursor;
+
+    // Failed sweeps are said once until one succeeds: for this test's to be said, one must have
+    // succeeded since the freeze before. A hold of a second that is told expired is one that did.
+    const told = await hold(1, 0);
+    for (let cursor = await endOfFeed(); ;) {
+      const page = await ledger.get<{ items: FeedEvent[]; next_cursor: string }>(
+        `/events?after=${cursor}&wait_seconds=1`,
+      );
+      if (page.status !== 200) continue; // the pool still finding its feet after the thaw before
+      if (expiredOf(page.body.items).some((event) => event.data.id === told.id)) break;
+      cursor = page.body.next_cursor;
+    }
+    const start = await endOfFeed();
+    const logAtStart = services.ledgerLog().length;
     // A sweep sent just before the freeze runs at the thaw, on a server that has not yet seen its
     // client give up, and may write the first holds' events itself; only a sweep after the
     // failures can write the later ones'.
     const whileFrozen = await Promise.all([1, 2].map((n) => hold(2, n)));
     const afterThaw = await Promise.all([1, 2].map((n) => hold(8, n)));
 
-    frozen = await freezeServer();
+    frozen = await freezePostgres(services.postgres.directory);
     const frozenAt = Date.now();
     // Frozen past the first expiries, through several of the ledger's sweeps (one a second).
     await new Promise((resolve) => setTimeout(resolve, 5_000));
@@ -188,8 +171,6 @@ describe("PostgreSQL freezes (SIGSTOP) and thaws (SIGCONT)", () => {
     for (const { expires_at } of afterThaw) expect(Date.parse(expires_at)).toBeGreaterThan(thawed + 1_000);
 
     const holds = [...whileFrozen, ...afterThaw];
-    type FeedEvent = { type: string; created_at: string; data: { id: string; status: string } };
-    const expiredOf = (events: FeedEvent[]) => events.filter(({ type }) => type === "hold.expired");
     const expired: FeedEvent[] = [];
     for (let cursor = start; expired.length < holds.length && Date.now() - thawed < 15_000;) {
       const page = await ledger.get<{ items: FeedEvent[]; next_cursor: string }>(
@@ -220,7 +201,7 @@ describe("PostgreSQL freezes (SIGSTOP) and thaws (SIGCONT)", () => {
   it("a SIGTERM while PostgreSQL is frozen ends both servers within seconds of their drain, exit code 0", async () => {
     const ledger = ledgerClient(services.ledgerUrl);
     expect((await ledger.get("/accounts")).status).toBe(200); // the pool and its connections in use
-    frozen = await freezeServer();
+    frozen = await freezePostgres(services.postgres.directory);
     const started = Date.now();
     const exits = services.servers.map(
       (child) => new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code))),

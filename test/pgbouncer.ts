@@ -20,8 +20,12 @@ export interface RunningPgBouncer {
  * not per client: no named prepared statements, no session state) in front of
  * `databaseUrl`'s server. The services send their timeouts as startup
  * parameters, which PgBouncer 1.18 refuses unless told to ignore them.
+ * `poolSize`: server connections per database and user (`default_pool_size`).
  */
-export async function startPgBouncer(databaseUrl: string): Promise<RunningPgBouncer> {
+export async function startPgBouncer(
+  databaseUrl: string,
+  { poolSize = 20 }: { poolSize?: number } = {},
+): Promise<RunningPgBouncer> {
   if (!pgbouncerBinary) throw new Error("pgbouncer is not installed (Debian: apt-get install pgbouncer)");
   const target = new URL(databaseUrl);
   const user = decodeURIComponent(target.username);
@@ -44,7 +48,7 @@ auth_type = scram-sha-256
 auth_file = ${path.join(directory, "userlist.txt")}
 pool_mode = transaction
 max_client_conn = 500
-default_pool_size = 20
+default_pool_size = ${poolSize}
 ignore_startup_parameters = extra_float_digits,statement_timeout,lock_timeout,idle_in_transaction_session_timeout
 `,
     { mode: 0o644 },

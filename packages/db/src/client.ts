@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { DatabaseQueryError, withTimeout } from "./database-errors.ts";
+import { DatabaseQueryError } from "./database-errors.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
-import { closeSocket, watchForHang } from "./hang-watch.ts";
+import { closeSocket, watchForHang, type HangWatch } from "./hang-watch.ts";
 import { createPipelinedConnection, type PipelinedConnection } from "./pipelined-connection.ts";
 
 export type Database = InstanceType<typeof PrismaClient>;
@@ -32,6 +32,8 @@ const CONNECT_TIMEOUT_MS = 2_000;
 /** Idle connections send TCP keep-alive probes after this long, so a vanished peer errors out. */
 const KEEP_ALIVE_DELAY_MS = 5_000;
 const PIPELINE_TIMEOUT_ROOM_MS = 5_000;
+/** How long the hang watch's probe has to be answered, straight to PostgreSQL. */
+const PROBE_TIMEOUT_MS = 1_000;
 
 /**
  * A Prisma client over a node-postgres pool in which every wait is bounded:
@@ -42,7 +44,9 @@ const PIPELINE_TIMEOUT_ROOM_MS = 5_000;
  *   twice it (idle_in_transaction_session_timeout);
  * - a server that stops answering altogether (frozen, failing over, packets
  *   dropped): the hang watch (hang-watch.ts) closes the pool's connections
- *   within about two seconds, so the queries on them fail instead of waiting;
+ *   within about two seconds, so the queries on them fail instead of waiting
+ *   (behind a pooler, a statement's timeout later: its probe may wait in the
+ *   pooler's queue that long);
  * - a peer that vanished: TCP keep-alive.
  *
  * Every such failure is one that isDatabaseUnavailable recognises (a 503).
@@ -70,7 +74,13 @@ export function createDatabase({
   // a listener, its error would end the process (Prisma's adapter adds one only once it connects,
   // and queryRows may use the pool before that).
   pool.on("error", () => {});
-  const watch = watchForHang(pool, connectionString);
+  // Behind a pooler (no prepared statements) the probe waits in its queue like any client, at most
+  // until a statement ends somewhere: a server silent for longer than any statement may run is gone.
+  const watch = watchForHang(
+    pool,
+    connectionString,
+    preparedStatements ? PROBE_TIMEOUT_MS : statementTimeoutMs + PROBE_TIMEOUT_MS,
+  );
   // Behind a pooler in transaction mode (no prepared statements) a pipeline's statements could
   // reach different server connections: statements then go through the pool one at a time.
   const pipelined = preparedStatements
@@ -80,7 +90,7 @@ export function createDatabase({
         // that the server's own statement timeout always answers first.
         { ...connection, query_timeout: statementTimeoutMs * 2 + PIPELINE_TIMEOUT_ROOM_MS },
         (client, sql, values) => rowsOf(client, true, sql, values),
-        watch,
+        watch.watch,
       )
     : null;
   const adapter = new PrismaPg(pool, {
@@ -105,7 +115,13 @@ export function createDatabase({
       if (!pool.ending) await pool.end();
     }
   };
-  pools.set(db, { pool, pipelined, preparedStatements, transactionTimeoutMs: statementTimeoutMs * 2 });
+  pools.set(db, {
+    pool,
+    pipelined,
+    preparedStatements,
+    transactionTimeoutMs: statementTimeoutMs * 2,
+    answersWithin: watch.answersWithin,
+  });
   return db;
 }
 
@@ -119,6 +135,8 @@ interface OwnPool {
    * timeout, so that a statement's own timeout answers first (57014, on a connection that stays usable).
    */
   transactionTimeoutMs: number;
+  /** The hang watch's readiness ask, on a connection of its own: never waiting for a free one of the pool. */
+  answersWithin: HangWatch["answersWithin"];
 }
 
 /** The pool under each client this module made (poolStatsOf, queryRows, inTransaction). */
@@ -291,12 +309,13 @@ export function statementName(sql: string): string {
 /** How long a readiness check waits for the database to answer. */
 const READINESS_TIMEOUT_MS = 1_000;
 
-/** True when the database answers a trivial query within a second (readiness). */
+/**
+ * True when the database answers a trivial query within a second (readiness),
+ * asked on a connection of the hang watch's: a pool whose every connection is
+ * busy is not a database that is unreachable.
+ */
 export async function isDatabaseReachable(db: Database): Promise<boolean> {
-  try {
-    await withTimeout(queryRows(db, "SELECT 1"), READINESS_TIMEOUT_MS);
-    return true;
-  } catch {
-    return false;
-  }
+  const own = pools.get(db);
+  if (!own) throw new Error("isDatabaseReachable needs a database made by createDatabase");
+  return own.answersWithin(READINESS_TIMEOUT_MS);
 }

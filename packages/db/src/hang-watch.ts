@@ -1,84 +1,135 @@
+import type { Socket } from "node:net";
 import pg from "pg";
 
-/** How often the server is asked, and how long it has to answer. */
+/** How often the server is asked. */
 const PROBE_INTERVAL_MS = 1_000;
-const PROBE_TIMEOUT_MS = 1_000;
-/** How long a new probe connection has to be ready. */
+/** How long a new probe connection of the watch has to be ready. */
 const CONNECT_TIMEOUT_MS = 2_000;
+
+/** How the server answered one ask: "timeout" when it said nothing at all in time. */
+type ServerAnswer = "answered" | "failed" | "timeout";
+
+export interface HangWatch {
+  /** Watches a connection of the same server outside the pool too, until it ends. */
+  watch(client: pg.Client): void;
+  /**
+   * Whether the server answers `SELECT 1` within `ms` (connecting included) on
+   * a connection of its own, not the pool's: a pool whose every connection is
+   * busy is not a server that is gone. A server that answered any watched
+   * connection meanwhile answers too (behind a pooler, the ask may wait in its
+   * queue like any client).
+   */
+  answersWithin(ms: number): Promise<boolean>;
+}
 
 /**
  * A PostgreSQL that stops answering without closing its connections (a frozen
  * or failing-over server, a network that drops packets) leaves every query on
  * them waiting: no statement timeout fires in a server that does not run, and
  * TCP sees nothing wrong. So, every second while the pool holds connections,
- * one trivial query goes to the server on a connection of its own; when it
- * gets no answer within a second (a new probe connection has 2 s to be made
- * first), every connection of the pool is closed, and
- * the queries waiting on them fail at once (as "Connection terminated
- * unexpectedly", a 503). New connections then wait at most the connect timeout.
+ * the watch asks the server `SELECT 1` on a connection of its own; when it
+ * says nothing within `probeTimeoutMs` (a new probe connection has 2 s to be
+ * made first), on the probe or on any connection of the pool, every
+ * connection of the pool is closed, and the queries waiting on them fail at
+ * once (as "Connection terminated unexpectedly", a 503). New connections then
+ * wait at most the connect timeout.
  *
- * A slow statement does not trip it (the probe answers beside it), nor does a
- * server that refuses connections (that fails fast by itself). A connection
- * of the same server outside the pool is watched too once given to the
- * function it returns, until it ends.
+ * A slow statement does not trip it (the probe answers beside it), nor a
+ * server that answers other connections while the probe waits (behind a
+ * pooler, the probe queues like any client), nor a server that refuses
+ * connections (that fails fast by itself).
  */
-export function watchForHang(pool: pg.Pool, connectionString: string): (client: pg.Client) => void {
+export function watchForHang(pool: pg.Pool, connectionString: string, probeTimeoutMs: number): HangWatch {
   const clients = new Set<pg.Client>();
-  pool.on("connect", (client) => clients.add(client));
+  /** When any connection of this server last received something from it (performance.now()). */
+  let lastHeardAt = 0;
+  const hearFrom = (client: pg.Client) =>
+    socketOf(client).on("data", () => (lastHeardAt = performance.now()));
+  const watch = (client: pg.Client) => {
+    clients.add(client);
+    hearFrom(client);
+  };
+  pool.on("connect", watch);
   pool.on("remove", (client) => clients.delete(client));
 
-  let probe: Promise<pg.Client> | null = null;
-  let probing = false;
+  // Two probes: a readiness check that gives up must not cut the watch's ask short on a shared connection.
+  const hangProbe = serverProbe(connectionString, hearFrom);
+  const readinessProbe = serverProbe(connectionString, hearFrom);
+  /** The probe's answer, or "answered" when the server was heard from while it waited. */
+  async function ask(probe: ServerProbe, ms: number, connectMs: number): Promise<ServerAnswer> {
+    const askedAt = performance.now();
+    const outcome = await probe.ask(ms, connectMs);
+    return outcome === "timeout" && lastHeardAt > askedAt ? "answered" : outcome;
+  }
 
+  let probing = false;
   async function check() {
     if (pool.ending) {
       clearInterval(timer);
-      void probe?.then((client) => client.end()).catch(() => {});
+      hangProbe.end();
+      readinessProbe.end();
       return;
     }
     if (probing || clients.size === 0) return;
     probing = true;
     try {
-      if (!(await answers())) for (const client of clients) closeSocket(client);
+      // A new probe connection has the connect timeout, not the probe's: a backend starting on a
+      // busy machine is not a hang (a second was too short for one under a loaded CI run).
+      if ((await ask(hangProbe, probeTimeoutMs, CONNECT_TIMEOUT_MS)) === "timeout") {
+        for (const client of clients) closeSocket(client);
+      }
     } finally {
       probing = false;
     }
   }
 
-  /** False only when the server did not answer in time; any other failure is not a hang. */
-  async function answers(): Promise<boolean> {
-    const connecting = (probe ??= connectProbe());
-    // A new probe connection has the connect timeout, not the probe's: a backend starting on a
-    // busy machine is not a hang (a second was too short for one under a loaded CI run).
-    const connected = await settleWithin(connecting, CONNECT_TIMEOUT_MS);
-    const outcome =
-      connected.outcome === "answered"
-        ? (await settleWithin(connected.value.query("SELECT 1"), PROBE_TIMEOUT_MS)).outcome
-        : connected.outcome;
-    if (outcome === "answered") return true;
-    forget(connecting);
-    void connecting.then(closeSocket, () => {});
-    return outcome === "failed";
-  }
+  const timer = setInterval(() => void check(), PROBE_INTERVAL_MS);
+  timer.unref();
+  return {
+    watch: (client) => {
+      watch(client);
+      client.once("end", () => clients.delete(client));
+    },
+    answersWithin: async (ms) => (await ask(readinessProbe, ms, ms)) === "answered",
+  };
+}
 
-  /** Drops a probe connection that failed or hung, so that the next check opens a new one. */
-  function forget(connecting: Promise<pg.Client>) {
-    if (probe === connecting) probe = null;
-  }
+interface ServerProbe {
+  /** `SELECT 1` within `ms`, once connected within `connectMs`; a connection not answered is closed. */
+  ask(ms: number, connectMs: number): Promise<ServerAnswer>;
+  end(): void;
+}
 
-  async function connectProbe(): Promise<pg.Client> {
+/** A connection of its own that asks the server `SELECT 1`, made anew after an ask it was not answered. */
+function serverProbe(connectionString: string, onConnected: (client: pg.Client) => void): ServerProbe {
+  let probe: Promise<pg.Client> | null = null;
+
+  async function connect(): Promise<pg.Client> {
     // pg's own timeout is longer: settleWithin decides, so that a connection that hangs counts as a hang.
     const client = new pg.Client({ connectionString, connectionTimeoutMillis: 2 * CONNECT_TIMEOUT_MS });
     client.on("error", () => {});
     await client.connect();
+    onConnected(client);
     return client;
   }
 
-  const timer = setInterval(() => void check(), PROBE_INTERVAL_MS);
-  timer.unref();
-  return (client) => {
-    clients.add(client);
-    client.once("end", () => clients.delete(client));
+  return {
+    async ask(ms, connectMs) {
+      const connecting = (probe ??= connect());
+      const connected = await settleWithin(connecting, connectMs);
+      const outcome =
+        connected.outcome === "answered"
+          ? (await settleWithin(connected.value.query("SELECT 1"), ms)).outcome
+          : connected.outcome;
+      if (outcome !== "answered") {
+        if (probe === connecting) probe = null;
+        void connecting.then(closeSocket, () => {});
+      }
+      return outcome;
+    },
+    end() {
+      void probe?.then((client) => client.end()).catch(() => {});
+    },
   };
 }
 
@@ -112,5 +163,9 @@ async function settleWithin<T>(
  * is node-postgres's socket, pg 8.)
  */
 export function closeSocket(client: pg.Client): void {
-  (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+  socketOf(client).destroy();
 }
+
+/** node-postgres's socket of a client (`connection.stream`, pg 8). */
+const socketOf = (client: pg.Client): Socket =>
+  (client as unknown as { connection: { stream: Socket } }).connection.stream;
