@@ -122,6 +122,30 @@ describe.each(THEME_NAMES)("the %s page of a new user's resume", (theme) => {
     expect(text).toContain("Portland, OR, US");
     expect(text).not.toMatch(/US,/);
   });
+
+  it("links the phone to the number a phone dials, as the files do, and a phone that is not one number to nothing", async () => {
+    // The themes' own links: even dropped the spaces only (tel:+44(0)2079460958, tel:askforit,
+    // tel:+15551234567ext.89), stackoverflow linked the text as typed.
+    const withPhone = (phone: string) =>
+      ({ ...RESUME, profile: { ...RESUME.profile!, phone } }) as WholeResume;
+    for (const [phone, url] of [
+      ["+44 (0)20 7946 0958", "tel:+442079460958"],
+      ["+1 555 123 4567 ext. 89", "tel:+15551234567;ext=89"],
+      ["+44 (0)20 7946 0958 ext. 12", "tel:+442079460958;ext=12"],
+      // A line break between two numbers: the first one, not their digits run together.
+      ["+49 151 1234567\n030 123456", "tel:+491511234567"],
+    ]) {
+      const page = await renderResumeHtml(withPhone(phone!), theme);
+      expect(
+        [...page.matchAll(/href="(tel:[^"]*)"/g)].map((link) => link[1]),
+        phone,
+      ).toEqual([url]);
+      expect(visibleText(page)).toContain(phone!.replace(/\s+/g, " "));
+    }
+    const words = await renderResumeHtml(withPhone("ask for it"), theme);
+    expect(words).not.toContain("tel:");
+    expect(visibleText(words)).toContain("ask for it");
+  });
   it("shows the dates of an entry that reads as years as years alone, and other entries' with their months", async () => {
     const monthly = { ...RESUME.experience[0]!, start_date: "2019-01-01", date_precision: "month" };
     const yearly = (i: number, start: string, end: string) => ({
@@ -273,18 +297,6 @@ describe("the stackoverflow page", () => {
     expect(text).toContain("Sep 2010");
     expect(text).not.toContain("Sept");
     expect(page).toContain('href="tel:+15035550100"');
-  });
-
-  it("links the phone to the number a phone dials, as the files do, and a phone that is not one number to nothing", async () => {
-    // Its own link kept the trunk "(0)" and every digit of an extension: tel:+4402079460958.
-    const withPhone = (phone: string) =>
-      ({ ...RESUME, profile: { ...RESUME.profile!, phone } }) as WholeResume;
-    const trunk = await renderResumeHtml(withPhone("+44 (0)20 7946 0958 ext. 12"), "stackoverflow");
-    expect(trunk).toContain('href="tel:+442079460958;ext=12"');
-    expect(visibleText(trunk)).toContain("+44 (0)20 7946 0958 ext. 12");
-    const words = await renderResumeHtml(withPhone("ask for it"), "stackoverflow");
-    expect(words).not.toContain("tel:");
-    expect(visibleText(words)).toContain("ask for it");
   });
 
   it("prints each date's own month on a server west of UTC", async () => {

@@ -89,7 +89,7 @@ const ADAPTERS: Record<ThemeName, ThemeAdapter> = {
         })),
       };
     },
-    page: (html, exported) => stackoverflowYears(telephoneLinks(html), exported),
+    page: (html, exported) => stackoverflowYears(html, exported),
   },
 };
 
@@ -101,10 +101,13 @@ export function themeDocument(name: ThemeName, exported: JsonResume): JsonResume
   return ADAPTERS[name].document(exported);
 }
 
-/** The rendered page with what the theme had no key for added (its text escaped here). */
+/**
+ * The rendered page with what the theme had no key for added (its text
+ * escaped here), and the phone's link going where the files' does.
+ */
 export function completedThemePage(name: ThemeName, html: string, exported: JsonResume): string {
   const { page } = ADAPTERS[name];
-  return page ? page(html, exported) : html;
+  return telephoneLinks(page ? page(html, exported) : html, exported);
 }
 
 /**
@@ -229,22 +232,23 @@ function stackoverflowYears(html: string, exported: JsonResume): string {
 }
 
 /**
- * stackoverflow links the phone as it is written (`tel:+44 (0)20 …`): the
- * link goes to the number a phone dials, as in the files (telUrl), and a
- * phone that is not one number shows as text, not as a link to nothing.
+ * Themes link the phone as it is written (stackoverflow `tel:+44 (0)20 …`)
+ * or with its spaces taken out (even `tel:+44(0)2079460958`, `tel:askforit`,
+ * `tel:+15551234567ext.89`): the link goes to the number a phone dials, as in
+ * the files (telUrl of the phone as stored, not of the link, which has lost
+ * the line break between two numbers), and a phone that is not one number
+ * shows as text, not as a link to nothing. The phone is the only `tel:` link
+ * a page can hold: every other link is an http(s) address.
  */
-function telephoneLinks(html: string): string {
+function telephoneLinks(html: string, exported: JsonResume): string {
+  const phone = (exported.basics as Item | undefined)?.phone;
+  const url = typeof phone === "string" ? telUrl(phone) : null;
   return html.replace(
-    /<a([^>]*) href="tel:([^"]*)"([^>]*)>([\s\S]*?)<\/a>/g,
-    (_, before: string, phone: string, after: string, text: string) => {
-      const url = telUrl(unescapeAttribute(phone));
-      return url ? `<a${before} href="${url}"${after}>${text}</a>` : text;
-    },
+    /<a([^>]*) href="tel:[^"]*"([^>]*)>([\s\S]*?)<\/a>/g,
+    (_, before: string, after: string, text: string) =>
+      url ? `<a${before} href="${url}"${after}>${text}</a>` : text,
   );
 }
-
-/** An attribute's value as Svelte escaped it (`&amp;`, `&quot;`), as text. */
-const unescapeAttribute = (value: string) => value.replaceAll("&quot;", '"').replaceAll("&amp;", "&");
 
 /**
  * `item` with its dates at noon of their day, in the server's time zone:
