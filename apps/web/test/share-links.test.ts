@@ -175,6 +175,27 @@ describe("GET /r/{slug}", () => {
     expect(new URL(`${slug}.pdf`, link.url).pathname).toBe(`/r/${slug}.pdf`);
   });
 
+  it("lays a right-to-left line out right to left: its text blocks take the direction of their first letter", async () => {
+    const hebrew = "בניתי מערכת ב-React Native (2020) עם 3 אנשים";
+    const { authorization } = await newUser();
+    const api = httpClient(first.url, { authorization });
+    await api.put("/me/profile", { name: "דנה כהן" });
+    const job = await api.post<{ id: string }>("/me/experience", {
+      organization: "Acme",
+      title: "Engineer",
+      start_date: "2020-01-15",
+      responsibilities: [hebrew, "Built the billing system"],
+    });
+    const version = await api.post<{ id: string }>("/me/versions", {
+      name: "All",
+      include: { experience: [job.body.id] },
+    });
+    const html = await (await fetch((await makeLink(api, version.body.id)).url)).text();
+    // even, the default theme, writes a bullet as <li><p>; the item takes the direction, its bullet at the right.
+    expect(html).toContain(`<li dir="auto"><p>${hebrew}</p></li>`);
+    expect(html).toContain('<h1 dir="auto">דנה כהן</h1>');
+  });
+
   it("answers the version's PDF and Word files as attachments", async () => {
     const { api, versionId } = await sharedVersion();
     const link = await makeLink(api, versionId);

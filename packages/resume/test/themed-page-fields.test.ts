@@ -1,6 +1,7 @@
 import { parse, type DefaultTreeAdapterTypes } from "parse5";
 import { describe, expect, it } from "vitest";
 import type { WholeResume } from "../src/index.ts";
+import { readsRightToLeft } from "../src/documents/bidi-layout.ts";
 import { offlinePage } from "../src/themes/offline-page.ts";
 import { renderResumeHtml } from "../src/themes/render-resume-html.ts";
 import { THEME_NAMES } from "../src/themes/theme-names.ts";
@@ -286,6 +287,116 @@ describe.each(THEME_NAMES)("the %s page of text that reads as Markdown", (theme)
     // Lines apart: a line break between each two lines of a text, none around a one-line bullet.
     const breaks = bodyTags(plain).filter((tag) => tag === "br").length;
     expect(breaks).toBeGreaterThanOrEqual(6 * (TYPED_LINES.length - 1));
+  });
+});
+
+type Node = DefaultTreeAdapterTypes.Node;
+const attribute = (node: Node, name: string) =>
+  "attrs" in node ? node.attrs.find((attr) => attr.name === name)?.value : undefined;
+
+/** The nodes of a page, each after its parent. */
+function* nodesOf(node: Node): Generator<Node> {
+  yield node;
+  if ("childNodes" in node) for (const child of node.childNodes) yield* nodesOf(child);
+}
+
+/**
+ * The direction a browser lays `element` out in (HTML's "directionality"):
+ * its own or its nearest ancestor's `dir`; `auto` is that of the first letter
+ * of a strong direction in its text, leaving out elements with a `dir` of
+ * their own, left to right when there is none.
+ */
+function directionOf(element: Node): "ltr" | "rtl" {
+  for (
+    let node: Node | undefined = element;
+    node;
+    node = "parentNode" in node ? (node.parentNode ?? undefined) : undefined
+  ) {
+    const dir = attribute(node, "dir")?.toLowerCase();
+    if (dir === "ltr" || dir === "rtl") return dir;
+    if (dir === "auto") {
+      const ownText = (child: Node): string =>
+        child.nodeName === "#text"
+          ? (child as DefaultTreeAdapterTypes.TextNode).value
+          : attribute(child, "dir") === undefined && "childNodes" in child
+            ? child.childNodes.map(ownText).join("")
+            : "";
+      const text = "childNodes" in node ? node.childNodes.map(ownText).join("") : "";
+      return readsRightToLeft(text.replace(/\s+/g, " ")) ? "rtl" : "ltr";
+    }
+  }
+  return "ltr";
+}
+
+/** The innermost element whose text holds `text`. */
+function elementHolding(html: string, text: string): Node {
+  const textOf = (node: Node): string =>
+    node.nodeName === "#text"
+      ? (node as DefaultTreeAdapterTypes.TextNode).value
+      : "childNodes" in node
+        ? node.childNodes.map(textOf).join("")
+        : "";
+  const holding = [...nodesOf(parse(html))].filter(
+    (node) => node.nodeName !== "#text" && textOf(node).replace(/\s+/g, " ").includes(text),
+  );
+  expect(holding, text).not.toEqual([]);
+  return holding.at(-1)!;
+}
+
+describe.each(THEME_NAMES)("the %s page of text in right-to-left scripts", (theme) => {
+  const HEBREW = "בניתי מערכת ב-React Native (2020) עם 3 אנשים";
+  const ARABIC = "طوّرت نظاماً بـ React Native (2020) مع 3 أشخاص";
+  // A paragraph's direction is its first strong letter's, as in the PDF and the Word file.
+  const ENGLISH_FIRST = "React Native: בניתי מערכת עם 3 אנשים";
+  const ENGLISH = "Built the billing system (2019) with 4 people";
+  const rightToLeft = {
+    ...RESUME,
+    profile: {
+      ...RESUME.profile!,
+      name: "דנה כהן",
+      summary: "מפתחת מובייל (2015) עם ניסיון ב-React Native.",
+    },
+    experience: [
+      {
+        ...RESUME.experience[0]!,
+        organization: "אקמה בע״מ",
+        title: "מהנדסת בכירה",
+        responsibilities: [HEBREW, ENGLISH, ARABIC, ENGLISH_FIRST],
+      },
+    ],
+    hobbies: [{ ...RESUME.hobbies[0]!, name: "טיפוס", description: "בסופי שבוע (שבת)" }],
+  } as WholeResume;
+
+  it("lays each text block out in the direction of its first strong letter, as the PDF and Word do", async () => {
+    const page = await renderResumeHtml(rightToLeft, theme);
+    const texts = [
+      HEBREW,
+      ARABIC,
+      ENGLISH,
+      ENGLISH_FIRST,
+      "דנה כהן",
+      "מהנדסת בכירה",
+      "אקמה בע״מ",
+      "מפתחת מובייל (2015) עם ניסיון ב-React Native.",
+      "בסופי שבוע (שבת)",
+      "Cut invoice time by 80%",
+    ];
+    const directions = Object.fromEntries(
+      texts.map((text) => [text, directionOf(elementHolding(page, text))]),
+    );
+    expect(directions).toEqual(
+      Object.fromEntries(texts.map((text) => [text, readsRightToLeft(text) ? "rtl" : "ltr"])),
+    );
+    expect(directions[HEBREW]).toBe("rtl");
+    expect(directions[ENGLISH_FIRST]).toBe("ltr");
+  });
+
+  it("lays a left-to-right resume out as before: every element left to right", async () => {
+    const page = await renderResumeHtml(RESUME, theme);
+    const rightToLeftElements = [...nodesOf(parse(page))].filter(
+      (node) => node.nodeName !== "#text" && "attrs" in node && directionOf(node) === "rtl",
+    );
+    expect(rightToLeftElements).toEqual([]);
   });
 });
 

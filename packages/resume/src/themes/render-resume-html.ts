@@ -1,8 +1,9 @@
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { toJsonResume, type JsonResume } from "../json-resume/to-json-resume.ts";
 import { offlinePage } from "./offline-page.ts";
-import { completedThemePage, themeDocument, themeRenderOptions } from "./theme-documents.ts";
+import { completedThemePage, themeDocument, themeTextLayout, themeRenderOptions } from "./theme-documents.ts";
 import { renderWithTextEscaped } from "./theme-text-escaping.ts";
+import { withTextDirections } from "./text-directions.ts";
 import { THEMES, type ThemeName } from "./theme-names.ts";
 
 /** What a theme sends with its page: nothing may load, nothing may run. */
@@ -46,12 +47,14 @@ function themeOf(name: ThemeName): Promise<Theme> {
  * The resume as a complete HTML page in a JSON Resume theme, every field the
  * theme can show in the keys it reads (theme-documents.ts), its text shown
  * as text (theme-text-escaping.ts), self-contained and inert
- * (offline-page.ts).
+ * (offline-page.ts), each of its text blocks in the direction of its own text
+ * (text-directions.ts).
  */
 export async function renderResumeHtml(resume: WholeResume, name: ThemeName): Promise<string> {
   const exported = toJsonResume(resume);
   const theme = await themeOf(name);
   const render = (document: JsonResume) => theme.render(document, themeRenderOptions(name));
   const html = await renderWithTextEscaped(name, render, themeDocument(name, exported));
-  return offlinePage(completedThemePage(name, html, exported) + LONG_WORDS_WRAP);
+  const page = offlinePage(completedThemePage(name, html, exported) + LONG_WORDS_WRAP);
+  return withTextDirections(page, themeTextLayout(name));
 }

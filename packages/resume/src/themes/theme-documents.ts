@@ -3,6 +3,7 @@ import type { JsonResume } from "../json-resume/to-json-resume.ts";
 import { escapeHtml, escapeHtmlLines } from "./theme-text-escaping.ts";
 import type { ThemeName } from "./theme-names.ts";
 import { profilePlace, telUrl } from "../profile-place.ts";
+import type { ThemeTextLayout } from "./text-directions.ts";
 
 type Item = Record<string, unknown>;
 
@@ -24,6 +25,8 @@ interface ThemeAdapter {
   document(exported: JsonResume): JsonResume;
   /** The theme's page with what it had no key for added; runs on the rendered page, before sanitizing. */
   page?(html: string, exported: JsonResume): string;
+  /** What the theme's CSS does to its text that its tags do not say (text-directions.ts). */
+  textLayout?: ThemeTextLayout;
 }
 
 const ADAPTERS: Record<ThemeName, ThemeAdapter> = {
@@ -90,11 +93,21 @@ const ADAPTERS: Record<ThemeName, ThemeAdapter> = {
       };
     },
     page: (html, exported) => stackoverflowYears(html, exported),
+    textLayout: {
+      // An entry's title and its company, school or issuer: `<div>`s it shows inline, "at " between them.
+      lineClasses: ["header-left"],
+      // Its list items have a left margin for the bullet, and an entry (`div.item`) hides what
+      // overflows it: a right-to-left item's bullet, outside it at the right, was not shown.
+      bulletsOnTheLeft: true,
+    },
   },
 };
 
 /** What `name`'s render function is given besides the document. */
 export const themeRenderOptions = (name: ThemeName) => ADAPTERS[name].renderOptions;
+
+/** What `name`'s CSS does to its text that its tags do not say. */
+export const themeTextLayout = (name: ThemeName) => ADAPTERS[name].textLayout;
 
 /** The document `name` renders: our export in the keys that theme reads. */
 export function themeDocument(name: ThemeName, exported: JsonResume): JsonResume {
