@@ -15,6 +15,25 @@ const withBullets = (bullets: string[]): ResumeOutline => ({
   ],
 });
 
+const withSummary = (summary: string): ResumeOutline => ({
+  name: "Ada",
+  headline: null,
+  contact: [],
+  sections: [{ title: "Summary", paragraphs: [summary], entries: [] }],
+});
+
+/** The lines of the summary's paragraph, as the text writes them. */
+const summaryLines = (summary: string) => {
+  const text = renderResumeText(withSummary(summary));
+  return text
+    .slice(text.indexOf("SUMMARY\n\n") + "SUMMARY\n\n".length)
+    .trimEnd()
+    .split("\n");
+};
+
+const graphemes = (text: string) =>
+  Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (s) => s.segment);
+
 describe("the plain-text resume", () => {
   it("indents a bullet's own later lines under its text, one starting with '- ' too: one bullet stays one", () => {
     // Before, "- then Y" started a line of its own and read as a second bullet.
@@ -28,5 +47,41 @@ describe("the plain-text resume", () => {
     const at = lines.indexOf("- First");
     expect(lines.slice(at + 1).filter((line) => line.startsWith("  ")).length).toBeGreaterThan(1);
     for (const line of lines) expect(Array.from(line).length).toBeLessThanOrEqual(100);
+  });
+
+  it("cuts a word longer than a line between characters, never inside one, and counts them as a reader does", () => {
+    // Thai is written without spaces; a vowel sign (U+0E34) belongs to its consonant.
+    const thai = `ก${"กิ".repeat(120)}`;
+    const thaiLines = summaryLines(thai);
+    expect(thaiLines.join("")).toBe(thai);
+    // Before: cut at 100 code points, the second line started with the vowel sign alone.
+    for (const line of thaiLines) expect(line, line).not.toMatch(/^\p{M}/u);
+    // 100 characters a line (of 1 or 2 code points each), not 100 code points.
+    expect(thaiLines.map((line) => graphemes(line).length)).toEqual([100, 21]);
+
+    // A woman technologist is one emoji of three code points (👩, a zero-width joiner, 💻).
+    const emoji = "👩‍💻".repeat(150);
+    const emojiLines = summaryLines(emoji);
+    expect(emojiLines.join("")).toBe(emoji);
+    for (const line of emojiLines) expect(line).toMatch(/^(?:👩‍💻)+$/u);
+    expect(emojiLines.map((line) => graphemes(line).length)).toEqual([100, 50]);
+  });
+
+  it("keeps the spaces between words as typed, but where a line breaks; a no-break space does not break", () => {
+    const typed = "Dr.\u00A0Ada  Lovelace\u3000東京\u3000大阪, 100\u202F% sure";
+    expect(summaryLines(typed)).toEqual([typed]);
+    // A tab is one space: its width is unknown.
+    expect(summaryLines("Dev\tOps")).toEqual(["Dev Ops"]);
+    // Two words joined by a no-break space go to the next line together.
+    expect(summaryLines(`${"x".repeat(95)} Mr.\u00A0Smith`)).toEqual(["x".repeat(95), "Mr.\u00A0Smith"]);
+    // At a line break the spaces go: no line ends or starts with one.
+    const spaced = Array.from({ length: 40 }, (_, i) => `word${i}`).join("\u3000\u3000");
+    const lines = summaryLines(spaced);
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) {
+      expect(line).not.toMatch(/^\s|\s$/u);
+      expect(graphemes(line).length).toBeLessThanOrEqual(100);
+    }
+    expect(lines.join("\u3000\u3000")).toBe(spaced);
   });
 });

@@ -1,6 +1,9 @@
 import { present, type OutlineEntry, type ResumeOutline } from "./resume-outline.ts";
 
-/** The longest line of the plain-text resume, in characters (code points). */
+/**
+ * The longest line of the plain-text resume, in characters as a reader counts
+ * them (grapheme clusters: a letter with its marks, an emoji sequence).
+ */
 const TEXT_LINE_LIMIT = 100;
 
 /**
@@ -29,10 +32,19 @@ function entryLines(entry: OutlineEntry): string[] {
 }
 
 /**
+ * Where a line may break: a run of spaces, tabs, ideographic spaces and the
+ * other spaces of Unicode but those that forbid a break (no-break U+00A0,
+ * figure U+2007, narrow no-break U+202F), which join their words into one.
+ */
+const BREAKABLE_SPACE = /((?:(?![\u00A0\u2007\u202F])[\t\p{Zs}])+)/u;
+
+/**
  * One line of text (which may hold the user's own line breaks) as lines of at
  * most TEXT_LINE_LIMIT characters; a bullet's continuation lines are indented
  * under its text. A `bullet`'s own later lines are continuations too, even
  * one that starts with "- " (else `Led X` and `- then Y` read as two bullets).
+ * The spaces between words stay as typed (two of them, an ideographic one)
+ * but where a line breaks; a tab is one space, as its width is unknown.
  */
 function wrap(text: string, { bullet = false } = {}): string[] {
   return text.split(/\r?\n/).flatMap((line, index) => {
@@ -40,11 +52,11 @@ function wrap(text: string, { bullet = false } = {}): string[] {
     const indent = continued || line.startsWith("- ") ? "  " : "";
     const lines: string[] = [];
     let current = "";
-    for (const word of line.split(/\s+/).filter(Boolean)) {
+    for (const { space, word } of wordsOf(line)) {
       const prefix = lines.length || current || continued ? indent : "";
-      const candidate = current ? `${current} ${word}` : `${prefix}${word}`;
-      if (length(candidate) <= TEXT_LINE_LIMIT) {
-        current = candidate;
+      let start = current ? `${current}${space}` : prefix;
+      if (length(`${start}${word}`) <= TEXT_LINE_LIMIT) {
+        current = `${start}${word}`;
         continue;
       }
       if (length(`${indent}${word}`) <= TEXT_LINE_LIMIT) {
@@ -52,11 +64,17 @@ function wrap(text: string, { bullet = false } = {}): string[] {
         current = `${indent}${word}`;
         continue;
       }
-      // A word longer than a line is cut into pieces, the first after what the line holds.
-      let rest = Array.from(candidate);
+      // A word longer than a line is cut between characters, never inside one (a Thai
+      // consonant and its vowel sign, 👩‍💻): the first piece after what the line holds,
+      // when a character of it fits there.
+      if (current && length(start) >= TEXT_LINE_LIMIT) {
+        lines.push(current);
+        start = indent;
+      }
+      let rest = graphemes(`${start}${word}`);
       while (rest.length > TEXT_LINE_LIMIT) {
         lines.push(rest.slice(0, TEXT_LINE_LIMIT).join(""));
-        rest = [...Array.from(indent), ...rest.slice(TEXT_LINE_LIMIT)];
+        rest = [...graphemes(indent), ...rest.slice(TEXT_LINE_LIMIT)];
       }
       current = rest.join("");
     }
@@ -65,4 +83,19 @@ function wrap(text: string, { bullet = false } = {}): string[] {
   });
 }
 
-const length = (text: string) => Array.from(text).length;
+/** The words of a line, each with the spaces before it (tabs as spaces); none at its ends. */
+function wordsOf(line: string): { space: string; word: string }[] {
+  const parts = line.split(BREAKABLE_SPACE);
+  const words: { space: string; word: string }[] = [];
+  // Words at even indexes, the spaces between them at odd ones; an empty word is a line's end.
+  for (let i = 0; i < parts.length; i += 2)
+    if (parts[i] !== "") words.push({ space: (parts[i - 1] ?? "").replaceAll("\t", " "), word: parts[i]! });
+  return words;
+}
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** The characters of `text` as a reader counts them. */
+const graphemes = (text: string) => Array.from(segmenter.segment(text), ({ segment }) => segment);
+
+const length = (text: string) => graphemes(text).length;
