@@ -265,6 +265,33 @@ describe("GET /me/resume?format=pdf", () => {
     expect(await head.text()).toBe("");
   });
 
+  it("keeps the joiners of a name in filename* (an emoji sequence, a Persian name), other format characters not", async () => {
+    // Before, every format character (Cf) was a hyphen: `👩-💻`, `علی-رضا`.
+    const dispositionFor = async (name: string) => {
+      const get = await personWith(
+        { name },
+        { organization: "Acme", title: "Engineer", start_date: "2020-01-15" },
+      );
+      const response = await get("docx");
+      expect(response.status).toBe(200);
+      return response.headers.get("content-disposition");
+    };
+    expect(await dispositionFor("Ada 👩\u200D💻")).toBe(
+      `attachment; filename="Ada-resume.docx"; filename*=UTF-8''${encodeURIComponent("Ada-👩\u200D💻-resume.docx")}`,
+    );
+    expect(await dispositionFor("علی\u200Cرضا Ahmadi")).toBe(
+      `attachment; filename="Ahmadi-resume.docx"; filename*=UTF-8''${encodeURIComponent("علی\u200Cرضا-Ahmadi-resume.docx")}`,
+    );
+    // A joiner at a word's edge joins nothing.
+    expect(await dispositionFor("Ada \u200DLovelace\u200C")).toBe(
+      `attachment; filename="Ada-Lovelace-resume.docx"; filename*=UTF-8''Ada-Lovelace-resume.docx`,
+    );
+    // A bidi override (U+202E) would show the name's end reversed: `…fdp.exe`.
+    expect(await dispositionFor("Eve\u202Egnp.exe")).toBe(
+      `attachment; filename="Eve-gnp.exe-resume.docx"; filename*=UTF-8''Eve-gnp.exe-resume.docx`,
+    );
+  });
+
   it("names the characters its fonts cannot draw instead of dropping them silently", async () => {
     const other = (await newUser()).authorization;
     await httpClient(web.url, { authorization: other }).put("/me/profile", { name: "Mei 漢字 Ng" });

@@ -11,15 +11,21 @@ function fileNameOf(name: string, extension: string, variant?: string): string {
   return `${hyphenated(name) || "my"}-resume${variant ? `-${variant}` : ""}.${extension}`;
 }
 
-/** Words joined by single hyphens. */
+/** Words joined by single hyphens; a joiner at a word's edge (safe keeps them) joins nothing and goes. */
 const hyphenated = (text: string) =>
   text
     .split(/[\s-]+/)
+    .map((word) => word.replace(/^[\u200C\u200D]+|[\u200C\u200D]+$/g, ""))
     .filter(Boolean)
     .join("-");
 
-/** Without the characters file systems refuse in a name. */
-const safe = (text: string) => text.replace(/[\\/:*?"<>|\p{Cc}\p{Cf}]/gu, " ");
+/**
+ * Without the characters file systems refuse in a name, nor the invisible
+ * format characters (a bidi override would show the name's end reversed),
+ * but the zero-width joiner and non-joiner, which are part of the name they
+ * are in: an emoji sequence (👩‍💻) and Persian words (علی‌رضا) are spelt with them.
+ */
+const safe = (text: string) => text.replace(/[\\/:*?"<>|\p{Cc}]|(?![\u200C\u200D])\p{Cf}/gu, " ");
 
 /** Latin letters without their accents; anything else but ASCII letters, digits and `._-` a space. */
 const asciiOf = (text: string) =>
