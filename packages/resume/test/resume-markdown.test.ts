@@ -137,3 +137,29 @@ describe("the Markdown of a resume", () => {
     }
   });
 });
+
+describe("the Markdown's links", () => {
+  /** The links marked makes of a resume with these profile links: each one's address and text. */
+  async function linksOf(links: Record<string, string>) {
+    const resume = resumeWith("plain");
+    const html = await marked.parse(
+      renderResumeMarkdown({ ...resume, profile: { ...resume.profile!, links } } as WholeResume),
+    );
+    return [...html.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)].map(([, href, text]) => ({ href, text }));
+  }
+
+  it("go to the address as stored: a backslash in it is percent-encoded, not read as an escape", async () => {
+    // Before, `[weird](https://example.com/a\)` was no link at all, and `\*` linked to `*`.
+    expect(
+      await linksOf({
+        weird: "https://example.com/a\\",
+        star: "https://ok.io/\\*x",
+        brackets: "https://ok.io/a_(b)\\_c",
+      }),
+    ).toEqual([
+      { href: "https://example.com/a%5C", text: "weird" },
+      { href: "https://ok.io/%5C*x", text: "star" },
+      { href: "https://ok.io/a_%28b%29%5C_c", text: "brackets" },
+    ]);
+  });
+});

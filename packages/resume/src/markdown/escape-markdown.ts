@@ -132,8 +132,11 @@ export function escapeParagraphs(text: string): string {
 
 /**
  * A link destination: an http(s) or mailto URL already validated, with the
- * characters that end a destination encoded.
+ * characters that end a destination encoded, and the backslash, which
+ * Markdown reads as an escape there: `(https://example.com/a\)` ended no
+ * link and `https://ok.io/\*x` linked to `https://ok.io/*x`. As `%5C` it is
+ * the character as stored.
  */
 export function linkDestination(url: string): string {
-  return url.replace(/[()<>\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+  return url.replace(/[()<>\s\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
 }
