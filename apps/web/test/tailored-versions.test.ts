@@ -254,11 +254,69 @@ describe("a version's entries", () => {
       ["Alpha Corp", "Senior Engineer", []],
     ]);
 
-    const moved = structuredClone(backup);
-    moved.experience.find((job) => job.organization === "Alpha Corp")!.organization = "Alpha Corporation";
+    // Without the id the backup gave it, a job moved to another organization is another job.
+    const moved = structuredClone(backup) as { experience: { id?: string; organization: string }[] };
+    const alpha = moved.experience.find((job) => job.organization === "Alpha Corp")!;
+    alpha.organization = "Alpha Corporation";
+    delete alpha.id;
     expect((await api.put("/me/resume", moved)).status).toBe(200);
     expect(await listed()).toEqual([jobs[2]]);
     expect((await shown()).map(([organization]) => organization)).toEqual(["Gamma Inc"]);
+  });
+
+  it("keeps an entry of a restored backup by the id it carries, whatever field the file changed, on its share link's page too; another person's id or an unknown one is a new entry", async () => {
+    const { api, jobs, hobbyId } = await personWithJobs();
+    const picked = (
+      await api.post<Version>("/me/versions", {
+        name: "two",
+        include: { experience: [jobs[0], jobs[2]], hobbies: [hobbyId] },
+      })
+    ).body;
+    const link = await api.post<{ url: string }>(`/me/versions/${picked.id}/links`, {});
+    const listed = async () => (await api.get<Version>(`/me/versions/${picked.id}`)).body.include;
+    type Backup = {
+      experience: { id?: string; organization: string; start_date: string }[];
+      hobbies: { id?: string; name: string }[];
+    };
+    const backup = (await api.get<Backup>("/me/resume")).body;
+
+    // Every field of identity changed: the organization and the start year; the id in capitals, as a person may paste it.
+    const edited = structuredClone(backup);
+    const alpha = edited.experience.find((job) => job.id === jobs[0])!;
+    Object.assign(alpha, {
+      organization: "Alpha Corp Inc.",
+      start_date: "2014-06-01",
+      id: jobs[0]!.toUpperCase(),
+    });
+    edited.hobbies[0]!.name = "Weiqi";
+    expect((await api.put("/me/resume?format=json", edited)).status).toBe(200);
+    expect(await listed()).toMatchObject({ experience: [jobs[2], jobs[0]], hobbies: [hobbyId] });
+    const page = await (await fetch(link.body.url)).text();
+    expect(page).toContain("Alpha Corp Inc.");
+    expect(page).toContain("Weiqi");
+    expect(page).not.toContain("Chess");
+
+    // An id of another person's entry, an unknown one, an id given twice: new entries (the twice-given
+    // one pairs by content, as a file without ids would), and the other person's entry untouched.
+    const other = await personWithJobs();
+    const othersJob = other.jobs[0]!;
+    const strange = structuredClone(edited);
+    const gamma = strange.experience.find((job) => job.id === jobs[2])!;
+    Object.assign(gamma, { organization: "Gamma Inc Renamed", id: othersJob });
+    strange.experience.find((job) => job.id === jobs[1])!.id = "00000000-0000-4000-8000-000000000000";
+    strange.hobbies.push({ ...strange.hobbies[0]!, name: "Weiqi again" });
+    const answer = await api.put<{ resume: Backup }>("/me/resume", strange);
+    expect(answer.status).toBe(200);
+    const ids = answer.body.resume.experience.map((job) => job.id);
+    expect(ids).not.toContain(othersJob);
+    expect(ids).toContain(jobs[0]);
+    expect(ids).not.toContain(jobs[2]);
+    expect(await listed()).toMatchObject({ experience: [jobs[0]], hobbies: [hobbyId] });
+    expect((await other.api.get<{ organization: string }>(`/me/experience/${othersJob}`)).body).toMatchObject(
+      {
+        organization: "Alpha Corp",
+      },
+    );
   });
 
   it("keeps each of two jobs at one organization in one year with its own edit, whatever the file's order", async () => {

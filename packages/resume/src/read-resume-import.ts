@@ -1,6 +1,6 @@
 import { apiIssuesOf, invalidRequestError, type ApiIssue, type DescribeIssue } from "@app/rest";
 import { formatDocumentPath } from "@app/rest/paths";
-import { COLLECTIONS } from "./collections.ts";
+import { COLLECTIONS, type CollectionName } from "./collections.ts";
 import { fromJsonResume } from "./json-resume/from-json-resume.ts";
 import { splitForKeeping } from "./json-resume/kept-json-resume.ts";
 import { unkeepableValues } from "./json-resume/unkeepable-values.ts";
@@ -12,6 +12,28 @@ export interface ResumeToImport {
   /** Paths of what the data model has no field for (kept, with a JSON Resume document). */
   ignored: string[];
   kept?: ReturnType<typeof splitForKeeping>;
+  /**
+   * The service's own JSON: the `id` each entry carries (lowercased), else
+   * null, in the file's order; the entry of the person's that it names keeps
+   * that id (store/replace-resume.ts). Validation drops it with the other
+   * server fields.
+   */
+  ids?: Record<CollectionName, (string | null)[]>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Each collection's entries' `id`s, lowercased; an id that is not a uuid is none. */
+function idsOf(document: Record<string, unknown>): Record<CollectionName, (string | null)[]> {
+  const ids = {} as Record<CollectionName, (string | null)[]>;
+  for (const { name } of COLLECTIONS) {
+    const entries = document[name];
+    ids[name] = (Array.isArray(entries) ? entries : []).map((entry: unknown) => {
+      const id = (entry as { id?: unknown } | null)?.id;
+      return typeof id === "string" && UUID.test(id) ? id.toLowerCase() : null;
+    });
+  }
+  return ids;
 }
 
 export const IMPORT_FORMATS = ["json", "jsonresume"] as const;
@@ -50,7 +72,7 @@ export function readResumeImport(format: ImportFormat, document: unknown): Resum
     const parsed = resumeImportFields.safeParse(candidate);
     if (parsed.success) {
       const resume = parsed.data as ResumeImport;
-      if (!converted) return { resume, ignored: [] };
+      if (!converted) return { resume, ignored: [], ids: idsOf(candidate as Record<string, unknown>) };
       return {
         resume,
         ignored: converted.ignored,

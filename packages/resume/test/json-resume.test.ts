@@ -341,11 +341,14 @@ describe("JSON Resume import", () => {
 });
 
 describe("the service's own JSON", () => {
-  it("imports what GET /me/resume answers, server fields ignored", () => {
+  it("imports what GET /me/resume answers, server fields ignored but each entry's id told apart", () => {
     const resume = storedResume();
     expect(readResumeImport("json", JSON.parse(JSON.stringify(resume)))).toEqual({
       resume: fieldsOf(resume),
       ignored: [],
+      ids: Object.fromEntries(
+        COLLECTIONS.map((c) => [c.name, (resume[c.name] as { id: string }[]).map((entry) => entry.id)]),
+      ),
     });
   });
 

@@ -81,7 +81,7 @@ export const resumeRouter = router({
     )
     .output(importOutput)
     .mutation(async ({ ctx, input }) => {
-      const { resume, ignored, kept } = readResumeImport(input.format, input.document);
-      return { resume: await replaceWholeResume(ctx.db, ctx.userId, resume, kept), ignored };
+      const { resume, ignored, kept, ids } = readResumeImport(input.format, input.document);
+      return { resume: await replaceWholeResume(ctx.db, ctx.userId, resume, { kept, ids }), ignored };
     }),
 });

@@ -27,7 +27,7 @@ export async function replaceWholeResume(
   db: Database,
   userId: string,
   resume: ResumeImport,
-  kept?: ResumeToImport["kept"],
+  { kept, ids }: Pick<ResumeToImport, "kept" | "ids"> = {},
 ): Promise<WholeResume> {
   return inTransaction(db, async (tx) => {
     for (const collection of COLLECTIONS) await tx.query(...lockCollection(collection, userId));
@@ -43,7 +43,14 @@ export async function replaceWholeResume(
       const entries = resume[collection.name];
       // A JSON Resume import (it keeps the document) matches entries as their export reads back.
       const asExported = kept !== undefined;
-      const replaced = await deleteEntriesKeepingIds(tx, table, userId, JSON.stringify(entries), asExported);
+      const replaced = await deleteEntriesKeepingIds(
+        tx,
+        table,
+        userId,
+        JSON.stringify(entries),
+        asExported,
+        ids?.[collection.name] ?? [],
+      );
       if (entries.length === 0) continue;
       // Entries with equal dates list last-written first: written in reverse, they list in the given order.
       await tx.query(
@@ -86,7 +93,11 @@ interface KeptEntry {
 /**
  * Deletes the person's entries of `table` and answers, for each entry to
  * import (`entries`, a JSON array), in order, the deleted entry it stays, else
- * null, so that tailored versions go on listing it: first one equal to it in
+ * null, so that tailored versions go on listing it: first the one whose id it
+ * carries (`ids`, the service's own JSON: a restore of a backup edited in
+ * any field; an id no other entry of the file carries, and only among the
+ * person's entries of this collection, so that another person's id or an
+ * unknown one is simply a new entry), then one equal to it in
  * every field (a restore, an import of this resume's own export; its fields
  * are kept as the table held them; equal ones pair off in order), then, among
  * those left, the same entry edited: one of the same identity
@@ -102,6 +113,7 @@ async function deleteEntriesKeepingIds(
   userId: string,
   entries: string,
   asExported: boolean,
+  ids: readonly (string | null)[],
 ): Promise<(KeptEntry | null)[]> {
   const columns = Object.keys(table.columns);
   const storedOf = (alias: string) =>
@@ -134,7 +146,17 @@ async function deleteEntriesKeepingIds(
     taken.add(old);
     kept[position] = { id: deleted[old]!.id!, ...(unchanged && { unchanged }) };
   };
+  // An id two entries of the file carry says neither is that entry: they pair by content, as the rest.
+  const carriers = new Map<string, number>();
+  for (const id of ids) if (id) carriers.set(id, (carriers.get(id) ?? 0) + 1);
+  imported.forEach((_, position) => {
+    const id = ids[position];
+    if (!id || carriers.get(id) !== 1) return;
+    const old = deleted.findIndex((row) => row.id === id);
+    if (old >= 0) keep(position, old);
+  });
   imported.forEach((entry, position) => {
+    if (kept[position]) return;
     const old = deleted.findIndex((row, i) => !taken.has(i) && row.matched === entry.matched);
     if (old >= 0) keep(position, old, JSON.parse(deleted[old]!.stored!) as Record<string, unknown>);
   });
