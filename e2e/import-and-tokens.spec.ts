@@ -166,6 +166,30 @@ test("before a replace the dialog tells what the editor will not show; after it 
   await expect(page.getByLabel("Email")).toHaveValue("new@example.org");
 });
 
+test("a resume.json import says what an earlier JSON Resume import kept stays, and keeps it", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("restore"));
+  await page.getByRole("button", { name: "Import…" }).click();
+  const panel = page.getByRole("region", { name: "Import a resume" });
+  await chooseFile(page, "new.json", NEW_RESUME);
+  await panel.getByRole("button", { name: "Replace my resume" }).click();
+  await expect(panel.getByRole("status")).toHaveText("Imported.");
+
+  const backup = { profile: { name: "Restored Name" }, experience: [] };
+  await chooseFile(page, "resume.json", backup);
+  await expect(panel.getByLabel("Format")).toHaveValue("json");
+  const kept = panel.getByRole("list", { name: /Kept from your earlier JSON Resume import/ });
+  await expect(kept.getByRole("listitem")).toHaveText(["1 volunteer entry", "picture", "Twitter profile"]);
+  await panel.getByRole("button", { name: "Replace my resume" }).click();
+  await expect(panel.getByRole("status")).toHaveText("Imported.");
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Restored Name");
+
+  // Still there after the restore: chosen again, the file is told the same.
+  await chooseFile(page, "resume.json", backup);
+  await expect(kept.getByRole("listitem")).toHaveText(["1 volunteer entry", "picture", "Twitter profile"]);
+});
+
 test("a file chosen while the one before is still being read is the one shown and imported", async ({
   page,
 }) => {

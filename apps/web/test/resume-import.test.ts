@@ -669,14 +669,35 @@ describe("JSON Resume import keeps what the data model has no field for", () => 
     });
   });
 
-  it("an import of the service's own JSON keeps nothing of an earlier JSON Resume import", async () => {
+  it("a restore of the service's own JSON keeps what an earlier JSON Resume import kept; a JSON Resume import replaces it", async () => {
     const { api } = await signedIn();
     await api.put("/me/resume?format=jsonresume", EVERY_FIELD);
-    const resume = (await api.get("/me/resume")).body;
-    expect((await api.put("/me/resume", resume)).status).toBe(200);
-    const exported = (await api.get("/me/resume?format=jsonresume")).body as Record<string, unknown>;
-    expect(exported).not.toHaveProperty("volunteer");
-    expect(exported).not.toHaveProperty("$schema");
-    expect((exported.basics as Record<string, unknown>).image).toBeUndefined();
+    const backup = (await api.get("/me/resume")).body as Record<string, { title?: string }[]>;
+    const restored = await api.put("/me/resume", backup);
+    expect(restored.status).toBe(200);
+    expect(restored.body).toMatchObject({ ignored: [] });
+    const exported = await api.get("/me/resume?format=jsonresume");
+    expect(exported.body).toEqual(EVERY_FIELD);
+    expect(exported.text).toBe(JSON.stringify(EVERY_FIELD));
+
+    // A restore that edits an entry: the field written in its place, the item's own keys kept.
+    const edited = structuredClone(backup);
+    edited.experience!.find((job) => job.title === "Programmer")!.title = "Lead programmer";
+    expect((await api.put("/me/resume?format=json", edited)).status).toBe(200);
+    const afterEdit = (await api.get("/me/resume?format=jsonresume")).body as typeof EVERY_FIELD;
+    expect(afterEdit.work[0]).toEqual({ ...EVERY_FIELD.work[0], position: "Lead programmer" });
+    expect(afterEdit.volunteer).toEqual(EVERY_FIELD.volunteer);
+
+    // What was kept goes with a JSON Resume document that leaves it out.
+    const { volunteer, $schema, ...rest } = EVERY_FIELD;
+    void [volunteer, $schema];
+    const without = { ...rest, basics: { ...rest.basics, image: undefined } };
+    expect((await api.put("/me/resume?format=jsonresume", JSON.parse(JSON.stringify(without)))).status).toBe(
+      200,
+    );
+    const dropped = (await api.get("/me/resume?format=jsonresume")).body as Record<string, unknown>;
+    expect(dropped).not.toHaveProperty("volunteer");
+    expect(dropped).not.toHaveProperty("$schema");
+    expect((dropped.basics as Record<string, unknown>).image).toBeUndefined();
   });
 });

@@ -89,6 +89,25 @@ export default function ImportResumePanel({
 
   useEffect(() => fileRef.current?.focus(), []);
 
+  /**
+   * The resume's JSON Resume export: what an earlier JSON Resume import kept and the editor does not
+   * show is in it, and an import of a resume.json, which cannot hold that, leaves it as it is.
+   */
+  const [exported, setExported] = useState<Document | null>(null);
+  useEffect(() => {
+    let current = true;
+    api.resume.get
+      .query({ format: "jsonresume" })
+      .then((answer) => {
+        if (current && isObject(answer)) setExported(answer);
+      })
+      // Unread, the list of what stays is left out; the import itself says what goes wrong.
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [resume]);
+
   async function choose(event: ChangeEvent<HTMLInputElement>) {
     setProblem("");
     setIssues([]);
@@ -161,6 +180,12 @@ export default function ImportResumePanel({
     () => (document && format === "jsonresume" ? unshownPartsOf(document) : []),
     [document, format],
   );
+  // A resume.json keeps what the resume holds beyond the editor's fields: told, so that no one takes
+  // a restore for a way to drop it.
+  const keptAsItIs = useMemo(
+    () => (document && format === "json" && exported ? unshownPartsOf(exported) : []),
+    [document, format, exported],
+  );
   const rows = [["profile", "Profile"], ...COLLECTIONS.map((c) => [c.name, SECTIONS[c.name].title])] as const;
 
   return (
@@ -215,6 +240,20 @@ export default function ImportResumePanel({
               </p>
               <ul className="import-unshown" aria-labelledby="import-unshown-heading">
                 {unshown.map((part, i) => (
+                  <li key={`${i}:${part}`}>{part}</li>
+                ))}
+              </ul>
+            </>
+          )}
+          {keptAsItIs.length > 0 && (
+            <>
+              <p id="import-kept-heading" className="import-unshown-heading">
+                Kept from your earlier JSON Resume import, as this file cannot hold them (a part of an entry
+                goes with its entry if the file leaves that entry out); still not shown here, and written back
+                when you export JSON Resume. To drop them, import a JSON Resume file without them:
+              </p>
+              <ul className="import-unshown" aria-labelledby="import-kept-heading">
+                {keptAsItIs.map((part, i) => (
                   <li key={`${i}:${part}`}>{part}</li>
                 ))}
               </ul>

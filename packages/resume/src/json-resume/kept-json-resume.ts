@@ -1,6 +1,6 @@
 /**
  * A JSON Resume import loses nothing: what the data model has no field for
- * (a phone number, a volunteer section, a work item's `url`, `meta`, keys of
+ * (a picture, a volunteer section, a work item's `url`, `meta`, keys of
  * the document's own) is kept verbatim with the resume, and export writes it
  * back (docs/resume-api.md, "JSON Resume export and import"). Each entry keeps
  * its item as the document had it and its place in the document's list; the

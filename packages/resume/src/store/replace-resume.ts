@@ -21,7 +21,10 @@ const TABLES = [
  * version trigger): first every collection's create lock, then every existing
  * row, and only then the first write. What a JSON Resume import keeps
  * (`kept`) is written with it: each entry's item beside the entry, the rest
- * of the document in its own row; an import without it leaves none.
+ * of the document in its own row. An import of the service's own JSON (no
+ * `kept`), which cannot carry any of it, leaves what an earlier JSON Resume
+ * import kept as it was: the document's row, and each item with the entry it
+ * stays; a restore of a backup must not drop what the backup never held.
  */
 export async function replaceWholeResume(
   db: Database,
@@ -65,7 +68,9 @@ export async function replaceWholeResume(
             // An entry found unchanged is written as it was: its days, where the import read only their year.
             ...(replaced[position]?.unchanged ?? entry),
             id: replaced[position]?.id ?? null,
-            json_resume: kept ? { position, item: kept.items[collection.name][position] } : null,
+            json_resume: kept
+              ? { position, item: kept.items[collection.name][position] }
+              : (replaced[position]?.jsonResume ?? null),
           })),
         ),
       );
@@ -77,17 +82,20 @@ export async function replaceWholeResume(
         userId,
         JSON.stringify(kept.document),
       );
-    } else {
-      await tx.query(`DELETE FROM resume.json_resume_documents WHERE user_id = $1`, userId);
     }
     return getWholeResume(tx, userId);
   });
 }
 
-/** A deleted entry an imported one stays: its id, and its fields as they were when the import left it unchanged. */
+/**
+ * A deleted entry an imported one stays: its id, its fields as they were when
+ * the import left it unchanged, and what an earlier JSON Resume import kept
+ * of its item (`json_resume`), for an import that keeps nothing of its own.
+ */
 interface KeptEntry {
   id: string;
   unchanged?: Record<string, unknown>;
+  jsonResume?: unknown;
 }
 
 /**
@@ -125,13 +133,15 @@ async function deleteEntriesKeepingIds(
     matched: string;
     identity: string;
     stored: string | null;
+    json_resume: string | null;
   }>(
     tx,
     `WITH replaced AS (DELETE FROM ${table.table} t WHERE t.user_id = $1
-                       RETURNING t.id::text AS id, t.seq, ${compared("t")}, ${storedOf("t")} AS stored)
-     SELECT id, matched, identity, stored, 0 AS n, seq FROM replaced
+                       RETURNING t.id::text AS id, t.seq, ${compared("t")}, ${storedOf("t")} AS stored,
+                                 t.json_resume::text AS json_resume)
+     SELECT id, matched, identity, stored, json_resume, 0 AS n, seq FROM replaced
      UNION ALL
-     SELECT NULL, ${compared("r")}, NULL, e.n, NULL
+     SELECT NULL, ${compared("r")}, NULL, NULL, e.n, NULL
        FROM json_array_elements($2::json) WITH ORDINALITY AS e(item, n),
             json_populate_record(null::${table.table}, e.item) AS r
      ORDER BY n, seq`,
@@ -144,7 +154,12 @@ async function deleteEntriesKeepingIds(
   const taken = new Set<number>();
   const keep = (position: number, old: number, unchanged?: Record<string, unknown>) => {
     taken.add(old);
-    kept[position] = { id: deleted[old]!.id!, ...(unchanged && { unchanged }) };
+    const { id, json_resume } = deleted[old]!;
+    kept[position] = {
+      id: id!,
+      ...(unchanged && { unchanged }),
+      ...(json_resume !== null && { jsonResume: JSON.parse(json_resume) as unknown }),
+    };
   };
   // An id two entries of the file carry says neither is that entry: they pair by content, as the rest.
   const carriers = new Map<string, number>();
