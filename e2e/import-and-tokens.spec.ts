@@ -190,6 +190,35 @@ test("a resume.json import says what an earlier JSON Resume import kept stays, a
   await expect(kept.getByRole("listitem")).toHaveText(["1 volunteer entry", "picture", "Twitter profile"]);
 });
 
+test("a file past the import's 1 MiB limit is said in words, as chosen or as sent, and changes nothing", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("large"));
+  await page.getByRole("button", { name: "Import…" }).click();
+  const panel = page.getByRole("region", { name: "Import a resume" });
+  const MiB = 1024 * 1024;
+  /** A JSON Resume file of exactly `bytes` bytes. */
+  const fileOf = (bytes: number) => {
+    const empty = JSON.stringify({ basics: { name: "Big", summary: "" } });
+    return JSON.stringify({ basics: { name: "Big", summary: "x".repeat(bytes - empty.length) } });
+  };
+
+  await chooseFile(page, "huge.json", fileOf(MiB + 1));
+  await expect(panel.getByRole("alert")).toHaveText(
+    "huge.json is 1.1 MiB: an import takes a file of at most 1 MiB. Nothing was changed.",
+  );
+  await expect(panel.getByRole("button", { name: "Replace my resume" })).toBeDisabled();
+
+  // Within the limit as a file, past it once wrapped in the request: the server's 413, in words.
+  await chooseFile(page, "almost.json", fileOf(MiB - 8));
+  await panel.getByRole("button", { name: "Replace my resume" }).click();
+  await expect(panel.getByRole("alert")).toHaveText(
+    "The file is larger than an import takes (at most 1 MiB as sent), so nothing was changed. " +
+      "Make it smaller and try again.",
+  );
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue("");
+});
+
 test("a file chosen while the one before is still being read is the one shown and imported", async ({
   page,
 }) => {

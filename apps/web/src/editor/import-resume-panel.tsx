@@ -2,7 +2,13 @@
 import { useEffect, useMemo, useRef, useState, type ChangeEvent } from "react";
 import { namedFindings, repeatedMembers, roundedNumbers } from "@app/rest/json-text";
 import { formatDocumentPath } from "@app/rest/paths";
-import { COLLECTIONS, JSON_RESUME_SECTIONS, unshownPartsOf, type WholeResume } from "@app/resume/client";
+import {
+  COLLECTIONS,
+  JSON_RESUME_SECTIONS,
+  LIMITS,
+  unshownPartsOf,
+  type WholeResume,
+} from "@app/resume/client";
 import { SECTIONS } from "./field-specs.ts";
 import { api } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
@@ -15,6 +21,11 @@ const JSON_RESUME_ROOTS = new Set<string>(JSON_RESUME_SECTIONS.map((s) => s.sect
 const NATIVE_ONLY_KEYS = ["profile", ...COLLECTIONS.map((c) => c.name)].filter(
   (key) => !JSON_RESUME_ROOTS.has(key),
 );
+
+/** The import's body limit in words, as docs/resume-api.md gives it. */
+const IMPORT_LIMIT = `${LIMITS.importBodyBytes / 1024 / 1024} MiB`;
+/** A file's size in MiB, to one decimal place, rounded up: a file just over the limit never reads as at it. */
+const mebibytes = (bytes: number) => `${Math.ceil((bytes / 1024 / 1024) * 10) / 10} MiB`;
 
 const isObject = (value: unknown): value is Document =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -116,6 +127,15 @@ export default function ImportResumePanel({
     const choice = ++choicesRef.current;
     const file = event.target.files?.[0];
     if (!file) return;
+    // The server refuses a body past the limit whatever it holds (REST too): said before it is read or sent.
+    if (file.size > LIMITS.importBodyBytes) {
+      setProblem(
+        `${file.name} is ${mebibytes(file.size)}: an import takes a file of at most ${IMPORT_LIMIT}. ` +
+          "Nothing was changed.",
+      );
+      event.target.value = "";
+      return;
+    }
     let text = "";
     let parsed: unknown = null;
     try {
@@ -163,7 +183,11 @@ export default function ImportResumePanel({
       setProblem(
         failure.kind === "invalid"
           ? "The file was refused; nothing was changed. Fix these and try again:"
-          : failure.message,
+          : failure.kind === "too-large"
+            ? // Sent with the import's wrapping, a file just under the limit can still be over it.
+              `The file is larger than an import takes (at most ${IMPORT_LIMIT} as sent), so nothing was ` +
+              "changed. Make it smaller and try again."
+            : failure.message,
       );
     } finally {
       setBusy(false);

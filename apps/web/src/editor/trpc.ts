@@ -79,7 +79,7 @@ export function forgetIdempotencyKey(draftKey: string): void {
 export const isNotFound = (error: unknown): boolean => describeFailure(error).kind === "gone";
 
 export interface SaveFailure {
-  kind: "invalid" | "signed-out" | "offline" | "conflict" | "changed" | "gone" | "other";
+  kind: "invalid" | "signed-out" | "offline" | "conflict" | "changed" | "gone" | "too-large" | "other";
   message: string;
   /** Field path -> message, from the server's `issues`. */
   fieldErrors: Record<string, string>;
@@ -115,6 +115,13 @@ export function describeFailure(error: unknown): SaveFailure {
       return { kind: "gone", message, fieldErrors };
     case 409:
       return { kind: "conflict", message, fieldErrors };
+    case 413:
+      // The server's own word for it is a code ("PAYLOAD_TOO_LARGE"): said in words, as the REST 413 says it.
+      return {
+        kind: "too-large",
+        message: "This is larger than the server takes, so nothing was saved.",
+        fieldErrors,
+      };
     case 412:
       return {
         kind: "changed",
