@@ -316,6 +316,27 @@ describe("PUT /me/resume", () => {
     expect(await storedRows(userId)).toEqual(before);
   });
 
+  it("reads a body that starts with a UTF-8 byte order mark, as Windows tools write files: the import and a single route", async () => {
+    const { api } = await signedIn();
+    const bom = (value: unknown) =>
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(value))]);
+    const document = {
+      basics: { name: "Bom Person" },
+      work: [{ name: "Acme", position: "Engineer", startDate: "2020-01" }],
+    };
+    const imported = await api.put<{ resume: { profile: { name: string } } }>(
+      "/me/resume?format=jsonresume",
+      bom(document),
+    );
+    expect(imported.status).toBe(200);
+    expect(imported.body.resume.profile.name).toBe("Bom Person");
+    const created = await api.post<{ name: string }>("/me/skills", bom({ name: "Go", category: "language" }));
+    expect([created.status, created.body.name]).toEqual([201, "Go"]);
+    // Only at the start: one anywhere else is no JSON.
+    const inside = Buffer.concat([Buffer.from("{"), bom({}).subarray(0, 3), Buffer.from('"name":"X"}')]);
+    expect((await api.put("/me/profile", inside)).status).toBe(400);
+  });
+
   it("refuses a number JSON parsing reads as another, at the document's own path", async () => {
     const { api, userId } = await signedIn();
     await fillResume(api);

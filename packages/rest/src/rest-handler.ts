@@ -119,7 +119,9 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
         }
         // Decoded as it is, not with U+FFFD for what is not UTF-8: that would be stored as if sent.
         if (!isUtf8(bytes)) return errorAnswer(400, "the body is not UTF-8, as JSON must be");
-        text = bytes.toString("utf8");
+        // A leading byte order mark, as Windows tools write one, is no part of the JSON text: RFC 8259
+        // (8.1) lets a parser ignore it, and the editor's file reader does.
+        text = bytes.toString("utf8").replace(/^\uFEFF/, "");
       }
     }
     return answerCall(route, match.parameters, target, text, call);
