@@ -340,6 +340,51 @@ describe("JSON Resume import", () => {
   });
 });
 
+describe("JSON Resume files as other tools write them", () => {
+  it('reads work[].company as the name, a timestamp as its day, an end of "present" as none, and loses nothing', () => {
+    const document = {
+      basics: { name: "Old Schema" },
+      work: [
+        {
+          company: "Pied Piper",
+          position: "CEO",
+          startDate: "2019-03-01T00:00:00.000Z",
+          endDate: "Present",
+        },
+        {
+          name: "Hooli",
+          company: "Hooli XYZ",
+          position: "Engineer",
+          startDate: "2017-06-15T09:30:00+02:00",
+          endDate: "PRESENT ",
+        },
+      ],
+      certificates: [{ name: "CKA", issuer: "CNCF", date: "2020-05-04T00:00:00Z" }],
+    };
+    const { resume, ignored, kept } = readResumeImport("jsonresume", structuredClone(document));
+    expect(resume.experience).toMatchObject([
+      { organization: "Pied Piper", start_date: "2019-03-01", end_date: null, date_precision: "month" },
+      { organization: "Hooli", start_date: "2017-06-15", end_date: null },
+    ]);
+    expect(resume.certifications).toMatchObject([{ issue_date: "2020-05-04" }]);
+    // `company` beside a `name` is a key of the item's own, kept as any other.
+    expect(ignored).toEqual(["work[1].company"]);
+    expect(kept?.items.experience[0]).toEqual(document.work[0]);
+  });
+
+  it("says a required field left out is required, at the document's own path (company where it stood for name)", () => {
+    expect(importIssues("jsonresume", { work: [{ position: "CEO", startDate: "2019" }] })).toEqual([
+      { path: "work[0].name", message: "is required" },
+    ]);
+    expect(
+      importIssues("jsonresume", { work: [{ company: 7, position: "CEO", startDate: "2019" }] }),
+    ).toEqual([{ path: "work[0].company", message: expect.stringMatching(/expected string/) }]);
+    expect(importIssues("json", { skills: [{ category: "tool" }] })).toEqual([
+      { path: "skills[0].name", message: "is required" },
+    ]);
+  });
+});
+
 describe("the service's own JSON", () => {
   it("imports what GET /me/resume answers, server fields ignored but each entry's id told apart", () => {
     const resume = storedResume();

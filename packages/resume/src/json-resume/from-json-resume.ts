@@ -8,6 +8,7 @@ import {
   datedInYears,
   fullDate,
   isJsonObject,
+  isPresent,
   PROFILE_FIELDS,
   profileLinkName,
   SECTIONS,
@@ -171,6 +172,8 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
   // ---------------------------------------------------------------- sections -> collections
   /** Work items whose responsibilities came from `summary`. */
   const summaryAsResponsibility = new Set<number>();
+  /** Work items named by `company`, the older schema's name for `name`. */
+  const companyAsName = new Set<number>();
   for (const mapping of SECTIONS) {
     const { collection, section, fields } = mapping;
     const container = section.length === 1 ? document : extension;
@@ -183,8 +186,21 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
     );
     resume[collection] = items.map((item, i) => {
       const entry: JsonObject = {};
+      const used = Object.values(fields);
       for (const [field, key] of Object.entries(fields)) {
-        const value = item[key];
+        let value = item[key];
+        if (
+          collection === "experience" &&
+          key === "name" &&
+          value === undefined &&
+          item.company !== undefined
+        ) {
+          value = item.company;
+          companyAsName.add(i);
+          used.push("company");
+        }
+        // "present" (any case) is how many tools write a current role's end: none.
+        if (field === "end_date" && isPresent(value)) value = null;
         entry[field] = DATE_FIELDS.has(field) ? fullDate(value) : value;
       }
       if (datedInYears(item, mapping)) entry.date_precision = "year";
@@ -192,7 +208,6 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
         entry.category ??= "tool";
         entry.proficiency = proficiencyOf(entry.proficiency);
       }
-      const used = Object.values(fields);
       if (collection === "experience" && item["x-responsibilities"] === undefined && item.summary) {
         entry.responsibilities = [item.summary];
         summaryAsResponsibility.add(i);
@@ -224,6 +239,8 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
     if (field === undefined) return [...mapping.section, index];
     if (field === "responsibilities" && summaryAsResponsibility.has(index as number))
       return [...mapping.section, index, "summary"];
+    if (field === "organization" && companyAsName.has(index as number))
+      return [...mapping.section, index, "company"];
     return [...mapping.section, index, mapping.fields[field] ?? field, ...deeper];
   }
 

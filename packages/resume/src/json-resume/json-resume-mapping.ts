@@ -115,17 +115,30 @@ export const DATE_FIELDS: ReadonlySet<string> = new Set([
   "target_date",
 ]);
 
-/** `2014` and `2014-06` mean their first day, trimmed as every date is; anything else is left for validation to judge. */
+/** An end date written as a word, as many tools write a current role's (`"Present"`): no end. */
+export const isPresent = (value: unknown): boolean =>
+  typeof value === "string" && value.trim().toLowerCase() === "present";
+
+/** A full ISO timestamp, as tools that store a Date write one (`2019-03-01T00:00:00.000Z`). */
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * `2014` and `2014-06` mean their first day, and a timestamp the day it
+ * writes (not moved to another time zone's), trimmed as every date is;
+ * anything else is left for validation to judge.
+ */
 export function fullDate(value: unknown): unknown {
   if (typeof value !== "string") return value;
   const date = value.trim();
   if (/^\d{4}$/.test(date)) return `${date}-01-01`;
   if (/^\d{4}-\d{2}$/.test(date)) return `${date}-01`;
+  const timestamp = TIMESTAMP.exec(date);
+  if (timestamp) return timestamp[1];
   return value;
 }
 
 const absent = (value: unknown) =>
-  value === undefined || value === null || (typeof value === "string" && !value.trim());
+  value === undefined || value === null || (typeof value === "string" && !value.trim()) || isPresent(value);
 
 /** Whether an item gives dates, and every one as a year alone (`"2014"`): its entry reads them as years. */
 export function datedInYears(item: Record<string, unknown>, { fields }: SectionMapping): boolean {
