@@ -16,7 +16,8 @@ let second: WebServer;
 let stop: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  ({ first, second, stop } = await startTwoResumeApis());
+  // The public rate limit has its own test (public-rate-limit.test.ts): the share link pages here are out of its way.
+  ({ first, second, stop } = await startTwoResumeApis({ publicRateLimitPerMinute: 100_000 }));
 });
 
 afterAll(() => stop?.());
