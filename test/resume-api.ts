@@ -1,6 +1,6 @@
 import pg from "pg";
 import { inject } from "vitest";
-import { createTokenVerifier, resolveAuthSetup } from "@app/auth";
+import { createTokenVerifier, resolveAuthSetup, type TokenVerifierConfig } from "@app/auth";
 import { createDatabase, isDatabaseReachable } from "@app/db";
 import { CLIENT_ADDRESS_REQUESTS } from "@app/resume";
 import { createLogger } from "@app/service";
@@ -29,6 +29,8 @@ export interface ResumeApiOptions {
   trustedProxies?: string[];
   /** PUBLIC_URL; unset: the API's own address. */
   publicUrl?: string;
+  /** Another identity provider than the local issuer. */
+  verifier?: TokenVerifierConfig;
 }
 
 /**
@@ -50,7 +52,7 @@ export async function startResumeApi(options: ResumeApiOptions = {}): Promise<We
   const ownUrl = `http://127.0.0.1:${port}`;
   const api = createResumeApi({
     db,
-    identify: createIdentify(createTokenVerifier(auth.verifier), accessTokenFinder(db)),
+    identify: createIdentify(createTokenVerifier(options.verifier ?? auth.verifier), accessTokenFinder(db)),
     rateLimit: createSharedRateLimit(db, options.rateLimitPerMinute ?? 300),
     answerCache,
     publicUrl: options.publicUrl ?? ownUrl,

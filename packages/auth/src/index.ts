@@ -3,6 +3,7 @@ export { loadLocalIssuer, type LocalIssuer } from "./local-issuer.ts";
 export {
   AuthenticationError,
   createTokenVerifier,
+  IdentityProviderUnavailable,
   type AuthenticationFailure,
   type KeySource,
   type TokenVerifier,

@@ -34,6 +34,19 @@ export class AuthenticationError extends Error {
   }
 }
 
+/**
+ * The identity provider's keys could not be read (its JWKS URL refused,
+ * timed out or answered no key set): nothing is known of the token, which
+ * may well be good. Not an AuthenticationError: the service is unavailable
+ * (a 503), not the caller unauthenticated.
+ */
+export class IdentityProviderUnavailable extends Error {
+  override name = "IdentityProviderUnavailable";
+  constructor(cause: unknown) {
+    super("the identity provider's keys could not be read", { cause });
+  }
+}
+
 export interface VerifiedIdentity {
   userId: string;
 }
@@ -80,7 +93,7 @@ export function createTokenVerifier(
       if (expiresAtMs > nowMs) verified.set(token, payload.sub, expiresAtMs, nowMs);
       return { userId: payload.sub };
     } catch (error) {
-      if (error instanceof AuthenticationError) throw error;
+      if (error instanceof AuthenticationError || error instanceof IdentityProviderUnavailable) throw error;
       if (error instanceof errors.JWTExpired) {
         throw new AuthenticationError("expired_token", "the token has expired");
       }
@@ -121,8 +134,26 @@ function bearerToken(header: string | null | undefined): string {
 type KeyInput = JWTVerifyGetKey | Awaited<ReturnType<typeof importSPKI>>;
 
 function keyResolver(key: KeySource): Promise<KeyInput> {
-  if ("jwksUrl" in key) return Promise.resolve(createRemoteJWKSet(new URL(key.jwksUrl)));
+  if ("jwksUrl" in key)
+    return Promise.resolve(unavailableWhenUnread(createRemoteJWKSet(new URL(key.jwksUrl))));
   if ("jwks" in key) return Promise.resolve(createLocalJWKSet(key.jwks));
   // A PEM names no algorithm; try RS256 first and fall back to ES256.
   return importSPKI(key.publicKeyPem, "RS256").catch(() => importSPKI(key.publicKeyPem, "ES256"));
+}
+
+/**
+ * A remote key set whose failures to be read are IdentityProviderUnavailable:
+ * only a key set that was read and holds no key for the token (or several)
+ * says anything of the token.
+ */
+function unavailableWhenUnread(remote: JWTVerifyGetKey): JWTVerifyGetKey {
+  return async (header, token) => {
+    try {
+      return await remote(header, token);
+    } catch (error) {
+      if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys)
+        throw error;
+      throw new IdentityProviderUnavailable(error);
+    }
+  };
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AuthenticationError,
   createTokenVerifier,
+  IdentityProviderUnavailable,
   loadLocalIssuer,
   type LocalIssuer,
   type TokenVerifier,
@@ -279,6 +280,37 @@ describe("key sources", () => {
       await expect(remoteVerify(`Bearer ${await sign("remote-2")}`)).rejects.toBeInstanceOf(
         AuthenticationError,
       );
+    });
+
+    it("says the provider is unavailable, not the token invalid, when its key set cannot be read", async () => {
+      const token = await new SignJWT({ sub: "carol" })
+        .setProtectedHeader({ alg: "RS256", kid: "remote-1" })
+        .setIssuer("https://idp.test")
+        .setAudience("resume-api")
+        .setExpirationTime("5m")
+        .sign(key);
+      // A port nothing listens on (this server's, closed), and a provider that answers 503.
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+      const closedPort = (closed.address() as AddressInfo).port;
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      const failing = createServer((_req, res) => res.writeHead(503).end());
+      await new Promise<void>((resolve) => failing.listen(0, "127.0.0.1", resolve));
+      try {
+        for (const url of [
+          `http://127.0.0.1:${closedPort}/.well-known/jwks.json`,
+          `http://127.0.0.1:${(failing.address() as AddressInfo).port}/.well-known/jwks.json`,
+        ]) {
+          const verify = createTokenVerifier({
+            issuer: "https://idp.test",
+            audience: "resume-api",
+            key: { jwksUrl: url },
+          });
+          await expect(verify(`Bearer ${token}`), url).rejects.toBeInstanceOf(IdentityProviderUnavailable);
+        }
+      } finally {
+        await new Promise<void>((resolve) => failing.close(() => resolve()));
+      }
     });
   });
 });

@@ -1,5 +1,6 @@
-import { AuthenticationError, type TokenVerifier } from "@app/auth";
+import { AuthenticationError, IdentityProviderUnavailable, type TokenVerifier } from "@app/auth";
 import { batchCalls, withTimeout, type Database } from "@app/db";
+import { serviceUnavailable } from "@app/rest";
 import {
   ACCESS_TOKEN_PREFIX,
   findAccessTokens,
@@ -36,13 +37,17 @@ export function accessTokenFinder(db: Database): FindAccessToken {
   return batchCalls((tokens: string[]) => withTimeout(findAccessTokens(db, tokens), ACCESS_TOKEN_TIMEOUT_MS));
 }
 
+const PROVIDER_UNAVAILABLE =
+  "the sign-in provider could not be reached to check the token; try again shortly";
+
 const PERSONAL_TOKEN = new RegExp(`^Bearer +(${ACCESS_TOKEN_PREFIX}[^ ]+) *$`, "i");
 
 /**
  * One verifier for REST and the editor: a personal access token (`rsm_...`)
  * or the sign-in provider's JWT. Only the editor's calls (its tRPC transport,
  * its downloads from GET /me/resume) may carry its token in the session cookie
- * instead of the Authorization header.
+ * instead of the Authorization header. A token that cannot be checked, the
+ * provider's keys unreadable, is a 503 (a DomainError), not an identity.
  */
 export function createIdentify(verify: TokenVerifier, findAccessToken: FindAccessToken): Identify {
   return async (headers, { acceptSessionCookie = false } = {}) => {
@@ -57,6 +62,8 @@ export function createIdentify(verify: TokenVerifier, findAccessToken: FindAcces
       return await verify(authorization);
     } catch (error) {
       if (error instanceof AuthenticationError) return error;
+      // A token that could not be checked is no bad token: the caller is told to try again, not to sign in.
+      if (error instanceof IdentityProviderUnavailable) throw serviceUnavailable(PROVIDER_UNAVAILABLE, error);
       throw error;
     }
   };

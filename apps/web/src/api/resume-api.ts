@@ -12,6 +12,7 @@ import {
 import {
   apiErrorOf,
   ClientAbortedError,
+  DomainError,
   createResponseControl,
   createRestHandler,
   errorAnswer,
@@ -456,13 +457,15 @@ function trpcBodyLimitOf(table: RouteTable, procedurePath: string): number {
 /**
  * The caller, for a procedure's context. A personal access token is looked up
  * in the database; when that cannot answer, the request is a 503 like any
- * other the database cannot serve (tRPC makes anything else thrown while
- * building a context a 500).
+ * other the database cannot serve, and so is a token the sign-in provider's
+ * keys could not be read to check (identify's DomainError); tRPC makes
+ * anything else thrown while building a context a 500.
  */
 async function identityForProcedure(identity: Promise<Identity>): Promise<Identity> {
   try {
     return await identity;
   } catch (error) {
+    if (error instanceof DomainError) throw trpcErrorOf(error);
     if (!isDatabaseUnavailable(error)) throw error;
     throw trpcErrorOf(serviceUnavailable(undefined, error));
   }
