@@ -100,6 +100,8 @@ export function createServiceServer({
   answersCarryRequestId = false,
 }: ServiceServerOptions): ServiceServer {
   let draining = false;
+  /** The listener has closed: a connection that goes idle from now on is closed at once. */
+  let closing = false;
   const sockets = new Map<net.Socket, TrackedSocket>();
   /** Each answer's request, for a refusal the server writes on the socket itself (408). */
   const records = new WeakMap<http.ServerResponse, RequestRecord>();
@@ -149,7 +151,12 @@ export function createServiceServer({
     res.once("close", () => {
       if (socket) {
         socket.answering.splice(socket.answering.indexOf(res), 1);
-        if (socket.answering.length === 0) socket.bytesWhenIdle = req.socket.bytesRead;
+        if (socket.answering.length === 0) {
+          socket.bytesWhenIdle = req.socket.bytesRead;
+          // An answer whose headers went out before the drain said keep-alive: its connection,
+          // idle now, would stay open until the deadline below.
+          if (closing) req.socket.destroy();
+        }
       }
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const status = res.writableFinished ? res.statusCode : (record.refusedWith ?? 499);
@@ -239,6 +246,7 @@ export function createServiceServer({
     // net.Server's close: stop listening only. http.Server's would also close
     // "idle" connections, among them some whose next request has arrived.
     const closed = new Promise((resolve) => net.Server.prototype.close.call(server, resolve));
+    closing = true;
     for (const [socket, state] of sockets) {
       if (state.answering.length === 0 && socket.bytesRead === state.bytesWhenIdle) socket.destroy();
     }

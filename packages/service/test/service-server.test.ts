@@ -8,14 +8,16 @@ import { createServiceServer, type ServiceServer } from "../src/service-server.t
 
 const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
 
-/** A service server whose requests to /wait are answered only when the test says so. */
+/** A service server whose requests to /wait and /stream are answered only when the test says so. */
 async function startGatedServer() {
   const waiting: (() => void)[] = [];
   const service = createServiceServer({
     logger: createLogger("test", { destination: silent }),
     refusedRequest: (_status, message) => ({ headers: {}, body: message }),
     async handle(req, res) {
-      if (req.url === "/wait") await new Promise<void>((resolve) => waiting.push(resolve));
+      // /stream: its headers and a first part go out at once, the rest when the test says so.
+      if (req.url === "/stream") res.writeHead(200, { "content-type": "text/plain" }).write("first ");
+      if (req.url !== "/") await new Promise<void>((resolve) => waiting.push(resolve));
       res.end("answered");
     },
   });
@@ -66,6 +68,32 @@ describe("service server, drained shutdown", () => {
     gated.waiting[0]!();
     expect(await inFlight).toEqual({ status: 200, connection: "close", body: "answered" });
     await drained;
+  });
+
+  it("closes a keep-alive connection whose answer's headers went out before the drain once that answer ends", async () => {
+    const gated = await startGatedServer();
+    service = gated.service;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    agents.push(agent);
+    const response = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get({ host: "127.0.0.1", port: gated.port, path: "/stream", agent }, resolve).on("error", reject),
+    );
+    // Too late for Connection: close: the answer says keep-alive, and the listener closes under it.
+    expect(response.headers.connection).toBe("keep-alive");
+    const socketClosed = once(response.socket, "close");
+    const drained = service.drain(100);
+    let body = "";
+    response.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
+    // The answer ends after the drain's wait, once the listener has closed.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    gated.waiting[0]!();
+    await once(response, "end");
+    expect(body).toBe("first answered");
+    // Before, the idle connection stayed open until the requests' deadline, 35 s later.
+    const soon = new Promise((resolve) => setTimeout(() => resolve("still open after 2 s"), 2_000));
+    expect(await Promise.race([Promise.all([socketClosed, drained]).then(() => "closed"), soon])).toBe(
+      "closed",
+    );
   });
 });
 
