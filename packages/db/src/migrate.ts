@@ -36,18 +36,32 @@ interface AppliedRow {
   finished_at: Date | null;
 }
 
+/** How long a migration waits for a lock the running services hold before it gives up (rolled back). */
+const MIGRATION_LOCK_TIMEOUT = "10s";
+
 /**
  * Applies pending migrations, each in its own transaction, and records them in
  * `_prisma_migrations` the way `prisma migrate deploy` does. Refuses to run when
  * an applied migration's file changed or an earlier attempt left one unfinished.
  * Returns the names of the migrations it applied.
+ *
+ * Everything it holds is held by a transaction, never by the session: through
+ * PgBouncer in transaction mode a session's advisory lock stays on the server
+ * connection PgBouncer keeps, and the next run waits for it for ever. Each
+ * migration's transaction takes the lock `prisma migrate deploy` takes, then
+ * looks whether another runner applied it meanwhile. It runs without the
+ * role's statement timeout (a migration may take long) but gives up on a lock
+ * the services hold for MIGRATION_LOCK_TIMEOUT, rather than queue every
+ * statement of theirs behind its wait.
  */
 export async function migrateDatabase(connectionString: string, directory: string): Promise<string[]> {
   const migrations = await readMigrations(directory);
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
-    await client.query("SELECT pg_advisory_lock($1)", [PRISMA_MIGRATE_LOCK_KEY]);
+    // Made and read under the lock too: two runners' CREATE TABLE IF NOT EXISTS at once collide.
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock($1)", [PRISMA_MIGRATE_LOCK_KEY]);
     await client.query(`
       CREATE TABLE IF NOT EXISTS _prisma_migrations (
         id                  VARCHAR(36) PRIMARY KEY NOT NULL,
@@ -62,6 +76,7 @@ export async function migrateDatabase(connectionString: string, directory: strin
     const { rows } = await client.query<AppliedRow>(
       "SELECT migration_name, checksum, finished_at FROM _prisma_migrations WHERE rolled_back_at IS NULL",
     );
+    await client.query("COMMIT");
     const applied = new Map(rows.map((r) => [r.migration_name, r]));
 
     for (const m of migrations) {
@@ -80,9 +95,22 @@ export async function migrateDatabase(connectionString: string, directory: strin
     }
 
     const pending = migrations.filter((m) => !applied.has(m.name));
+    const appliedHere: string[] = [];
     for (const m of pending) {
       await client.query("BEGIN");
       try {
+        await client.query("SELECT pg_advisory_xact_lock($1)", [PRISMA_MIGRATE_LOCK_KEY]);
+        await client.query("SET LOCAL statement_timeout = 0");
+        await client.query(`SET LOCAL lock_timeout = '${MIGRATION_LOCK_TIMEOUT}'`);
+        const { rowCount } = await client.query(
+          "SELECT 1 FROM _prisma_migrations WHERE migration_name = $1 AND rolled_back_at IS NULL",
+          [m.name],
+        );
+        if (rowCount) {
+          // Applied by another runner while this one waited for the lock.
+          await client.query("COMMIT");
+          continue;
+        }
         await client.query(m.sql);
         await client.query(
           `INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
@@ -90,14 +118,19 @@ export async function migrateDatabase(connectionString: string, directory: strin
           [randomUUID(), m.checksum, m.name],
         );
         await client.query("COMMIT");
+        appliedHere.push(m.name);
       } catch (error) {
         await client.query("ROLLBACK");
+        const lockWait = (error as { code?: string }).code === "55P03";
         throw new MigrationError(
-          `migration ${m.name} failed and was rolled back: ${(error as Error).message}`,
+          `migration ${m.name} failed and was rolled back: ${(error as Error).message}` +
+            (lockWait
+              ? `; a lock it needs was held for ${MIGRATION_LOCK_TIMEOUT} (by the running services, or another session): run it again`
+              : ""),
         );
       }
     }
-    return pending.map((m) => m.name);
+    return appliedHere;
   } finally {
     await client.end();
   }

@@ -1,9 +1,12 @@
-import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { queryRows as query } from "../../../test/postgres-admin.ts";
 import { afterEach, describe, expect, it } from "vitest";
 import { findRepoRoot, migrateDatabase, migrationsDirectory, readMigrations } from "../src/index.ts";
+import { MigrationError } from "../src/migrate.ts";
+import { pgbouncerBinary, startPgBouncer } from "../../../test/pgbouncer.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../../../test/scratch-database.ts";
 
 const directory = migrationsDirectory(findRepoRoot());
@@ -103,6 +106,63 @@ describe("migrateDatabase", () => {
     );
     expect(rows.map((r) => r.migration_name).sort()).toEqual(names);
   });
+
+  it.skipIf(!pgbouncerBinary)(
+    "runs through PgBouncer in transaction mode again and again: it leaves no lock behind (skipped without pgbouncer)",
+    async () => {
+      const url = await emptyDatabase();
+      const bouncer = await startPgBouncer(url, { poolSize: 2 });
+      try {
+        const names = (await readMigrations(directory)).map((m) => m.name);
+        expect(await migrateDatabase(bouncer.url, directory)).toEqual(names);
+        // Before, the first run's session lock stayed on a server connection PgBouncer kept: this one waited for ever.
+        const again = migrateDatabase(bouncer.url, directory);
+        const waited = new Promise((resolve) =>
+          setTimeout(() => resolve("still waiting after 10 s"), 10_000),
+        );
+        expect(await Promise.race([again, waited])).toEqual([]);
+        const locks = await query<{ n: number }>(
+          url,
+          "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = 72707369",
+        );
+        expect(locks).toEqual([{ n: 0 }]);
+      } finally {
+        await bouncer.stop();
+      }
+    },
+  );
+
+  it("gives up a migration whose lock another session holds past 10 s, rolled back, saying to run it again", async () => {
+    const url = await emptyDatabase();
+    const migrations = await mkdtemp(path.join(tmpdir(), "migrations-"));
+    await cp(directory, migrations, { recursive: true });
+    const waiting = path.join(migrations, "99991231000000_waits_for_a_lock");
+    await mkdir(waiting);
+    await writeFile(
+      path.join(waiting, "migration.sql"),
+      "ALTER TABLE resume.profiles ADD COLUMN waited text;",
+    );
+    const names = (await readMigrations(migrations)).map((m) => m.name);
+    expect(await migrateDatabase(url, directory)).toEqual(names.slice(0, -1));
+
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query("LOCK TABLE resume.profiles IN ACCESS SHARE MODE");
+      const failure = await migrateDatabase(url, migrations).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(MigrationError);
+      expect(String(failure)).toMatch(
+        /migration 99991231000000_waits_for_a_lock failed and was rolled back: .*lock.*; a lock it needs was held for 10s .*: run it again/,
+      );
+    } finally {
+      await holder.end();
+    }
+    expect(await migrateDatabase(url, migrations)).toEqual(["99991231000000_waits_for_a_lock"]);
+  }, 30_000);
 });
 
 /** A new database migrated up to, not including, the migration whose name starts with `stamp`. */
