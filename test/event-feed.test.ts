@@ -306,6 +306,25 @@ describe("GET /events", () => {
     await exited;
     expect(performance.now() - signalled).toBeLessThan(drainMs + 2_000);
   });
+
+  it("lets a wait sent while it drains wait as any, not answer at once, until the listener closes", async () => {
+    const drainMs = 3_000;
+    const { child, client } = await startInstance({ SHUTDOWN_DRAIN_MS: String(drainMs) });
+    const cursor = await endOfFeed(client);
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A reader the load balancer sent back here: answered at once, it would ask again and again.
+    const sent = performance.now();
+    const short = await client.get<FeedPage>(`/events?after=${cursor}&wait_seconds=1`);
+    expect(short.body).toEqual({ items: [], next_cursor: cursor });
+    expect(performance.now() - sent).toBeGreaterThan(900);
+    // One that would wait past the drain is answered when the listener closes.
+    const long = await client.get<FeedPage>(`/events?after=${cursor}&wait_seconds=30`);
+    expect(long.body).toEqual({ items: [], next_cursor: cursor });
+    await exited;
+    expect(performance.now() - sent).toBeLessThan(drainMs + 2_000);
+  });
 });
 
 describe("hold.expired", () => {

@@ -165,8 +165,21 @@ export function createLedgerServer({
       }
     },
   });
-  // A shutdown ends waiting GET /events at once, with their answer as it is.
-  return { ...service, drain: (drainMs) => (changes.stop(), service.drain(drainMs)) };
+  return {
+    ...service,
+    // A shutdown ends the GET /events waits under way at once, with their answer as it is, and those
+    // begun while it drains when the listener closes.
+    async drain(drainMs) {
+      changes.endWaits();
+      const closing = setTimeout(() => changes.stop(), drainMs);
+      try {
+        await service.drain(drainMs);
+      } finally {
+        clearTimeout(closing);
+        changes.stop();
+      }
+    },
+  };
 }
 
 /** AWS's error name in the body's `error` and in `x-amzn-ErrorType`, as API Gateway answers. */

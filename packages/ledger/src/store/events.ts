@@ -54,13 +54,16 @@ export async function readEvents(db: Database, after: string | undefined, limit:
 /** What a long poll waits on: the next sign of a change (or of the server stopping), or `ms`. */
 export interface ChangeSignal {
   next(ms: number): Promise<void>;
+  /** How often the waits under way were ended (a drain began): a wait ends when it moves. */
+  readonly endings: number;
   /** True once the server stops: waits end at once. */
   readonly stopped: boolean;
 }
 
 /**
  * readEvents, and with nothing new, again at each sign of a change until
- * `waitMs` has passed or the server stops: then the empty page as it is.
+ * `waitMs` has passed, or the waits under way are ended, or the server stops:
+ * then the empty page as it is.
  */
 export async function waitForEvents(
   db: Database,
@@ -70,8 +73,10 @@ export async function waitForEvents(
   waitMs: number,
 ): Promise<EventPage> {
   const until = Date.now() + waitMs;
+  const { endings } = changes;
   let page = await readEvents(db, after, limit);
-  while (page.items.length === 0 && after !== "end" && !changes.stopped && Date.now() < until) {
+  const waits = () => !changes.stopped && changes.endings === endings && Date.now() < until;
+  while (page.items.length === 0 && after !== "end" && waits()) {
     await changes.next(until - Date.now());
     page = await readEvents(db, after, limit);
   }
