@@ -67,6 +67,15 @@ describe("the plain-text resume", () => {
     expect(emojiLines.map((line) => graphemes(line).length)).toEqual([100, 50]);
   });
 
+  it("counts a long word's characters right across the lengths it reads them in (256 code units)", () => {
+    // Three code units a character: the 256th unit falls inside one, which must not be cut there.
+    const accented = "e\u0301\u0302".repeat(1_500);
+    const lines = summaryLines(accented);
+    expect(lines.join("")).toBe(accented);
+    for (const line of lines) expect(line).toMatch(/^(?:e\u0301\u0302)+$/u);
+    expect(lines.map((line) => graphemes(line).length)).toEqual([...Array(15).fill(100)]);
+  });
+
   it("keeps the spaces between words as typed, but where a line breaks; a no-break space does not break", () => {
     const typed = "Dr.\u00A0Ada  Lovelace\u3000東京\u3000大阪, 100\u202F% sure";
     expect(summaryLines(typed)).toEqual([typed]);

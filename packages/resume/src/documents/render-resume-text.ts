@@ -51,32 +51,44 @@ function wrap(text: string, { bullet = false } = {}): string[] {
     const continued = bullet && index > 0;
     const indent = continued || line.startsWith("- ") ? "  " : "";
     const lines: string[] = [];
+    // The line so far and its length, counted as its words come (a line counted again for each word
+    // was a segmentation of the whole line per word).
     let current = "";
+    let currentLength = 0;
     for (const { space, word } of wordsOf(line)) {
+      const wordLength = length(word);
       const prefix = lines.length || current || continued ? indent : "";
       let start = current ? `${current}${space}` : prefix;
-      if (length(`${start}${word}`) <= TEXT_LINE_LIMIT) {
+      let startLength = current ? currentLength + length(space) : prefix.length;
+      if (startLength + wordLength <= TEXT_LINE_LIMIT) {
         current = `${start}${word}`;
+        currentLength = startLength + wordLength;
         continue;
       }
-      if (length(`${indent}${word}`) <= TEXT_LINE_LIMIT) {
+      if (indent.length + wordLength <= TEXT_LINE_LIMIT) {
         lines.push(current);
         current = `${indent}${word}`;
+        currentLength = indent.length + wordLength;
         continue;
       }
       // A word longer than a line is cut between characters, never inside one (a Thai
       // consonant and its vowel sign, 👩‍💻): the first piece after what the line holds,
       // when a character of it fits there.
-      if (current && length(start) >= TEXT_LINE_LIMIT) {
+      if (current && startLength >= TEXT_LINE_LIMIT) {
         lines.push(current);
         start = indent;
+        startLength = indent.length;
       }
-      let rest = graphemes(`${start}${word}`);
-      while (rest.length > TEXT_LINE_LIMIT) {
-        lines.push(rest.slice(0, TEXT_LINE_LIMIT).join(""));
-        rest = [...graphemes(indent), ...rest.slice(TEXT_LINE_LIMIT)];
+      let rest = graphemes(word);
+      while (startLength + rest.length > TEXT_LINE_LIMIT) {
+        const taken = TEXT_LINE_LIMIT - startLength;
+        lines.push(`${start}${rest.slice(0, taken).join("")}`);
+        rest = rest.slice(taken);
+        start = indent;
+        startLength = indent.length;
       }
-      current = rest.join("");
+      current = `${start}${rest.join("")}`;
+      currentLength = startLength + rest.length;
     }
     if (current || !lines.length) lines.push(current);
     return lines;
@@ -94,8 +106,33 @@ function wordsOf(line: string): { space: string; word: string }[] {
 }
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+// Its first use loads ICU's rules: done at load, so that a document worker's first job does not pay for it.
+Array.from(segmenter.segment("a\u0301"));
+
+/**
+ * How much text one segment() call is given. Node 20's V8 copies the whole
+ * input into every segment it yields, so one call over a 5,000-character word
+ * made 50 MB of copies; windows keep that to their own length.
+ */
+const SEGMENTED_WINDOW = 256;
+
+/** Text of which each code unit is a character of its own: Latin letters without combining marks, and such. */
+const ONE_UNIT_CHARACTERS = /^[\u0020-\u02ff]*$/;
 
 /** The characters of `text` as a reader counts them. */
-const graphemes = (text: string) => Array.from(segmenter.segment(text), ({ segment }) => segment);
+function graphemes(text: string): string[] {
+  if (ONE_UNIT_CHARACTERS.test(text)) return text.split("");
+  const characters: string[] = [];
+  for (let from = 0; from < text.length;) {
+    const window = text.slice(from, from + SEGMENTED_WINDOW);
+    const segments = Array.from(segmenter.segment(window), ({ segment }) => segment);
+    // The window's last character may go on past its end: it is read again at the next one's start,
+    // unless it fills the whole window (a cluster that long is cut there).
+    const last = from + window.length < text.length && segments.length > 1 ? segments.pop()! : "";
+    characters.push(...segments);
+    from += window.length - last.length;
+  }
+  return characters;
+}
 
-const length = (text: string) => graphemes(text).length;
+const length = (text: string) => (ONE_UNIT_CHARACTERS.test(text) ? text.length : graphemes(text).length);
