@@ -35,6 +35,9 @@ import {
 } from "./refuse-local-sign-in-on-network.ts";
 import { tokenVerifier } from "./server/auth.ts";
 
+/** How soon after start an instance first purges expired rows: out of the way of its start-up. */
+const PURGE_FIRST_AFTER_MS = 5_000;
+
 const startup = exitOnStartupFailure("web");
 // The app's folder (Next.js's build and config), found from the repository's root: this file runs bundled, from dist/.
 const dir = path.join(findRepoRoot(), "apps", "web");
@@ -102,11 +105,14 @@ const metricsServer = env.METRICS_PORT
   : null;
 startup.started();
 
-// Idempotency keys are kept 24 h, request counts a minute: any instance purges what is older.
-const purge = setInterval(() => {
+// Idempotency keys are kept 24 h, request counts a minute: any instance purges what is older, soon
+// after it starts (instances restarted more often than hourly purge too), then hourly.
+const purgeNow = () =>
   purgeExpiredRows(db).catch((error: unknown) => logger.warn({ err: error }, "purging expired rows failed"));
-}, 60 * 60_000);
-purge.unref();
+setTimeout(() => {
+  void purgeNow();
+  setInterval(() => void purgeNow(), 60 * 60_000).unref();
+}, PURGE_FIRST_AFTER_MS).unref();
 
 await runUntilShutdown({
   service,

@@ -114,14 +114,30 @@ export function createEntry<C extends Collection>(
   });
 }
 
+/** Rows one purge statement deletes: a backlog is cleared in statements that each end well within their timeout. */
+const PURGED_PER_STATEMENT = 5_000;
+
 /**
  * Idempotency keys older than 24 h (they are kept at least that long) and
- * request counts of windows that ended an hour ago: run hourly by any instance.
+ * request counts of windows that ended an hour ago: run by any instance soon
+ * after it starts, then hourly.
  */
 export async function purgeExpiredRows(db: Database): Promise<void> {
-  await queryRows(db, `DELETE FROM resume.idempotency_keys WHERE created_at < now() - interval '24 hours'`);
-  await queryRows(db, `DELETE FROM resume.rate_limits WHERE window_start < now() - interval '1 hour'`);
-  await queryRows(db, `DELETE FROM resume.public_rate_limits WHERE window_start < now() - interval '1 hour'`);
+  await purgeInBatches(db, "resume.idempotency_keys", "created_at < now() - interval '24 hours'");
+  await purgeInBatches(db, "resume.rate_limits", "window_start < now() - interval '1 hour'");
+  await purgeInBatches(db, "resume.public_rate_limits", "window_start < now() - interval '1 hour'");
+}
+
+async function purgeInBatches(db: Database, table: string, expired: string): Promise<void> {
+  for (;;) {
+    const [row] = await queryRows<{ purged: number }>(
+      db,
+      `WITH purged AS (DELETE FROM ${table} WHERE ctid IN
+         (SELECT ctid FROM ${table} WHERE ${expired} LIMIT ${PURGED_PER_STATEMENT}) RETURNING 1)
+       SELECT count(*)::int AS purged FROM purged`,
+    );
+    if (row!.purged < PURGED_PER_STATEMENT) return;
+  }
 }
 
 /**
