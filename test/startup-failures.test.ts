@@ -66,6 +66,28 @@ describe("a server that cannot start", () => {
     ],
     ["ledger", { LEDGER_METRICS_PORT: "HELD" }, /port \d+ \(LEDGER_METRICS_PORT\) is in use/],
     ["web", { PUBLIC_URL: "ftp://x" }, /^cannot start: invalid web configuration: PUBLIC_URL: /],
+    // Before, these started: a scheme-less address as a URL of scheme "db.example", answering 503 for ever;
+    // and the identity provider's settings failed with a stack naming neither.
+    [
+      "web",
+      { DATABASE_URL: "db.example:5432" },
+      /^cannot start: invalid web configuration: DATABASE_URL: a postgresql:\/\/ URL$/,
+    ],
+    [
+      "ledger",
+      { DATABASE_URL: "db.example:5432" },
+      /^cannot start: invalid ledger configuration: DATABASE_URL: a postgresql:\/\/ URL$/,
+    ],
+    [
+      "web",
+      { AUTH_JWKS_URL: "idp.example/jwks", AUTH_ISSUER: "https://idp.example", AUTH_AUDIENCE: "resume-api" },
+      /^cannot start: invalid web configuration: AUTH_JWKS_URL: an absolute http\(s\) URL$/,
+    ],
+    [
+      "web",
+      { AUTH_PUBLIC_KEY: "garbage", AUTH_ISSUER: "https://idp.example", AUTH_AUDIENCE: "resume-api" },
+      /^cannot start: invalid web configuration: AUTH_PUBLIC_KEY: a PEM public key/,
+    ],
     ["web", { AUTH_JWKS_URL: "https://idp.example/jwks" }, /AUTH_ISSUER must be set/],
     // An issuer named with no key would otherwise start the local sign-in (anyone as anyone) on loopback.
     [

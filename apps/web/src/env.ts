@@ -1,9 +1,20 @@
+import { createPublicKey } from "node:crypto";
 import { clerkIssuer } from "@app/auth";
 import { databaseSettings } from "@app/db";
 import { ConfigurationError, readSettings, serviceSettings } from "@app/service";
 import { dataDirectory } from "@app/db/paths";
 import { z } from "zod";
 import { isAddressOrBlock } from "./api/client-address.ts";
+
+/** Whether `pem` is a public key of a kind bearer tokens are signed with here (RS256, ES256). */
+function isVerifyingKey(pem: string): boolean {
+  try {
+    const key = createPublicKey(pem);
+    return key.asymmetricKeyType === "rsa" || key.asymmetricKeyDetails?.namedCurve === "prime256v1";
+  } catch {
+    return false;
+  }
+}
 
 /** A text setting; empty counts as unset (readSettings). */
 const optional = z.string().optional();
@@ -34,8 +45,11 @@ const schema = clerkSchema.extend({
   DATA_DIR: optional,
   AUTH_ISSUER: optional,
   AUTH_AUDIENCE: optional,
-  AUTH_JWKS_URL: optional,
-  AUTH_PUBLIC_KEY: optional,
+  AUTH_JWKS_URL: optional.pipe(z.url({ protocol: /^https?$/, error: "an absolute http(s) URL" }).optional()),
+  AUTH_PUBLIC_KEY: optional.refine(
+    (pem) => pem === undefined || isVerifyingKey(pem),
+    "a PEM public key (SPKI, -----BEGIN PUBLIC KEY-----) of RSA or an EC P-256 curve",
+  ),
   /** Origins whose pages may call /me/* (comma-separated, or "*"); unset: none. */
   CORS_ALLOWED_ORIGINS: commaList.pipe(
     z.array(

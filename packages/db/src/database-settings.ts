@@ -3,7 +3,7 @@ import type { DatabaseOptions } from "./client.ts";
 
 /** The database settings both services read from their environment (docs/operations.md, "Configuration"). */
 export const databaseSettings = {
-  DATABASE_URL: z.string().url(),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "a postgresql:// URL" }),
   /** Connections per process; docs/operations.md, "Pool size", gives the rule for N instances against max_connections. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1_000).default(10),
   /** Named prepared statements; "false" behind PgBouncer in transaction mode. */
