@@ -197,10 +197,12 @@ describe("JSON Resume import", () => {
       skills: [
         { name: "Go", level: "ADVANCED" },
         { name: "Rust", level: "Wizard" },
+        // A number, as some tools write (4 of 5), is an unknown level too (before: refused as not a text).
+        { name: "Zig", level: 4 },
       ],
     });
     expect(resume.experience[0]).toMatchObject({ start_date: "2014-01-01", end_date: "2015-06-01" });
-    expect(resume.skills.map((s) => s.proficiency)).toEqual(["advanced", "intermediate"]);
+    expect(resume.skills.map((s) => s.proficiency)).toEqual(["advanced", "intermediate", "intermediate"]);
     // Trimmed, as a full date is.
     const spaced = readResumeImport("jsonresume", {
       work: [{ name: "Acme", position: "Dev", startDate: " 2014", endDate: "2015-06\n" }],

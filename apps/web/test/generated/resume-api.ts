@@ -350,7 +350,7 @@ export interface paths {
         get: operations["resume-get"];
         /**
          * Replace the whole resume with an imported one
-         * @description The body is the service's own whole-resume JSON as GET answers it (`format=json`, default) or a JSON Resume document (`format=jsonresume`). Everything stored is replaced in one transaction, all or nothing; every rule and limit of the single routes applies, and issue paths use the document's own names (`work[3].startDate`). Body limit 1 MiB.
+         * @description The body is the service's own whole-resume JSON as GET answers it (`format=json`, default) or a JSON Resume document (`format=jsonresume`). Everything stored is replaced in one transaction, all or nothing (what an earlier JSON Resume import kept stays through an import of the service's own JSON, which cannot hold it); every rule and limit of the single routes applies, and issue paths use the document's own names (`work[3].startDate`). Body limit 1 MiB.
          */
         put: operations["resume-replace"];
         post?: never;

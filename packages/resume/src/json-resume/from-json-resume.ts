@@ -267,8 +267,9 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
 
 function proficiencyOf(level: unknown): unknown {
   if (level === undefined || level === null) return undefined;
-  if (typeof level !== "string") return level;
-  const name = level.trim().toLowerCase();
+  // Some tools write a number (4, of 5): no level of ours, read as any other unknown one.
+  if (typeof level !== "string" && typeof level !== "number") return level;
+  const name = String(level).trim().toLowerCase();
   if (name === "master") return "expert";
   return (PROFICIENCIES as readonly string[]).includes(name) ? name : "intermediate";
 }

@@ -64,7 +64,8 @@ export const resumeRouter = router({
         description:
           "The body is the service's own whole-resume JSON as GET answers it (`format=json`, default) or a " +
           "JSON Resume document (`format=jsonresume`). Everything stored is replaced in one transaction, all " +
-          "or nothing; every rule and limit of the single routes applies, and issue paths use the document's " +
+          "or nothing (what an earlier JSON Resume import kept stays through an import of the service's own " +
+          "JSON, which cannot hold it); every rule and limit of the single routes applies, and issue paths use the document's " +
           `own names (\`work[3].startDate\`). Body limit ${LIMITS.importBodyBytes / 1024 / 1024} MiB.`,
       },
       rest: { bodyInput: "document", maxBodyBytes: LIMITS.importBodyBytes },
