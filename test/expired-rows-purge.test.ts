@@ -6,14 +6,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { env } from "../scripts/env.ts";
-import { startWeb, stopProcess, waitForHealthy } from "../scripts/processes.ts";
-import { freePort } from "./free-port.ts";
 import { queryRows } from "./postgres-admin.ts";
+import { startProductionWeb, type WebServer } from "./production-web.ts";
 
-const started: ReturnType<typeof startWeb>[] = [];
+const servers: WebServer[] = [];
 afterAll(async () => {
-  await Promise.all(started.map((child) => stopProcess(child)));
+  await Promise.all(servers.map((server) => server.stop()));
 });
 
 describe("expired rows", () => {
@@ -32,21 +30,10 @@ describe("expired rows", () => {
       url,
       `INSERT INTO resume.public_rate_limits (client_address, window_start, count) VALUES ('${address}', now() - interval '2 hours', 3)`,
     );
-    const port = await freePort();
-    const child = startWeb(
-      {
-        DATABASE_URL: url,
-        DATA_DIR: env.DATA_DIR,
-        HOST: "127.0.0.1",
-        PORT: port,
-        LEDGER_PORT: await freePort(),
-        SHUTDOWN_DRAIN_MS: 0,
-      },
-      "quiet",
-      { DATABASE_PREPARED_STATEMENTS: String(inject("preparedStatements")) },
-    );
-    started.push(child);
-    await waitForHealthy(`http://127.0.0.1:${port}/healthz`);
+    const web = await startProductionWeb(url, {
+      DATABASE_PREPARED_STATEMENTS: String(inject("preparedStatements")),
+    });
+    servers.push(web);
 
     const left = async () => ({
       keys: (
