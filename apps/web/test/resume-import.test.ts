@@ -690,6 +690,21 @@ describe("JSON Resume import keeps what the data model has no field for", () => 
     });
   });
 
+  it("writes a renamed job named by `company` (the older schema's name) as its name alone", async () => {
+    const { api } = await signedIn();
+    const item = { company: "Pied Piper", position: "CEO", startDate: "2014" };
+    expect((await api.put("/me/resume?format=jsonresume", { work: [item] })).status).toBe(200);
+    // Unchanged, it is written as the document had it.
+    expect((await api.get("/me/resume?format=jsonresume")).body).toMatchObject({ work: [item] });
+    const [job] = (await api.get<{ items: { id: string }[] }>("/me/experience")).body.items;
+    const renamed = { ...job, organization: "Pied Piper Inc." };
+    expect((await api.put(`/me/experience/${job!.id}`, renamed)).status).toBe(200);
+    // Before, the old company stayed beside the new name: two names for one job.
+    const exported = (await api.get<{ work: Record<string, unknown>[] }>("/me/resume?format=jsonresume"))
+      .body;
+    expect(exported.work).toEqual([{ name: "Pied Piper Inc.", position: "CEO", startDate: "2014" }]);
+  });
+
   it("a restore of the service's own JSON keeps what an earlier JSON Resume import kept; a JSON Resume import replaces it", async () => {
     const { api } = await signedIn();
     await api.put("/me/resume?format=jsonresume", EVERY_FIELD);

@@ -102,8 +102,10 @@ function restoreItem(mapping: SectionMapping, entry: JsonObject, item: JsonObjec
     if (read && sameJson(now, read[field] ?? null) && readAlike) continue;
     if (now === null) delete restored[key];
     else restored[key] = jsonResumeValue(entry, field);
-    // A work item's summary that was read as its one responsibility is that responsibility's old text.
+    // A work item's summary that was read as its one responsibility is that responsibility's old text,
+    // and a `company` read as its name (the older schema's) that name's old text.
     if (field === "responsibilities" && item[key] === undefined) delete restored.summary;
+    if (field === "organization" && item[key] === undefined) delete restored.company;
   }
   // Each date kept as it was spelled, the item may still read otherwise than the entry does ("2014"
   // to "2015-06" reads with months; with its end cleared, "2014" alone reads as a year): then its
