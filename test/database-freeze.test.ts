@@ -144,7 +144,8 @@ describe("PostgreSQL freezes (SIGSTOP) and thaws (SIGCONT)", () => {
     // Failed sweeps are said once until one succeeds: for this test's to be said, one must have
     // succeeded since the freeze before. A hold of a second that is told expired is one that did.
     const told = await hold(1, 0);
-    for (let cursor = await endOfFeed(); ;) {
+    for (let cursor = await endOfFeed(), deadline = Date.now() + 15_000; ;) {
+      if (Date.now() > deadline) throw new Error(`hold ${told.id} was not told expired within 15 s`);
       const page = await ledger.get<{ items: FeedEvent[]; next_cursor: string }>(
         `/events?after=${cursor}&wait_seconds=1`,
       );

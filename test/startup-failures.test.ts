@@ -5,12 +5,20 @@
  * would keep a process alive that never listens). An empty setting counts as
  * unset: apps/ledger/test/env.test.ts.
  */
+import { generateKeyPairSync } from "node:crypto";
 import net from "node:net";
 import { inject } from "vitest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { env } from "../scripts/env.ts";
 import { startLedger, startWeb, stopProcess, waitForHealthy } from "../scripts/processes.ts";
 import { freePort } from "./free-port.ts";
+
+/** An RSA public key as PKCS#1 (-----BEGIN RSA PUBLIC KEY-----), which the token verifier cannot import. */
+const PKCS1_PUBLIC_KEY = generateKeyPairSync("rsa", {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: "pkcs1", format: "pem" },
+  privateKeyEncoding: { type: "pkcs1", format: "pem" },
+}).publicKey;
 
 /** A port another program holds. */
 let held: net.Server;
@@ -86,6 +94,12 @@ describe("a server that cannot start", () => {
     [
       "web",
       { AUTH_PUBLIC_KEY: "garbage", AUTH_ISSUER: "https://idp.example", AUTH_AUDIENCE: "resume-api" },
+      /^cannot start: invalid web configuration: AUTH_PUBLIC_KEY: a PEM public key/,
+    ],
+    // A key Node reads but the verifier does not (PKCS#1): refused at start, not at the first token.
+    [
+      "web",
+      { AUTH_PUBLIC_KEY: PKCS1_PUBLIC_KEY, AUTH_ISSUER: "https://idp.example", AUTH_AUDIENCE: "resume-api" },
       /^cannot start: invalid web configuration: AUTH_PUBLIC_KEY: a PEM public key/,
     ],
     ["web", { AUTH_JWKS_URL: "https://idp.example/jwks" }, /AUTH_ISSUER must be set/],

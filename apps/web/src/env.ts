@@ -8,6 +8,8 @@ import { isAddressOrBlock } from "./api/client-address.ts";
 
 /** Whether `pem` is a public key of a kind bearer tokens are signed with here (RS256, ES256). */
 function isVerifyingKey(pem: string): boolean {
+  // SPKI only, as the verifier imports it: createPublicKey also takes PKCS#1 and private keys.
+  if (!/^\s*-----BEGIN PUBLIC KEY-----/.test(pem)) return false;
   try {
     const key = createPublicKey(pem);
     return key.asymmetricKeyType === "rsa" || key.asymmetricKeyDetails?.namedCurve === "prime256v1";

@@ -16,8 +16,9 @@ export interface HangWatch {
    * Whether the server answers `SELECT 1` within `ms` (connecting included) on
    * a connection of its own, not the pool's: a pool whose every connection is
    * busy is not a server that is gone. A server that answered any watched
-   * connection meanwhile answers too (behind a pooler, the ask may wait in its
-   * queue like any client).
+   * connection meanwhile answers too. Behind a pooler (a probe timeout longer
+   * than `ms`) an ask that waits in its queue is not an answer either way: the
+   * server answers unless the watch has found it silent.
    */
   answersWithin(ms: number): Promise<boolean>;
 }
@@ -62,6 +63,8 @@ export function watchForHang(pool: pg.Pool, connectionString: string, probeTimeo
     return outcome === "timeout" && lastHeardAt > askedAt ? "answered" : outcome;
   }
 
+  /** The watch's last verdict: the server said nothing for the whole probe timeout. */
+  let silent = false;
   let probing = false;
   async function check() {
     if (pool.ending) {
@@ -75,9 +78,9 @@ export function watchForHang(pool: pg.Pool, connectionString: string, probeTimeo
     try {
       // A new probe connection has the connect timeout, not the probe's: a backend starting on a
       // busy machine is not a hang (a second was too short for one under a loaded CI run).
-      if ((await ask(hangProbe, probeTimeoutMs, CONNECT_TIMEOUT_MS)) === "timeout") {
-        for (const client of clients) closeSocket(client);
-      }
+      const outcome = await ask(hangProbe, probeTimeoutMs, CONNECT_TIMEOUT_MS);
+      silent = outcome === "timeout";
+      if (silent) for (const client of clients) closeSocket(client);
     } finally {
       probing = false;
     }
@@ -90,7 +93,15 @@ export function watchForHang(pool: pg.Pool, connectionString: string, probeTimeo
       watch(client);
       client.once("end", () => clients.delete(client));
     },
-    answersWithin: async (ms) => (await ask(readinessProbe, ms, ms)) === "answered",
+    async answersWithin(ms) {
+      // One deadline for connecting and asking; the ask goes on to close its connection by itself.
+      const outcome = await Promise.race([
+        ask(readinessProbe, ms, ms),
+        new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), ms).unref()),
+      ]);
+      if (outcome === "timeout") return probeTimeoutMs > ms && !silent;
+      return outcome === "answered";
+    },
   };
 }
 

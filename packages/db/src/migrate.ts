@@ -61,7 +61,7 @@ export async function migrateDatabase(connectionString: string, directory: strin
   try {
     // Made and read under the lock too: two runners' CREATE TABLE IF NOT EXISTS at once collide.
     await client.query("BEGIN");
-    await client.query("SELECT pg_advisory_xact_lock($1)", [PRISMA_MIGRATE_LOCK_KEY]);
+    await waitForMigrationLock(client);
     await client.query(`
       CREATE TABLE IF NOT EXISTS _prisma_migrations (
         id                  VARCHAR(36) PRIMARY KEY NOT NULL,
@@ -99,8 +99,7 @@ export async function migrateDatabase(connectionString: string, directory: strin
     for (const m of pending) {
       await client.query("BEGIN");
       try {
-        await client.query("SELECT pg_advisory_xact_lock($1)", [PRISMA_MIGRATE_LOCK_KEY]);
-        await client.query("SET LOCAL statement_timeout = 0");
+        await waitForMigrationLock(client);
         await client.query(`SET LOCAL lock_timeout = '${MIGRATION_LOCK_TIMEOUT}'`);
         const { rowCount } = await client.query(
           "SELECT 1 FROM _prisma_migrations WHERE migration_name = $1 AND rolled_back_at IS NULL",
@@ -134,4 +133,15 @@ export async function migrateDatabase(connectionString: string, directory: strin
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The transaction's share of the migration lock, waited for as long as another
+ * runner applies a migration, whatever the role's timeouts (set on it behind
+ * PgBouncer); the transaction runs without a statement timeout from then on.
+ */
+async function waitForMigrationLock(client: pg.Client): Promise<void> {
+  await client.query("SET LOCAL statement_timeout = 0");
+  await client.query("SET LOCAL lock_timeout = 0");
+  await client.query("SELECT pg_advisory_xact_lock($1)", [PRISMA_MIGRATE_LOCK_KEY]);
 }

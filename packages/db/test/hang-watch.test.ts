@@ -37,14 +37,18 @@ describe("a busy pool straight to PostgreSQL", () => {
 });
 
 describe.skipIf(!pgbouncerBinary)("behind PgBouncer in transaction mode (skipped without pgbouncer)", () => {
-  it("lets statements run whose wait for a server connection is longer than a second", async () => {
+  it("lets statements run whose wait for a server connection is longer than a second, and is ready meanwhile", async () => {
     // Four server connections for six statements of 2.5 s: two wait 2.5 s in PgBouncer's queue, and the
     // watch's probe with them. Before, the probe's second ran out and every connection was closed.
     const bouncer = await startPgBouncer(inject("databaseUrl"), { poolSize: 4 });
     cleanups.push(() => bouncer.stop());
     const db = createDatabase({ connectionString: bouncer.url, poolSize: 8, preparedStatements: false });
     cleanups.push(() => db.$disconnect());
-    const outcomes = await sleeping(db, 6, 2.5);
+    const busy = sleeping(db, 6, 2.5);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Its readiness ask waits in PgBouncer's queue too: that is no unreachable database.
+    expect(await isDatabaseReachable(db)).toBe(true);
+    const outcomes = await busy;
     expect(outcomes.map((s) => (s.status === "rejected" ? String(s.reason) : s.status))).toEqual(
       Array(6).fill("fulfilled"),
     );

@@ -132,6 +132,26 @@ describe("migrateDatabase", () => {
     },
   );
 
+  it("waits for another runner as long as it takes, whatever the role's timeouts (as set behind PgBouncer)", async () => {
+    const url = await emptyDatabase();
+    const database = new URL(url).pathname.slice(1);
+    await query(url, `ALTER DATABASE "${database}" SET statement_timeout = '200ms'`);
+    await query(url, `ALTER DATABASE "${database}" SET lock_timeout = '200ms'`);
+    // Another runner: the migration lock held for a second.
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      await other.query("BEGIN");
+      await other.query("SELECT pg_advisory_xact_lock(72707369)");
+      const migrated = migrateDatabase(url, directory);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await other.query("COMMIT");
+      expect(await migrated).toEqual((await readMigrations(directory)).map((m) => m.name));
+    } finally {
+      await other.end();
+    }
+  });
+
   it("gives up a migration whose lock another session holds past 10 s, rolled back, saying to run it again", async () => {
     const url = await emptyDatabase();
     const migrations = await mkdtemp(path.join(tmpdir(), "migrations-"));

@@ -154,8 +154,10 @@ export function createServiceServer({
         if (socket.answering.length === 0) {
           socket.bytesWhenIdle = req.socket.bytesRead;
           // An answer whose headers went out before the drain said keep-alive: its connection,
-          // idle now, would stay open until the deadline below.
-          if (closing) req.socket.destroy();
+          // idle now, would stay open until the deadline below. One whose request was not read to
+          // its end (an early refusal of its body) is left to that deadline: closed with bytes
+          // unread, the kernel would reset it and the answer could be lost.
+          if (closing && req.complete) req.socket.destroy();
         }
       }
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;

@@ -1,5 +1,5 @@
 import { cookies } from "next/headers";
-import { AuthenticationError } from "@app/auth";
+import { AuthenticationError, IdentityProviderUnavailable } from "@app/auth";
 import { tokenVerifier } from "./auth.ts";
 import { SESSION_COOKIE } from "./session.ts";
 
@@ -11,7 +11,9 @@ export async function currentUser(): Promise<string | null> {
   return verify(`Bearer ${token}`).then(
     (identity) => identity.userId,
     (error: unknown) => {
-      if (error instanceof AuthenticationError) return null;
+      // A page cannot answer 503 as the API does: a token that cannot be checked now reads as none
+      // (the sign-in page), not as a 500.
+      if (error instanceof AuthenticationError || error instanceof IdentityProviderUnavailable) return null;
       throw error;
     },
   );
