@@ -94,13 +94,14 @@ export function watchForHang(pool: pg.Pool, connectionString: string, probeTimeo
       client.once("end", () => clients.delete(client));
     },
     async answersWithin(ms) {
+      const askedAt = performance.now();
       // One deadline for connecting and asking; the ask goes on to close its connection by itself.
       const outcome = await Promise.race([
         ask(readinessProbe, ms, ms),
         new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), ms).unref()),
       ]);
-      if (outcome === "timeout") return probeTimeoutMs > ms && !silent;
-      return outcome === "answered";
+      if (outcome !== "timeout") return outcome === "answered";
+      return lastHeardAt > askedAt || (probeTimeoutMs > ms && !silent);
     },
   };
 }
