@@ -56,13 +56,6 @@ export function watchForHang(pool: pg.Pool, connectionString: string, probeTimeo
   // Two probes: a readiness check that gives up must not cut the watch's ask short on a shared connection.
   const hangProbe = serverProbe(connectionString, hearFrom);
   const readinessProbe = serverProbe(connectionString, hearFrom);
-  /** The probe's answer, or "answered" when the server was heard from while it waited. */
-  async function ask(probe: ServerProbe, ms: number, connectMs: number): Promise<ServerAnswer> {
-    const askedAt = performance.now();
-    const outcome = await probe.ask(ms, connectMs);
-    return outcome === "timeout" && lastHeardAt > askedAt ? "answered" : outcome;
-  }
-
   /** The watch's last verdict: the server said nothing for the whole probe timeout. */
   let silent = false;
   let probing = false;
@@ -78,8 +71,10 @@ export function watchForHang(pool: pg.Pool, connectionString: string, probeTimeo
     try {
       // A new probe connection has the connect timeout, not the probe's: a backend starting on a
       // busy machine is not a hang (a second was too short for one under a loaded CI run).
-      const outcome = await ask(hangProbe, probeTimeoutMs, CONNECT_TIMEOUT_MS);
-      silent = outcome === "timeout";
+      const askedAt = performance.now();
+      const outcome = await hangProbe.ask(probeTimeoutMs, CONNECT_TIMEOUT_MS);
+      // A server heard from on another connection meanwhile is busy, not gone.
+      silent = outcome === "timeout" && lastHeardAt <= askedAt;
       if (silent) for (const client of clients) closeSocket(client);
     } finally {
       probing = false;
@@ -97,7 +92,7 @@ export function watchForHang(pool: pg.Pool, connectionString: string, probeTimeo
       const askedAt = performance.now();
       // One deadline for connecting and asking; the ask goes on to close its connection by itself.
       const outcome = await Promise.race([
-        ask(readinessProbe, ms, ms),
+        readinessProbe.ask(ms, ms),
         new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), ms).unref()),
       ]);
       if (outcome !== "timeout") return outcome === "answered";

@@ -121,7 +121,8 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
         if (!isUtf8(bytes)) return errorAnswer(400, "the body is not UTF-8, as JSON must be");
         // A leading byte order mark, as Windows tools write one, is no part of the JSON text: RFC 8259
         // (8.1) lets a parser ignore it, and the editor's file reader does.
-        text = bytes.toString("utf8").replace(/^\uFEFF/, "");
+        text = bytes.toString("utf8");
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       }
     }
     return answerCall(route, match.parameters, target, text, call);

@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import type { AccessToken, TokenScope } from "@app/resume/client";
 import { hasExpired, localDay } from "./local-dates.ts";
-import { neighbourOf } from "./neighbour-of.ts";
+import { focusNeighbourOf } from "./neighbour-of.ts";
 import { api, isNotFound } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 
@@ -85,11 +85,11 @@ export default function AccessTokensPanel() {
     }
     setStatus(done);
     // The focus was on the Revoke button that goes with its token: a neighbour's Revoke takes it, else Create token.
-    const next = neighbourOf(tokens, token.id);
-    (next
-      ? listRef.current?.querySelector<HTMLElement>(`[data-revokes="${next.id}"]`)
-      : createRef.current
-    )?.focus();
+    focusNeighbourOf(tokens, token.id, {
+      list: listRef.current,
+      attribute: "data-revokes",
+      fallback: createRef.current,
+    });
     await reload();
   }
 

@@ -10,3 +10,20 @@ export function neighbourOf<T extends { id: string }>(
   const index = rows?.findIndex((row) => row.id === removed) ?? -1;
   return index < 0 ? undefined : (rows![index + 1] ?? rows![index - 1]);
 }
+
+/**
+ * After `removed` left `rows`: the focus to its neighbour's button, the one
+ * marked `attribute="<id>"` in `list`, else to `fallback`.
+ */
+export function focusNeighbourOf<T extends { id: string }>(
+  rows: readonly T[] | null,
+  removed: string,
+  {
+    list,
+    attribute,
+    fallback,
+  }: { list: HTMLElement | null; attribute: string; fallback: HTMLElement | null },
+): void {
+  const next = neighbourOf(rows, removed);
+  (next ? list?.querySelector<HTMLElement>(`[${attribute}="${next.id}"]`) : fallback)?.focus();
+}

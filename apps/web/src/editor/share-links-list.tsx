@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ShareLink } from "@app/resume/client";
 import { hasExpired, localDay } from "./local-dates.ts";
-import { neighbourOf } from "./neighbour-of.ts";
+import { focusNeighbourOf } from "./neighbour-of.ts";
 import { useEditorSession } from "./editor-session.tsx";
 import { api, forgetIdempotencyKey, idempotencyKeyFor } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
@@ -78,11 +78,11 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
     }
     setStatus(done);
     // The focus was on the Revoke button that goes with its link: a neighbour's Revoke takes it, else Create link.
-    const next = neighbourOf(links, link.id);
-    (next
-      ? listRef.current?.querySelector<HTMLElement>(`[data-revokes="${next.id}"]`)
-      : createRef.current
-    )?.focus();
+    focusNeighbourOf(links, link.id, {
+      list: listRef.current,
+      attribute: "data-revokes",
+      fallback: createRef.current,
+    });
     await reload();
   }
 

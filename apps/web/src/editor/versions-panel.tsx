@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from "react"
 import { COLLECTIONS, type ShareLink, type TailoredVersion, type WholeResume } from "@app/resume/client";
 import { useEditorSession } from "./editor-session.tsx";
 import { hasExpired } from "./local-dates.ts";
-import { neighbourOf } from "./neighbour-of.ts";
+import { focusNeighbourOf } from "./neighbour-of.ts";
 import { api, forgetIdempotencyKey, idempotencyKeyFor, onlyOver } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 import { draftIdsUnder, forgetDrafts, storedDraft } from "./use-session-draft.ts";
@@ -148,8 +148,11 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
     if (openId === version.id) setOpenId(null);
     setStatus(done);
     // The focus was on the Delete button that goes with its version: a neighbour's Edit takes it, else the new name.
-    const next = neighbourOf(versions, version.id);
-    (next ? opener(next.id) : newNameRef.current)?.focus();
+    focusNeighbourOf(versions, version.id, {
+      list: listRef.current,
+      attribute: "data-opens",
+      fallback: newNameRef.current,
+    });
     await reload();
   }
 
