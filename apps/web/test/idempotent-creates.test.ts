@@ -224,6 +224,28 @@ describe("POST /me/versions and /me/versions/{id}/links with Idempotency-Key", (
     expect(await countOf(api, `/me/versions/${other.id}/links`)).toBe(0);
   });
 
+  it("answers 400 to a key that is not one, on both routes, and makes nothing", async () => {
+    const { api } = await client();
+    const version = (await api.post<{ id: string }>("/me/versions", { name: "Backend" })).body;
+    const creates: [string, object][] = [
+      ["/me/versions", { name: "Other" }],
+      [`/me/versions/${version.id}/links`, { expires_in_days: 7 }],
+    ];
+    for (const [path, body] of creates) {
+      for (const bad of ["", "x".repeat(256), "has space"]) {
+        const refused = await api.post(path, body, withKey(bad));
+        expect(refused.status, `${path} ${JSON.stringify(bad)}`).toBe(400);
+        expect(refused.body).toEqual({
+          statusCode: 400,
+          error: "BAD_REQUEST",
+          message: "Idempotency-Key must be 1-255 visible ASCII characters",
+        });
+      }
+    }
+    expect(await countOf(api, "/me/versions")).toBe(1);
+    expect(await countOf(api, `/me/versions/${version.id}/links`)).toBe(0);
+  });
+
   it("leaves the key unused when a link's create is refused (a version that is not there)", async () => {
     const { api } = await client();
     const k = key();
