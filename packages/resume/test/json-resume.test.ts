@@ -79,6 +79,24 @@ describe("JSON Resume export", () => {
     expect(await jsonResumeErrors(exported)).toEqual({ published: null, current: null });
   });
 
+  it("of entries dated in years is valid against the current schema; resume-schema 1.0.0 refuses only a certificate's year", async () => {
+    const resume = storedResume();
+    for (const c of COLLECTIONS)
+      for (const entry of resume[c.name] as Record<string, unknown>[])
+        if ("date_precision" in entry) entry.date_precision = "year";
+    const exported = toJsonResume(resume);
+    expect((exported.certificates as { date: string }[]).map((c) => c.date)).toEqual(["2021", "2022"]);
+    const errors = await jsonResumeErrors(exported);
+    expect(errors.current).toBeNull();
+    // 1.0.0 declares certificates[].date a whole day (`format: date`), unlike every other date it has.
+    const refused = (errors.published ?? []) as { code: string; path: string }[];
+    expect(refused.length).toBeGreaterThan(0);
+    for (const error of refused) {
+      expect(error.code).toBe("INVALID_FORMAT");
+      expect(error.path).toMatch(/^#\/certificates\/[01]\/date$/);
+    }
+  });
+
   it("maps every field of every collection, and imports again as the same resume", () => {
     const resume = storedResume();
     const exported = toJsonResume(resume);
