@@ -285,6 +285,49 @@ test("a version's or a link's create whose answer was lost is sent again with it
   }
 });
 
+test("a version deleted, or a link revoked, after its create's answer was lost is made anew by the same create, not answered with the one gone", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("lost-then-deleted"));
+  // Each create's first call is written; its answer never reaches the page.
+  const calls: Record<string, number> = { "versions.create": 0, "links.create": 0 };
+  await page.route(/\/api\/trpc\/(versions|links)\.create/, async (route) => {
+    const procedure = new URL(route.request().url()).pathname.split("/").pop()!;
+    const response = await route.fetch();
+    if (++calls[procedure]! === 1) await route.abort("connectionreset");
+    else await route.fulfill({ response });
+  });
+  page.on("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Manage versions" }).click();
+  const versions = page.getByTestId("versions");
+  await versions.getByLabel("Name of the new version").fill("Acme");
+  await versions.getByRole("button", { name: "Create version" }).click();
+  await expect(versions.getByRole("status").first()).toContainText("Could not reach the server");
+  // Read again, the list shows the version that create made; the person deletes it and makes "Acme" anew.
+  await page.reload();
+  await page.getByRole("button", { name: "Manage versions" }).click();
+  await expect(versions.getByTestId("version")).toHaveCount(1);
+  await versions.getByRole("button", { name: /^Delete/ }).click();
+  await expect(versions.getByTestId("version")).toHaveCount(0);
+  await versions.getByLabel("Name of the new version").fill("Acme");
+  await versions.getByRole("button", { name: "Create version" }).click();
+  const editor = page.getByTestId("version-editor");
+  await expect(editor.getByRole("heading", { name: "Version “Acme”" })).toBeVisible();
+  await expect(versions.getByTestId("version")).toHaveCount(1);
+
+  await editor.getByRole("button", { name: "Create link" }).click();
+  const links = page.getByTestId("share-links");
+  await expect(links.getByRole("status")).toContainText("Could not reach the server");
+  await reopenVersion(page, "Acme");
+  await expect(editor.getByTestId("share-link")).toHaveCount(1);
+  await editor.getByRole("button", { name: /^Revoke link 1,/ }).click();
+  await expect(editor.getByTestId("share-link")).toHaveCount(0);
+  await editor.getByRole("button", { name: "Create link" }).click();
+  await expect(links.getByRole("status")).toHaveText("Link made: copy it and send it.");
+  await expect(editor.getByTestId("share-link")).toHaveCount(1);
+  expect(calls).toEqual({ "versions.create": 2, "links.create": 2 });
+});
+
 test("revoking a link another tab or app revoked says so and drops it from the list", async ({ page }) => {
   await signIn(page, uniqueUser("revoked-elsewhere"));
   const editor = await makeVersion(page, "One link");

@@ -4,7 +4,7 @@ import type { ShareLink } from "@app/resume/client";
 import { hasExpired, localDay } from "./local-dates.ts";
 import { focusNeighbourOf } from "./neighbour-of.ts";
 import { useEditorSession } from "./editor-session.tsx";
-import { api, forgetIdempotencyKey, idempotencyKeyFor } from "./trpc.ts";
+import { api, forgetIdempotencyKey, forgetIdempotencyKeyIf, idempotencyKeyFor } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 
 /** Expiry choices of a new link, in days; null: until revoked. */
@@ -20,6 +20,7 @@ const viewsOf = (n: number) => (n === 1 ? "1 view" : `${n} views`);
  */
 export function ShareLinksList({ versionId, versionName }: { versionId: string; versionName: string }) {
   const { userId } = useEditorSession();
+  const createKey = `create:${userId}:link`;
   const handleFailure = useFailureHandler();
   const [links, setLinks] = useState<ShareLink[] | null>(null);
   const [expiry, setExpiry] = useState<number | null>(null);
@@ -43,12 +44,11 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
     const input = { id: versionId, expires_in_days: expiry };
     // The same key while the choice is the same: making it again after a failure whose answer was lost
     // gets that link, not a second one.
-    const keyFor = `create:${userId}:link`;
     try {
       await api.links.create.mutate(input, {
-        context: { headers: { "idempotency-key": idempotencyKeyFor(keyFor, input) } },
+        context: { headers: { "idempotency-key": idempotencyKeyFor(createKey, input) } },
       });
-      forgetIdempotencyKey(keyFor);
+      forgetIdempotencyKey(createKey);
       setStatus("Link made: copy it and send it.");
       await reload();
     } catch (error) {
@@ -76,6 +76,8 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
       if (failure.kind !== "gone") return setStatus(failure.message);
       done = "That link was already revoked in another tab or app.";
     }
+    // It may be what a create for this version made whose answer was lost: creating now makes a new one.
+    forgetIdempotencyKeyIf(createKey, (input) => (input as { id?: unknown }).id === versionId);
     setStatus(done);
     // The focus was on the Revoke button that goes with its link: a neighbour's Revoke takes it, else Create link.
     focusNeighbourOf(links, link.id, {

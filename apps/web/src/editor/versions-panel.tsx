@@ -4,7 +4,7 @@ import { COLLECTIONS, type ShareLink, type TailoredVersion, type WholeResume } f
 import { useEditorSession } from "./editor-session.tsx";
 import { hasExpired } from "./local-dates.ts";
 import { focusNeighbourOf } from "./neighbour-of.ts";
-import { api, forgetIdempotencyKey, idempotencyKeyFor, onlyOver } from "./trpc.ts";
+import { api, forgetIdempotencyKey, forgetIdempotencyKeyIf, idempotencyKeyFor, onlyOver } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 import { draftIdsUnder, forgetDrafts, storedDraft } from "./use-session-draft.ts";
 import { versionDraftPrefix } from "./version-draft-prefix.ts";
@@ -53,6 +53,7 @@ type Open = { id: string; deleted?: TailoredVersion } | null;
  */
 export default function VersionsPanel({ resume }: { resume: WholeResume }) {
   const { userId } = useEditorSession();
+  const createKey = `create:${userId}:version`;
   const handleFailure = useFailureHandler();
   const [versions, setVersions] = useState<TailoredVersion[] | null>(null);
   const [name, setName] = useState("");
@@ -108,13 +109,12 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
     setNameError("");
     // The same key while the name is the same: making it again after a failure whose answer was lost gets
     // that version, not a second one.
-    const keyFor = `create:${userId}:version`;
     try {
       const made = await api.versions.create.mutate(
         { name },
-        { context: { headers: { "idempotency-key": idempotencyKeyFor(keyFor, { name }) } } },
+        { context: { headers: { "idempotency-key": idempotencyKeyFor(createKey, { name }) } } },
       );
-      forgetIdempotencyKey(keyFor);
+      forgetIdempotencyKey(createKey);
       setName("");
       setStatus(`Version “${made.name}” made.`);
       await reload();
@@ -145,6 +145,8 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
     }
     // Deleted here, on purpose: its typing is not to come back as a version deleted elsewhere.
     forgetDrafts(`${versionDraftPrefix(userId)}${version.id}`);
+    // It may be what a create of its name made whose answer was lost: that name now makes a new one.
+    forgetIdempotencyKeyIf(createKey, (input) => (input as { name?: unknown }).name === version.name);
     if (openId === version.id) setOpenId(null);
     setStatus(done);
     // The focus was on the Delete button that goes with its version: a neighbour's Edit takes it, else the new name.
