@@ -35,9 +35,25 @@ export function checkClockSkew(signedAt: Date, now: Date): void {
 function parseAmzDate(value: string): Date | null {
   if (!AMZ_DATE.test(value)) return null;
   const part = (from: number, to: number) => Number(value.slice(from, to));
-  const day = part(6, 8);
-  const date = new Date(Date.UTC(part(0, 4), part(4, 6) - 1, day, part(9, 11), part(11, 13), part(13, 15)));
-  return Number.isNaN(date.getTime()) || date.getUTCDate() !== day ? null : date;
+  const [year, monthIndex, day, hour, minute, second] = [
+    part(0, 4),
+    part(4, 6) - 1,
+    part(6, 8),
+    part(9, 11),
+    part(11, 13),
+    part(13, 15),
+  ];
+  const date = new Date(Date.UTC(year, monthIndex, day, hour, minute, second));
+  // Date.UTC rolls a part out of its range over into the next (month 13, minute 60, February 30)
+  // and reads years 0-99 as 1900-1999: only a time that keeps every part as sent is one.
+  const exact =
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === monthIndex &&
+    date.getUTCDate() === day &&
+    date.getUTCHours() === hour &&
+    date.getUTCMinutes() === minute &&
+    date.getUTCSeconds() === second;
+  return exact ? date : null;
 }
 
 const AMZ_DATE = /^\d{8}T\d{6}Z$/;

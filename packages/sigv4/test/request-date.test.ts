@@ -27,7 +27,7 @@ describe("requestDateOf refuses with a 400", () => {
     expect(refusalOf(() => requestDateOf({ "x-amz-date": [""] }))).toEqual(MALFORMED);
   });
 
-  it("another format, a day that does not exist, or two lines", () => {
+  it("another format, a time that does not exist (day, month, hour, minute, second, a two-digit year), or two lines", () => {
     for (const lines of [
       ["2015-08-30T12:36:00Z"],
       ["20150830T123600"],
@@ -36,6 +36,11 @@ describe("requestDateOf refuses with a 400", () => {
       ["20150830T123600.000Z"],
       ["20150230T123600Z"],
       ["20150831T243600Z"],
+      ["20150030T123600Z"],
+      ["20151330T123600Z"],
+      ["20150830T126000Z"],
+      ["20150830T123660Z"],
+      ["00150830T123600Z"],
       ["20150830T123600Z", "20150830T123600Z"],
     ]) {
       expect(
