@@ -199,6 +199,61 @@ test("Escape closes a form as Cancel does, asking first when something typed wou
   await expect(form.getByLabel("Hobby", { exact: true })).toHaveValue("");
 });
 
+test("another entry's Edit, or Add, asks before the open form's typing goes; a deleted entry's draft goes with it", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("switch-form"));
+  for (const name of ["Chess", "Rowing"]) {
+    const form = await openAddForm(page, "Hobbies", "hobby");
+    await form.getByLabel("Hobby", { exact: true }).fill(name);
+    await form.getByRole("button", { name: "Add hobby", exact: true }).click();
+    await expect(form).toBeHidden();
+  }
+  const hobbies = section(page, "Hobbies");
+  await hobbies.getByRole("button", { name: "Edit Chess" }).click();
+  const chess = hobbies.getByRole("form", { name: "Edit hobby" });
+  await chess.getByLabel("Description").fill("Typed and not saved");
+  const asked: string[] = [];
+  page.on("dialog", (dialog) => {
+    asked.push(dialog.message());
+    void (asked.length === 1 ? dialog.dismiss() : dialog.accept());
+  });
+  // Dismissed: the form stays open with the typing.
+  await hobbies.getByRole("button", { name: "Edit Rowing" }).click();
+  await expect.poll(() => asked).toEqual(["Discard what you typed in this form?"]);
+  await expect(chess.getByLabel("Description")).toHaveValue("Typed and not saved");
+  await expect(chess.getByLabel("Hobby", { exact: true })).toHaveValue("Chess");
+  const drafts = () =>
+    page.evaluate(() =>
+      Object.fromEntries(Object.entries(sessionStorage).filter(([key]) => key.startsWith("draft:"))),
+    );
+  const chessDraft = await drafts();
+  expect(Object.keys(chessDraft)).toHaveLength(1);
+  // Accepted: the typing goes, nothing kept of it; Add then opens without a question (Rowing's form holds no typing).
+  await hobbies.getByRole("button", { name: "Edit Rowing" }).click();
+  await expect(
+    hobbies.getByRole("form", { name: "Edit hobby" }).getByLabel("Hobby", { exact: true }),
+  ).toHaveValue("Rowing");
+  expect(await drafts()).toEqual({});
+  await hobbies.getByRole("button", { name: "Add hobby", exact: true }).click();
+  await expect(hobbies.getByRole("form", { name: "Add hobby" })).toBeVisible();
+  expect(asked).toHaveLength(2);
+  await hobbies.getByRole("form", { name: "Add hobby" }).getByRole("button", { name: "Cancel" }).click();
+
+  // Chess deleted here while this tab keeps a draft of it (as a failed save keeps one): after a reload
+  // nothing says it was deleted elsewhere, and no form offers it again.
+  await page.evaluate((kept) => {
+    for (const [key, value] of Object.entries(kept)) sessionStorage.setItem(key, value);
+  }, chessDraft);
+  await hobbies.getByRole("button", { name: "Delete Chess" }).click();
+  await expect(hobbies.getByTestId("hobbies-entry")).toHaveCount(1);
+  expect(await drafts()).toEqual({});
+  await page.reload();
+  await expect(section(page, "Hobbies").getByTestId("hobbies-entry")).toHaveCount(1);
+  await expect(section(page, "Hobbies").getByRole("form")).toHaveCount(0);
+  await expect(page.getByText("deleted in another tab or app")).toHaveCount(0);
+});
+
 test("after the session expires the header says so, and Sign in again keeps the user id", async ({
   page,
   context,

@@ -9,7 +9,7 @@ import { neighbourOf } from "./neighbour-of.ts";
 import { api, onlyOver } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 import { BASED_ON } from "./form-values.ts";
-import { adoptStrandedDraft, hasDraft } from "./use-session-draft.ts";
+import { adoptStrandedDraft, forgetDrafts, hasDraft } from "./use-session-draft.ts";
 
 interface Props<Name extends CollectionName> {
   collection: Name;
@@ -62,6 +62,11 @@ export function CollectionSection<Name extends CollectionName>({
   }, [editing]);
 
   function open(id: string) {
+    // One form at a time: what is typed in the open one goes only when the person says so, as with Escape.
+    if (editing !== null && editing !== id && hasDraft(draftKey(editing))) {
+      if (!window.confirm("Discard what you typed in this form?")) return;
+      forgetDrafts(draftKey(editing));
+    }
     returnFocusTo.current = id;
     setProblem("");
     setDeleted(null);
@@ -92,6 +97,8 @@ export function CollectionSection<Name extends CollectionName>({
       if (failure.kind !== "gone") return setProblem(failure.message);
       done = `“${title}” was already deleted in another tab or app.`;
     }
+    // Deleted here, on purpose: a draft of it kept in this tab is not to come back as deleted elsewhere.
+    forgetDrafts(draftKey(entry.id));
     setProblem("");
     announce(done);
     // The focus was on the Delete button that goes with its entry: the next entry's Edit takes it,
