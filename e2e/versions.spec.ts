@@ -328,6 +328,42 @@ test("a version deleted, or a link revoked, after its create's answer was lost i
   expect(calls).toEqual({ "versions.create": 2, "links.create": 2 });
 });
 
+test("another version's Edit, or Create version, asks before the open version's typing goes", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("switch-version"));
+  await makeVersion(page, "First");
+  const editor = await createVersion(page, "Second");
+  await editor.getByLabel("Headline").fill("Typed and not saved");
+  const asked: string[] = [];
+  page.on("dialog", (dialog) => {
+    asked.push(dialog.message());
+    void (asked.length === 1 ? dialog.dismiss() : dialog.accept());
+  });
+  const versions = page.getByTestId("versions");
+  // Dismissed: the editor stays with the typing.
+  await versions.getByRole("button", { name: "Edit First" }).click();
+  await expect.poll(() => asked).toEqual(["Discard what you typed in the open version?"]);
+  await expect(editor.getByRole("heading", { name: "Version “Second”" })).toBeVisible();
+  await expect(editor.getByLabel("Headline")).toHaveValue("Typed and not saved");
+  // Accepted: the typing goes, nothing kept of it; from an editor holding none, Create version asks nothing.
+  await versions.getByRole("button", { name: "Edit First" }).click();
+  await expect(editor.getByRole("heading", { name: "Version “First”" })).toBeVisible();
+  const drafts = () =>
+    page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith("draft:")));
+  expect(await drafts()).toEqual([]);
+  await createVersion(page, "Third");
+  expect(asked).toHaveLength(2);
+  // From one holding typing, Create version asks too; dismissed, nothing is made.
+  await editor.getByLabel("Headline").fill("More typing");
+  page.removeAllListeners("dialog");
+  page.once("dialog", (dialog) => void dialog.dismiss());
+  await page.getByRole("form", { name: "New version" }).getByLabel("Name of the new version").fill("Fourth");
+  await page.getByRole("button", { name: "Create version" }).click();
+  await expect(editor.getByLabel("Headline")).toHaveValue("More typing");
+  await expect(versions.getByTestId("version")).toHaveCount(3);
+});
+
 test("revoking a link another tab or app revoked says so and drops it from the list", async ({ page }) => {
   await signIn(page, uniqueUser("revoked-elsewhere"));
   const editor = await makeVersion(page, "One link");

@@ -6,7 +6,7 @@ import { hasExpired } from "./local-dates.ts";
 import { focusNeighbourOf } from "./neighbour-of.ts";
 import { api, forgetIdempotencyKey, forgetIdempotencyKeyIf, idempotencyKeyFor, onlyOver } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
-import { draftIdsUnder, forgetDrafts, storedDraft } from "./use-session-draft.ts";
+import { draftIdsUnder, forgetDrafts, hasDraft, storedDraft } from "./use-session-draft.ts";
 import { versionDraftPrefix } from "./version-draft-prefix.ts";
 import { VersionEditor } from "./version-editor.tsx";
 
@@ -104,9 +104,22 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
     void reload();
   }, [reload]);
 
+  /**
+   * Whether the open version's editor may give way to another: one editor is
+   * open at a time, and what is typed in it goes only when the person says so.
+   */
+  function mayLeaveOpenVersion(): boolean {
+    const draftKey = openId === null ? null : `${versionDraftPrefix(userId)}${openId}`;
+    if (draftKey === null || !hasDraft(draftKey)) return true;
+    if (!window.confirm("Discard what you typed in the open version?")) return false;
+    forgetDrafts(draftKey);
+    return true;
+  }
+
   async function create(event: FormEvent) {
     event.preventDefault();
     setNameError("");
+    if (!mayLeaveOpenVersion()) return;
     // The same key while the name is the same: making it again after a failure whose answer was lost gets
     // that version, not a second one.
     try {
@@ -234,7 +247,9 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
                       aria-expanded={openId === version.id}
                       aria-label={`Edit ${version.name}`}
                       // Opens it, never closes it: a version just made is open, and "Edit" must not shut it.
-                      onClick={() => setOpenId(version.id)}
+                      onClick={() => {
+                        if (openId !== version.id && mayLeaveOpenVersion()) setOpenId(version.id);
+                      }}
                     >
                       Edit
                     </button>
