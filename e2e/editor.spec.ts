@@ -227,6 +227,51 @@ test("two links of one name are refused, not saved as one; a select left unchose
   await expect(skill.locator('[id$="-category-error"]')).toHaveText("choose one");
 });
 
+test("a link's refused name is told at its name, a refused URL at its URL, and that field takes the focus", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("link-fields"));
+  await page.getByLabel("Name", { exact: true }).fill("Link Fields");
+  await page.getByRole("button", { name: "Add link" }).click();
+  const [name, url] = [page.getByLabel("Link 1 name"), page.getByLabel("Link 1 URL")];
+  const save = page.getByRole("button", { name: "Save profile" });
+
+  // A URL with no name: the API puts both at `links.` (the name is the record's key); the name is what is wrong.
+  await url.fill("https://github.com/someone");
+  await save.click();
+  await expect(name).toBeFocused();
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await expect(name).toHaveAccessibleDescription("link names must not be empty");
+  await expect(url).not.toHaveAttribute("aria-invalid");
+  await expect(url).not.toHaveAttribute("aria-describedby");
+
+  // A name with a URL that is none: the URL is what is wrong.
+  await name.fill("github");
+  await url.fill("github.com/someone");
+  await save.click();
+  await expect(url).toBeFocused();
+  await expect(url).toHaveAttribute("aria-invalid", "true");
+  await expect(url).toHaveAccessibleDescription("must be an absolute http(s) URL");
+  await expect(name).not.toHaveAttribute("aria-invalid");
+  await expect(name).not.toHaveAttribute("aria-describedby");
+
+  // A name repeated once trimmed is refused at the names, not at the second row's URL.
+  await url.fill("https://github.com/work");
+  await page.getByRole("button", { name: "Add link" }).click();
+  await page.getByLabel("Link 2 name").fill("github ");
+  await page.getByLabel("Link 2 URL").fill("https://github.com/personal");
+  await save.click();
+  await expect(name).toBeFocused();
+  await expect(page.getByLabel("Link 2 name")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Link 2 name")).toHaveAccessibleDescription('"github" appears twice');
+  await expect(page.getByLabel("Link 2 URL")).not.toHaveAttribute("aria-invalid");
+  await expect(page.getByLabel("Link 2 URL")).not.toHaveAttribute("aria-describedby");
+
+  await page.getByLabel("Link 2 name").fill("github-personal");
+  await save.click();
+  await expect(page.getByText("Profile saved.")).toBeVisible();
+});
+
 test("leaving with typing not saved asks first; signing out asks too, then leaves no draft behind", async ({
   page,
 }) => {

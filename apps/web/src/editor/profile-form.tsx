@@ -91,6 +91,22 @@ function repeatedLinkName({ links }: ProfileValues): string | undefined {
   return names.find((name, i) => names.indexOf(name) !== i);
 }
 
+/** A URL every link takes: beside it, a link is refused only for its name. */
+const ANY_URL = "https://example.com/";
+
+/**
+ * The link names the schema refuses, whatever their URLs: empty, too long,
+ * `__proto__`, one repeated once trimmed. A refused name and a refused URL
+ * are both told at `links.<name>` (zod puts a record key's issue at the key,
+ * and the server's `issues` say only that path), so the rows are checked again
+ * with their names alone to tell which of the two fields a message is about.
+ */
+function refusedLinkNames({ links }: ProfileValues): Set<string> {
+  const named = links.filter((l) => l.name || l.url).map((l) => [l.name, ANY_URL]);
+  const checked = profileFields.shape.links.safeParse(Object.fromEntries(named));
+  return new Set(checked.error?.issues.filter((i) => i.path.length > 0).map((i) => String(i.path[0])));
+}
+
 interface Props {
   profile: Profile | null;
   /** The saved profile changed: saved here, or found changed by another tab or app. */
@@ -180,6 +196,7 @@ export function ProfileForm({ profile, onChanged }: Props) {
     ) : null;
   const aria = (name: string) =>
     errors[name] ? { "aria-invalid": true, "aria-describedby": `profile-${name}-error` } : {};
+  const refusedNames = refusedLinkNames(values);
 
   return (
     <section className="card" aria-labelledby="profile-heading">
@@ -227,7 +244,17 @@ export function ProfileForm({ profile, onChanged }: Props) {
         <fieldset>
           <legend>Links</legend>
           {values.links.map((link, i) => {
-            const urlError = errors[`links.${link.name}`];
+            const linkError = errors[`links.${link.name}`];
+            const nameError = linkError && refusedNames.has(link.name) ? linkError : undefined;
+            const urlError = nameError ? undefined : linkError;
+            // The rows of a repeated name are the fields refused: the first takes the focus.
+            const repeated = Boolean(errors.links) && link.name.trim() === repeatedLinkName(values);
+            // A repeat is told once, by the message under the links, not again at its row.
+            const ownNameError = repeated && nameError === errors.links ? undefined : nameError;
+            const nameDescribedBy = [
+              repeated && "profile-links-error",
+              ownNameError && `link-name-${i}-error`,
+            ].filter(Boolean);
             const setLink = (patch: Partial<typeof link>) =>
               setValues({ ...values, links: values.links.map((l, j) => (j === i ? { ...l, ...patch } : l)) });
             return (
@@ -238,10 +265,8 @@ export function ProfileForm({ profile, onChanged }: Props) {
                     id={`link-name-${i}`}
                     placeholder="github"
                     value={link.name}
-                    // The rows of a repeated name are the fields refused: the first takes the focus.
-                    {...(errors.links && link.name.trim() === repeatedLinkName(values)
-                      ? { "aria-invalid": true, "aria-describedby": "profile-links-error" }
-                      : {})}
+                    aria-invalid={repeated || nameError ? true : undefined}
+                    aria-describedby={nameDescribedBy.length > 0 ? nameDescribedBy.join(" ") : undefined}
                     onChange={(e) => setLink({ name: e.target.value })}
                   />
                   <label className="visually-hidden" htmlFor={`link-url-${i}`}>{`Link ${i + 1} URL`}</label>
@@ -267,6 +292,11 @@ export function ProfileForm({ profile, onChanged }: Props) {
                     ✕
                   </button>
                 </div>
+                {ownNameError && (
+                  <p id={`link-name-${i}-error`} className="field-error">
+                    {ownNameError}
+                  </p>
+                )}
                 {urlError && (
                   <p id={`link-url-${i}-error`} className="field-error">
                     {urlError}
