@@ -223,9 +223,10 @@ test("another entry's Edit, or Add, asks before the open form's typing goes; a d
   await expect.poll(() => asked).toEqual(["Discard what you typed in this form?"]);
   await expect(chess.getByLabel("Description")).toHaveValue("Typed and not saved");
   await expect(chess.getByLabel("Hobby", { exact: true })).toHaveValue("Chess");
+  // Evaluated as text: the tests are compiled without the DOM's types.
   const drafts = () =>
-    page.evaluate(() =>
-      Object.fromEntries(Object.entries(sessionStorage).filter(([key]) => key.startsWith("draft:"))),
+    page.evaluate<Record<string, string>>(
+      'Object.fromEntries(Object.entries(sessionStorage).filter(([key]) => key.startsWith("draft:")))',
     );
   const chessDraft = await drafts();
   expect(Object.keys(chessDraft)).toHaveLength(1);
@@ -242,9 +243,8 @@ test("another entry's Edit, or Add, asks before the open form's typing goes; a d
 
   // Chess deleted here while this tab keeps a draft of it (as a failed save keeps one): after a reload
   // nothing says it was deleted elsewhere, and no form offers it again.
-  await page.evaluate((kept) => {
-    for (const [key, value] of Object.entries(kept)) sessionStorage.setItem(key, value);
-  }, chessDraft);
+  await page.evaluate(`for (const [key, value] of Object.entries(${JSON.stringify(chessDraft)}))
+    sessionStorage.setItem(key, value)`);
   await hobbies.getByRole("button", { name: "Delete Chess" }).click();
   await expect(hobbies.getByTestId("hobbies-entry")).toHaveCount(1);
   expect(await drafts()).toEqual({});

@@ -350,7 +350,7 @@ test("another version's Edit, or Create version, asks before the open version's 
   await versions.getByRole("button", { name: "Edit First" }).click();
   await expect(editor.getByRole("heading", { name: "Version “First”" })).toBeVisible();
   const drafts = () =>
-    page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith("draft:")));
+    page.evaluate<string[]>('Object.keys(sessionStorage).filter((key) => key.startsWith("draft:"))');
   expect(await drafts()).toEqual([]);
   await createVersion(page, "Third");
   expect(asked).toHaveLength(2);
