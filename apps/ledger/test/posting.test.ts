@@ -398,6 +398,28 @@ describe("posting", () => {
     }
   });
 
+  it("answers a field left out with 'is required' at its path, not a type or format error", async () => {
+    const [first, second] = [
+      { account_id: cash, amount: 5 },
+      { account_id: revenue, amount: -5 },
+    ];
+    const result = await client.post("/transactions", { entries: [{ amount: 5 }, second] });
+    expect(result.status).toBe(400);
+    expect(result.body.issues).toEqual([
+      { path: "idempotency_key", message: "is required" },
+      { path: "entries.0.account_id", message: "is required" },
+    ]);
+    // Sent, but wrong: the field's own words still.
+    const wrong = await client.post("/transactions", {
+      idempotency_key: 7,
+      entries: [{ ...first, account_id: null }, second],
+    });
+    expect(wrong.body.issues).toEqual([
+      { path: "idempotency_key", message: "Invalid input: expected string, received number" },
+      { path: "entries.0.account_id", message: "must be a uuid" },
+    ]);
+  });
+
   it("answers a value of the wrong type with its type error alone", async () => {
     const result = await client.post("/transactions", { idempotency_key: key(), entries: "x" });
     expect(result.status).toBe(400);

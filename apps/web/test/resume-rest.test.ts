@@ -372,6 +372,19 @@ describe("types are not coerced", () => {
 });
 
 describe("lists and limits", () => {
+  it("answers a required field left out with 'is required' at its path, not its format's words", async () => {
+    const { api } = await signedIn();
+    const { start_date: _left, ...body } = MINIMAL.experience as Record<string, unknown>;
+    const missing = await api.post("/me/experience", body);
+    expectError(missing, 400, "BAD_REQUEST");
+    expect(missing.body.issues).toEqual([{ path: "start_date", message: "is required" }]);
+    // Sent, but not a date: the field's own words.
+    const wrong = await api.post("/me/experience", { ...body, start_date: "soon" });
+    expect(wrong.body.issues).toEqual([
+      { path: "start_date", message: expect.not.stringMatching(/required/) as unknown },
+    ]);
+  });
+
   it("rejects more than 50 list items and list items over 1,000 characters", async () => {
     const { api } = await signedIn();
     const body = MINIMAL.experience;

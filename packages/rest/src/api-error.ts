@@ -82,6 +82,7 @@ const dottedPath: DescribeIssue = (path, message) => ({ path: path.map(String).j
 export function apiIssuesOf(
   error: { issues: readonly z.core.$ZodIssue[] },
   describe: DescribeIssue = dottedPath,
+  input?: unknown,
 ): ApiIssue[] {
   const issues = withUnionsExplained(error.issues as readonly RawIssue[]);
   return withoutIssuesBesideTypeErrors(issues).flatMap((issue) => {
@@ -93,8 +94,29 @@ export function apiIssuesOf(
     if (issue.code === "invalid_key" && issue.issues?.length) {
       return [describe(path, issue.issues.map((inner) => inner.message).join("; "), issue.code)];
     }
+    // A field left out: zod's words are about types ("expected string, received undefined"), or the
+    // schema's own are about a value ("must be a uuid").
+    if (issue.code === "invalid_type" && input !== undefined && isLeftOut(input, path)) {
+      return [describe(path, "is required", issue.code)];
+    }
     return [describe(path, issue.message, issue.code)];
   });
+}
+
+/** Whether `input` has no member at `path`, in an object that is there. */
+function isLeftOut(input: unknown, path: readonly PropertyKey[]): boolean {
+  if (path.length === 0) return false;
+  let parent: unknown = input;
+  for (const key of path.slice(0, -1)) {
+    if (typeof parent !== "object" || parent === null) return false;
+    parent = (parent as Record<PropertyKey, unknown>)[key];
+  }
+  return (
+    typeof parent === "object" &&
+    parent !== null &&
+    !Array.isArray(parent) &&
+    (parent as Record<PropertyKey, unknown>)[path.at(-1)!] === undefined
+  );
 }
 
 /** What an error answers: its status, the error body and the headers it carries. */
@@ -108,10 +130,11 @@ export interface ApiError {
  * The one map from what went wrong to what the client reads, for both
  * services and both transports: a DomainError (thrown, or the cause tRPC
  * wrapped it in) says its own status, body and headers; a failed input
- * validation is a 400 listing its issues; tRPC's own errors keep their status
- * and message; anything else is a 500 that says no more than "internal error".
+ * validation is a 400 listing its issues (with the `input` validated, a field
+ * it left out "is required"); tRPC's own errors keep their status and message;
+ * anything else is a 500 that says no more than "internal error".
  */
-export function apiErrorOf(error: unknown): ApiError {
+export function apiErrorOf(error: unknown, input?: unknown): ApiError {
   const domain = error instanceof TRPCError && error.cause instanceof DomainError ? error.cause : error;
   if (domain instanceof DomainError) {
     return {
@@ -128,7 +151,7 @@ export function apiErrorOf(error: unknown): ApiError {
   if (!(error instanceof TRPCError))
     return { status: 500, headers: {}, body: apiErrorBody(500, "internal error") };
   const status = getHTTPStatusCodeFromError(error);
-  const issues = error.cause instanceof ZodError ? apiIssuesOf(error.cause) : undefined;
+  const issues = error.cause instanceof ZodError ? apiIssuesOf(error.cause, dottedPath, input) : undefined;
   const message = issues
     ? invalidRequestMessage(issues)
     : error.code === "PARSE_ERROR"

@@ -137,24 +137,29 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   ): Promise<Answer> {
     const { procedure } = route;
     let ctx: RestContext | undefined;
+    let input: unknown;
     try {
-      const input = inputOf(route, parameters, target, body, options.bodyFieldAgainstPath ?? "ignored");
+      input = inputOf(route, parameters, target, body, options.bodyFieldAgainstPath ?? "ignored");
       ctx = await context();
       const data = await procedure.call(ctx, input);
       return successAnswer(route, ctx.response, data);
     } catch (error) {
-      return failureAnswer(error, procedure.path, requestId, ctx?.response.headers);
+      return failureAnswer(error, procedure.path, requestId, ctx?.response.headers, input);
     }
   }
 
-  /** A failure as the one error body, with the headers the procedure set before it failed; a 5xx is logged. */
+  /**
+   * A failure as the one error body, with the headers the procedure set before
+   * it failed (and the input it refused: a field left out "is required"); a 5xx is logged.
+   */
   function failureAnswer(
     error: unknown,
     path: string,
     requestId: string | undefined,
     setBefore?: ResponseControl["headers"],
+    input?: unknown,
   ): Answer {
-    const { status, body, headers } = apiErrorOf(error);
+    const { status, body, headers } = apiErrorOf(error, input);
     if (status >= 500) options.onError?.(error, path, requestId);
     return jsonAnswer(status, body, { ...Object.fromEntries(setBefore ?? []), ...headers });
   }

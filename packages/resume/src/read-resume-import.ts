@@ -53,17 +53,11 @@ export function readResumeImport(format: ImportFormat, document: unknown): Resum
   }
   const converted = format === "jsonresume" ? fromJsonResume(document) : undefined;
   const candidate = converted ? converted.resume : document;
-  const describe: DescribeIssue = (path, zodMessage, code) => {
-    // zod's words for a field left out ("Invalid input: expected string, received undefined") are its own.
-    const message =
-      code === "invalid_type" && /received undefined$/.test(zodMessage) ? "is required" : zodMessage;
-    return (
-      converted?.describeIssue(path, message, code) ?? {
-        path: formatDocumentPath(path as (string | number)[]),
-        message,
-      }
-    );
-  };
+  const describe: DescribeIssue = (path, message, code) =>
+    converted?.describeIssue(path, message, code) ?? {
+      path: formatDocumentPath(path as (string | number)[]),
+      message,
+    };
 
   const issues: ApiIssue[] = [...(converted?.issues ?? [])];
   // Checked before the entries, so that 10,000 of them cost one issue, not 10,000 validations.
@@ -85,7 +79,7 @@ export function readResumeImport(format: ImportFormat, document: unknown): Resum
         kept: splitForKeeping(document as Record<string, unknown>),
       };
     }
-    issues.push(...apiIssuesOf(parsed.error, describe));
+    issues.push(...apiIssuesOf(parsed.error, describe, candidate));
   }
   throw invalidRequestError(issues);
 }

@@ -402,6 +402,13 @@ describe("JSON Resume files as other tools write them", () => {
     expect(importIssues("json", { skills: [{ category: "tool" }] })).toEqual([
       { path: "skills[0].name", message: "is required" },
     ]);
+    // A field whose schema has words of its own (a date's format) says so too when left out.
+    expect(importIssues("jsonresume", { work: [{ name: "Acme", position: "CEO" }] })).toEqual([
+      { path: "work[0].startDate", message: "is required" },
+    ]);
+    expect(importIssues("json", { certifications: [{ name: "CKA", issuing_organization: "CNCF" }] })).toEqual(
+      [{ path: "certifications[0].issue_date", message: "is required" }],
+    );
   });
 });
 
