@@ -371,6 +371,36 @@ test("a create whose answer was lost is sent again with the same Idempotency-Key
   expect(keys[1]).toBe(keys[0]);
 });
 
+test("an entry deleted after its add's answer was lost is added anew by the Add form kept, not answered with the one gone", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("lost-then-deleted-entry"));
+  let calls = 0;
+  // The first add is written; its answer never reaches the page.
+  await page.route("**/api/trpc/hobbies.create*", async (route) => {
+    const response = await route.fetch();
+    if (++calls === 1) await route.abort("connectionreset");
+    else await route.fulfill({ response });
+  });
+  const form = await openAddForm(page, "Hobbies", "hobby");
+  await form.getByLabel("Hobby", { exact: true }).fill("Chess");
+  await form.getByRole("button", { name: "Add hobby", exact: true }).click();
+  await expect(form.getByRole("alert")).toContainText("Could not reach the server");
+  // Read again, the list shows the hobby that add made, and the Add form opens again with its typing.
+  await page.reload();
+  const hobbies = section(page, "Hobbies");
+  await expect(hobbies.getByTestId("hobbies-entry")).toHaveText([/Chess/]);
+  const kept = hobbies.getByRole("form", { name: "Add hobby" });
+  await expect(kept.getByLabel("Hobby", { exact: true })).toHaveValue("Chess");
+  page.once("dialog", (dialog) => void dialog.accept());
+  await hobbies.getByRole("button", { name: "Delete Chess" }).click();
+  await expect(hobbies.getByTestId("hobbies-entry")).toHaveCount(0);
+  await kept.getByRole("button", { name: "Add hobby", exact: true }).click();
+  await expect(kept).toBeHidden();
+  await expect(hobbies.getByTestId("hobbies-entry")).toHaveText([/Chess/]);
+  expect(calls).toBe(2);
+});
+
 test("two people never see each other's data", async ({ browser }) => {
   const alice = await browser.newPage();
   await signIn(alice, uniqueUser("alice"));

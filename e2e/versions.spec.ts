@@ -362,6 +362,16 @@ test("another version's Edit, or Create version, asks before the open version's 
   await page.getByRole("button", { name: "Create version" }).click();
   await expect(editor.getByLabel("Headline")).toHaveValue("More typing");
   await expect(versions.getByTestId("version")).toHaveCount(3);
+  // A name left empty asks nothing (nothing is made); accepted, the typing goes and the new version opens.
+  await page.getByRole("form", { name: "New version" }).getByLabel("Name of the new version").fill("");
+  await page.getByRole("button", { name: "Create version" }).click();
+  await expect(page.getByRole("form", { name: "New version" })).toContainText("must not be empty");
+  await expect(editor.getByLabel("Headline")).toHaveValue("More typing");
+  page.once("dialog", (dialog) => void dialog.accept());
+  await createVersion(page, "Fourth");
+  expect(await drafts()).toEqual([]);
+  await versions.getByRole("button", { name: "Edit Third" }).click();
+  await expect(editor.getByLabel("Headline")).toHaveValue("");
 });
 
 test("revoking a link another tab or app revoked says so and drops it from the list", async ({ page }) => {

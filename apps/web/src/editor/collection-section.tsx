@@ -6,10 +6,10 @@ import { useEditorSession } from "./editor-session.tsx";
 import { EntryForm } from "./entry-form.tsx";
 import { SECTIONS, type SectionSpec } from "./field-specs.ts";
 import { neighbourOf } from "./neighbour-of.ts";
-import { api, onlyOver } from "./trpc.ts";
+import { api, forgetIdempotencyKey, onlyOver } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 import { BASED_ON } from "./form-values.ts";
-import { adoptStrandedDraft, forgetDrafts, hasDraft } from "./use-session-draft.ts";
+import { adoptStrandedDraft, forgetDrafts, hasDraft, mayDiscardDraft } from "./use-session-draft.ts";
 
 interface Props<Name extends CollectionName> {
   collection: Name;
@@ -63,8 +63,8 @@ export function CollectionSection<Name extends CollectionName>({
 
   function open(id: string) {
     // One form at a time: what is typed in the open one goes only when the person says so, as with Escape.
-    if (editing !== null && editing !== id && hasDraft(draftKey(editing))) {
-      if (!window.confirm("Discard what you typed in this form?")) return;
+    if (editing !== null && editing !== id) {
+      if (!mayDiscardDraft(draftKey(editing))) return;
       forgetDrafts(draftKey(editing));
     }
     returnFocusTo.current = id;
@@ -99,6 +99,9 @@ export function CollectionSection<Name extends CollectionName>({
     }
     // Deleted here, on purpose: a draft of it kept in this tab is not to come back as deleted elsewhere.
     forgetDrafts(draftKey(entry.id));
+    // The list is read again below, showing what an add whose answer was lost made: from now on the
+    // Add form's typing is a new add, not that one's answer again (which may be the entry just deleted).
+    forgetIdempotencyKey(draftKey("new"));
     setProblem("");
     announce(done);
     // The focus was on the Delete button that goes with its entry: the next entry's Edit takes it,

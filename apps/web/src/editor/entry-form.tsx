@@ -15,7 +15,7 @@ import {
 } from "./form-values.ts";
 import { TextListEditor } from "./text-list-editor.tsx";
 import { api, forgetIdempotencyKey, idempotencyKeyFor, onlyOver } from "./trpc.ts";
-import { hasDraft, useSessionDraft } from "./use-session-draft.ts";
+import { mayDiscardDraft, useSessionDraft } from "./use-session-draft.ts";
 import { useValidatedSave } from "./use-validated-save.ts";
 
 interface Props<Name extends CollectionName> {
@@ -126,7 +126,7 @@ export function EntryForm<Name extends CollectionName>({
   function cancelOnEscape(event: KeyboardEvent) {
     if (event.key !== "Escape" || event.defaultPrevented) return;
     event.preventDefault();
-    if (!hasDraft(draftKey) || window.confirm("Discard what you typed in this form?")) cancel();
+    if (mayDiscardDraft(draftKey)) cancel();
   }
 
   return (

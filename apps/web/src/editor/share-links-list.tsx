@@ -4,7 +4,7 @@ import type { ShareLink } from "@app/resume/client";
 import { hasExpired, localDay } from "./local-dates.ts";
 import { focusNeighbourOf } from "./neighbour-of.ts";
 import { useEditorSession } from "./editor-session.tsx";
-import { api, forgetIdempotencyKey, forgetIdempotencyKeyIf, idempotencyKeyFor } from "./trpc.ts";
+import { api, forgetIdempotencyKey, idempotencyKeyFor } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 
 /** Expiry choices of a new link, in days; null: until revoked. */
@@ -76,8 +76,9 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
       if (failure.kind !== "gone") return setStatus(failure.message);
       done = "That link was already revoked in another tab or app.";
     }
-    // It may be what a create for this version made whose answer was lost: creating now makes a new one.
-    forgetIdempotencyKeyIf(createKey, (input) => (input as { id?: unknown }).id === versionId);
+    // The list is read again below, showing what a create whose answer was lost made: from now on
+    // creating is a new create, not that one's answer again (which may be the link just revoked).
+    forgetIdempotencyKey(createKey);
     setStatus(done);
     // The focus was on the Revoke button that goes with its link: a neighbour's Revoke takes it, else Create link.
     focusNeighbourOf(links, link.id, {

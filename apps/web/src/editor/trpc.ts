@@ -75,19 +75,6 @@ export function forgetIdempotencyKey(draftKey: string): void {
   window.sessionStorage.removeItem(`${draftKey}:idempotency-key`);
 }
 
-/**
- * Forgets the create key of `draftKey` when the input it was made for is one
- * `madeFor` accepts. A create whose answer was lost keeps its key so that
- * making it again gets that answer; once the person deleted what it may have
- * made, the same input is a new create, not the deleted one's answer again.
- */
-export function forgetIdempotencyKeyIf(draftKey: string, madeFor: (input: unknown) => boolean): void {
-  const stored = JSON.parse(window.sessionStorage.getItem(`${draftKey}:idempotency-key`) ?? "null") as {
-    body: string;
-  } | null;
-  if (stored && madeFor(JSON.parse(stored.body))) forgetIdempotencyKey(draftKey);
-}
-
 /** Whether a call failed because what it named is not there (404). */
 export const isNotFound = (error: unknown): boolean => describeFailure(error).kind === "gone";
 

@@ -69,6 +69,11 @@ export function hasDraft(key: string): boolean {
   return typeof window !== "undefined" && window.sessionStorage.getItem(key) !== null;
 }
 
+/** Whether the draft under `key` may go: there is none, or the person says so when asked `question`. */
+export function mayDiscardDraft(key: string, question = "Discard what you typed in this form?"): boolean {
+  return !hasDraft(key) || window.confirm(question);
+}
+
 /** The draft kept under `key`, as it was typed (null: none). */
 export function storedDraft<T>(key: string): T | null {
   if (typeof window === "undefined") return null;

@@ -4,9 +4,9 @@ import { COLLECTIONS, type ShareLink, type TailoredVersion, type WholeResume } f
 import { useEditorSession } from "./editor-session.tsx";
 import { hasExpired } from "./local-dates.ts";
 import { focusNeighbourOf } from "./neighbour-of.ts";
-import { api, forgetIdempotencyKey, forgetIdempotencyKeyIf, idempotencyKeyFor, onlyOver } from "./trpc.ts";
+import { api, forgetIdempotencyKey, idempotencyKeyFor, onlyOver } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
-import { draftIdsUnder, forgetDrafts, hasDraft, storedDraft } from "./use-session-draft.ts";
+import { draftIdsUnder, forgetDrafts, mayDiscardDraft, storedDraft } from "./use-session-draft.ts";
 import { versionDraftPrefix } from "./version-draft-prefix.ts";
 import { VersionEditor } from "./version-editor.tsx";
 
@@ -109,17 +109,20 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
    * open at a time, and what is typed in it goes only when the person says so.
    */
   function mayLeaveOpenVersion(): boolean {
-    const draftKey = openId === null ? null : `${versionDraftPrefix(userId)}${openId}`;
-    if (draftKey === null || !hasDraft(draftKey)) return true;
-    if (!window.confirm("Discard what you typed in the open version?")) return false;
+    if (openId === null) return true;
+    const draftKey = `${versionDraftPrefix(userId)}${openId}`;
+    if (!mayDiscardDraft(draftKey, "Discard what you typed in the open version?")) return false;
+    // Closed at once: the typing is gone, as the person said, whatever comes next.
     forgetDrafts(draftKey);
+    setOpenId(null);
     return true;
   }
 
   async function create(event: FormEvent) {
     event.preventDefault();
     setNameError("");
-    if (!mayLeaveOpenVersion()) return;
+    // A name left empty is refused without a question: nothing is made, nothing need give way.
+    if (name.trim() && !mayLeaveOpenVersion()) return;
     // The same key while the name is the same: making it again after a failure whose answer was lost gets
     // that version, not a second one.
     try {
@@ -158,8 +161,9 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
     }
     // Deleted here, on purpose: its typing is not to come back as a version deleted elsewhere.
     forgetDrafts(`${versionDraftPrefix(userId)}${version.id}`);
-    // It may be what a create of its name made whose answer was lost: that name now makes a new one.
-    forgetIdempotencyKeyIf(createKey, (input) => (input as { name?: unknown }).name === version.name);
+    // The list is read again below, showing what a create whose answer was lost made: from now on
+    // creating is a new create, not that one's answer again (which may be the version just deleted).
+    forgetIdempotencyKey(createKey);
     if (openId === version.id) setOpenId(null);
     setStatus(done);
     // The focus was on the Delete button that goes with its version: a neighbour's Edit takes it, else the new name.
