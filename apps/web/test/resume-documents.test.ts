@@ -590,7 +590,7 @@ describe("right-to-left text in the PDF", () => {
           "Hello שלום world.",
           "TypeScript-ב מפתח אני",
           "بالعالم مرحبا",
-          "Acme — תוכנה מהנדס",
+          "Acme — תוכנה מהנדס Jan 2020 – Present",
         ]),
       );
     },
@@ -614,6 +614,19 @@ describe("right-to-left text in the PDF", () => {
     expect(line).toBeGreaterThan(5);
     expect(top("סוף") - top("עולם")).toBeCloseTo(2 * line, 0);
   });
+
+  it.skipIf(!hasPoppler)(
+    "draws each entry's heading before its dates, so a reader of the drawn order finds the title first",
+    async () => {
+      const get = await personWith(
+        { name: "Drawn Order" },
+        { organization: "Acme", title: "Engineer", start_date: "2020-01-15", end_date: "2022-06-30" },
+      );
+      const lines = await drawnLines(new Uint8Array(await (await get("pdf")).arrayBuffer()));
+      // On the page the dates stand right of the heading, on its line: read in drawn order, after it.
+      expect(lines).toContain("Engineer — Acme Jan 2020 – Jun 2022");
+    },
+  );
 });
 
 describe("line breaks in one-line fields", () => {

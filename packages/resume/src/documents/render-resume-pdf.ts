@@ -46,14 +46,6 @@ function group(doc: Doc, parent: Element, type: string): Element {
   return element;
 }
 
-/** What `draw` draws, as the content of a structure element `type` made later: drawn before what reads before it. */
-function markedContent(doc: Doc, type: string, draw: () => void): PDFKit.PDFStructureContent {
-  const content = doc.markStructureContent(type);
-  draw();
-  doc.endMarkedContent();
-  return content;
-}
-
 /** What `draw` draws, marked as no part of the text (a rule, a separator): a screen reader skips it. */
 function decoration(doc: Doc, draw: () => void): void {
   doc.markContent("Artifact", { type: "Layout" });
@@ -291,21 +283,21 @@ function drawEntry(doc: Doc, element: Element, entry: OutlineEntry) {
   const full = width(doc);
   const top = doc.y;
   const reserved = datesWidth(doc, entry);
-  // The dates are drawn first, as text extraction has always found them, and read after the heading.
-  const datesText = entry.dates;
-  const dates = datesText
-    ? markedContent(doc, "P", () =>
-        style(doc, "regular", SIZE.small, MUTED).text(datesText, x, top + 0.8, {
-          width: full,
-          align: "right",
-        }),
-      )
-    : null;
-  doc.y = top;
+  // The heading, then its dates beside it on its first line: a program that reads the text in the
+  // order it is drawn (an applicant tracking system, `pdftotext -raw`) finds the title before its dates.
   tagged(doc, element, "H3", () =>
     drawText(style(doc, "bold", SIZE.heading), entry.heading, { width: full - reserved }, x),
   );
-  if (dates) element.add(doc.struct("P", {}, [dates]));
+  const datesText = entry.dates;
+  if (datesText) {
+    const below = doc.y;
+    tagged(doc, element, "P", () =>
+      style(doc, "regular", SIZE.small, MUTED).text(datesText, x, top + 0.8, { width: full, align: "right" }),
+    );
+    // Back below the heading, in its style: the space after an entry of a heading alone is its line's.
+    doc.y = below;
+    style(doc, "bold", SIZE.heading);
+  }
   if (entry.details.length) {
     const details = entry.details.join(" · ");
     tagged(doc, element, "P", () =>
