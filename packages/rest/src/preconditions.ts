@@ -121,8 +121,13 @@ function httpDateOf(value: string): number {
     Number(minutes),
     Number(seconds),
   );
-  // Date.UTC rolls 31 Feb over into March: such a date is no date.
-  return new Date(time).getUTCDate() === Number(day) && Number(seconds) < 60 ? time : NaN;
+  // Date.UTC rolls 31 Feb over into March, and 24:00 or 10:60 into the next hour: such a date is no date.
+  const real =
+    new Date(time).getUTCDate() === Number(day) &&
+    Number(hours) < 24 &&
+    Number(minutes) < 60 &&
+    Number(seconds) < 60;
+  return real ? time : NaN;
 }
 
 const TAG = String.raw`(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"`;

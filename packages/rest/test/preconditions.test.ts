@@ -72,6 +72,9 @@ describe("If-Unmodified-Since's dates", () => {
       "2026-01-31T11:00:00Z",
       "Sat, 31 Jan 2026 11:59:59",
       "Sat, 31 Feb 2026 11:00:00 GMT",
+      // Rolled over, these would read as a time before the version's, and refuse the write.
+      "Sat, 31 Jan 2026 10:60:00 GMT",
+      "Fri, 30 Jan 2026 24:00:00 GMT",
       "Sat, 31 Jan 2026 11:59:59.500 GMT",
     ]) {
       expect(at(date), date).toBe(true);
