@@ -267,6 +267,23 @@ describe("JSON Resume import", () => {
       { path: "work", message: "must be an array" },
       { path: "skills[0]", message: "must be an object" },
     ]);
+    // An item that is no object is told at its own index; the list's other issues wait for its shape
+    // (read without it, the items after it would be told at the wrong index).
+    expect(
+      importIssues("jsonresume", {
+        work: ["CEO at Acme", { name: "Beta", position: "CTO", startDate: "2020", endDate: "2019" }],
+        basics: {
+          profiles: [
+            7,
+            { network: "gh", url: "https://a.example" },
+            { network: "gh", url: "https://b.example" },
+          ],
+        },
+      }),
+    ).toEqual([
+      { path: "basics.profiles[0]", message: "must be an object" },
+      { path: "work[0]", message: "must be an object" },
+    ]);
     expect(
       importIssues("jsonresume", {
         basics: {

@@ -67,7 +67,9 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
       if (!isJsonObject(item))
         issues.push({ path: formatDocumentPath([...path, i]), message: "must be an object" });
     });
-    return value.filter(isJsonObject);
+    // The list's other issues wait for its shape: read without the items that are no objects, the
+    // items after them would be told at the wrong index.
+    return value.every(isJsonObject) ? value : [];
   };
   const ignoreOtherKeys = (object: JsonObject, path: DocumentPath, used: Iterable<string>) => {
     const keep = new Set(used);
