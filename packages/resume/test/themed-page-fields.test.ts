@@ -280,6 +280,15 @@ describe.each(THEME_NAMES)("the %s page of text that reads as Markdown", (theme)
     for (const [field, run] of Object.entries(runs)) expect(text, field).toContain(`\n${run.join("\n")}\n`);
   });
 
+  it("sets a paragraph of free text a line below the one before", async () => {
+    const page = await renderResumeHtml(resumeTyping(["First paragraph."]), theme);
+    const [first, second] = [...page.matchAll(/<p[^>]*>(?:<[^>]+>)*First paragraph\./g)].map((m) => m[0]);
+    expect(first).toBeDefined();
+    // The second starts a line below the first: a margin of its own, or the theme's for <p>.
+    if (theme === "stackoverflow") expect(second).toMatch(/^<p [^>]*style="margin:1em 0 0"/);
+    else expect(second).not.toMatch(/margin/);
+  });
+
   it("makes no element of it: the page has the elements it has for plain words on the same lines", async () => {
     const page = await renderResumeHtml(resumeTyping(TYPED_LINES), theme);
     const plain = await renderResumeHtml(resumeTyping(TYPED_LINES.map((_, i) => `plain ${i}`)), theme);

@@ -133,16 +133,19 @@ function mapStrings(value: unknown, path: string, map: (text: string, path: stri
 }
 
 /**
- * Free text as stackoverflow writes its paragraphs (`<p style="margin:0">`,
- * one a line apart), the person's own lines kept: a blank line starts a
- * paragraph, and the lines of one are a `<br>` apart.
+ * Free text as stackoverflow writes its paragraphs (`<p style="margin:0">`),
+ * the person's own lines kept: a blank line starts a paragraph, set a line
+ * below the one before (the theme's margin of 0 ran them together), and the
+ * lines of one are a `<br>` apart.
  */
 function stackoverflowParagraphs(text: string): string {
   const paragraphs = withLineFeeds(text)
     .split(/\n\s*\n/)
     .map(escapeHtmlLines)
     .filter(Boolean);
-  return (paragraphs.length > 0 ? paragraphs : [""]).map((p) => `<p style="margin:0">${p}</p>`).join("\n");
+  return (paragraphs.length > 0 ? paragraphs : [""])
+    .map((p, i) => `<p style="margin:${i === 0 ? "0" : "1em 0 0"}">${p}</p>`)
+    .join("\n");
 }
 
 /** Free text as HTML text, its lines kept: each escaped, those after the first after a `<br>`; blank ones left out. */
