@@ -182,12 +182,8 @@ function runs(piece: Piece, parts: Part[]): ParagraphChild[] {
 }
 
 /** A paragraph per line of the user's text. */
-function lines(text: string, options: { color?: string; keepNext?: boolean } = {}): Paragraph[] {
-  return text
-    .split(/\r?\n/)
-    .map((line) =>
-      paragraph({ keepNext: options.keepNext }, [{ text: line, run: { color: options.color } }]),
-    );
+function lines(text: string): Paragraph[] {
+  return text.split(/\r?\n/).map((line) => paragraph({}, [{ text: line, run: {} }]));
 }
 
 function link({ text, url }: OutlineText): Piece {
@@ -207,8 +203,8 @@ function inline(items: OutlineText[]): Piece[] {
 const unbroken = (dates: string) => dates.replaceAll(" ", "\u00A0");
 
 function entryParagraphs(entry: OutlineEntry, contentWidth: number): Paragraph[] {
-  const paragraphs = [
-    paragraph(
+  const parts: [options: Omit<IParagraphOptions, "children">, pieces: Piece[]][] = [
+    [
       { heading: HeadingLevel.HEADING_2, tabStops: [{ type: TabStopType.RIGHT, position: contentWidth }] },
       [
         { text: entry.heading },
@@ -216,14 +212,18 @@ function entryParagraphs(entry: OutlineEntry, contentWidth: number): Paragraph[]
           ? [{ text: `\t${unbroken(entry.dates)}`, run: { bold: false, color: MUTED, size: 19 } }]
           : []),
       ],
-    ),
+    ],
   ];
-  const more = entry.bullets.length > 0 || entry.text !== null || entry.link !== null;
-  if (entry.details.length)
-    paragraphs.push(...lines(entry.details.join(" · "), { color: MUTED, keepNext: more }));
-  if (entry.text) paragraphs.push(...lines(entry.text));
-  if (entry.link) paragraphs.push(paragraph({}, [link(entry.link)]));
+  const textLines = (text: string, color?: string) =>
+    text.split(/\r?\n/).map((line) => [{}, [{ text: line, run: { color } }]] as (typeof parts)[number]);
+  if (entry.details.length) parts.push(...textLines(entry.details.join(" · "), MUTED));
+  if (entry.text) parts.push(...textLines(entry.text));
+  if (entry.link) parts.push([{}, [link(entry.link)]]);
   for (const bullet of entry.bullets)
-    paragraphs.push(paragraph({ numbering: { reference: BULLETS, level: 0 } }, [{ text: bullet }]));
-  return paragraphs;
+    parts.push([{ numbering: { reference: BULLETS, level: 0 } }, [{ text: bullet }]]);
+  // Each paragraph but the last keeps with the next: an entry shorter than a page moves to the next
+  // page whole, as the PDF's does, instead of leaving its last bullet alone there.
+  return parts.map(([options, pieces], i) =>
+    paragraph(i < parts.length - 1 ? { ...options, keepNext: true } : options, pieces),
+  );
 }
