@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { THEME_NAMES } from "@app/resume/client";
 import { env } from "../scripts/env.ts";
 import { THREE_JOBS } from "../test/three-jobs.ts";
 import { section, severeViolations, signIn, sql, uniqueUser } from "./helpers.ts";
@@ -373,6 +374,50 @@ test("another version's Edit, or Create version, asks before the open version's 
   await versions.getByRole("button", { name: "Edit Third" }).click();
   await expect(editor.getByLabel("Headline")).toHaveValue("");
 });
+
+for (const theme of THEME_NAMES) {
+  test(`a share link's page in ${theme} has its download bar right above the theme's page, at 375 and 1280 px`, async ({
+    page,
+    browser,
+  }) => {
+    await signIn(page, uniqueUser(`bar-${theme}`));
+    await page.getByLabel("Name", { exact: true }).fill("Bar Person");
+    await page.getByRole("button", { name: "Save profile" }).click();
+    await expect(page.getByText("Profile saved.")).toBeVisible();
+    const editor = await makeVersion(page, "Shared");
+    await editor.getByLabel("Theme").selectOption(theme);
+    await editor.getByRole("button", { name: "Save version" }).click();
+    await expect(editor.getByRole("button", { name: "Save version" })).toBeEnabled();
+    await editor.getByRole("button", { name: "Create link" }).click();
+    const url = await editor.getByRole("textbox", { name: /^Link 1,/ }).inputValue();
+    const stranger = await browser.newContext();
+    const visit = await stranger.newPage();
+    for (const width of [375, 1280]) {
+      await visit.setViewportSize({ width, height: 800 });
+      await visit.goto(url);
+      const bar = await visit.getByRole("navigation", { name: "Download this resume" }).boundingBox();
+      // The top of the theme's first box in the flow (not a skip link placed off the page). Evaluated
+      // as text: the tests are compiled without the DOM's types.
+      const firstTop = `[...document.body.children].find((element) =>
+          !["NAV", "STYLE", "SCRIPT"].includes(element.tagName) &&
+          !["absolute", "fixed"].includes(getComputedStyle(element).position) &&
+          element.getBoundingClientRect().height > 0).getBoundingClientRect().top`;
+      const withBar = await visit.evaluate<number>(firstTop);
+      // The same page as the theme lays it out alone: the bar and its room taken away.
+      const alone = await visit.evaluate<number>(
+        `const bar = document.querySelector("body > nav");
+        if (bar.nextElementSibling.tagName === "STYLE") bar.nextElementSibling.remove();
+        bar.remove();
+        ${firstTop}`,
+      );
+      expect(bar, `${width}`).not.toBeNull();
+      expect(bar!.y).toBe(0);
+      // Under the bar, the page starts as it would at the top alone: no gap (even's grid put 2em), no overlap.
+      expect(Math.abs(withBar - bar!.height - alone), `${width}`).toBeLessThanOrEqual(1);
+    }
+    await stranger.close();
+  });
+}
 
 test("revoking a link another tab or app revoked says so and drops it from the list", async ({ page }) => {
   await signIn(page, uniqueUser("revoked-elsewhere"));

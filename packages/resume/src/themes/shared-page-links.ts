@@ -6,15 +6,20 @@
  */
 export function withDownloadLinks(page: string, slug: string): string {
   const bar =
-    // A bar across the whole page, whatever layout the theme gives its body (a grid, a flex box).
-    '<nav aria-label="Download this resume" style="display:block;box-sizing:border-box;width:100%;' +
-    "grid-column:1/-1;flex:0 0 100%;margin:0;font:14px/1.5 system-ui,sans-serif;padding:8px 16px;" +
-    'background:#f4f4f5;border-bottom:1px solid #d4d4d8;text-align:right">' +
+    // Out of the theme's layout, so that its body's grid or flex box leaves no gap of its own beside
+    // the bar (even's 2em): placed at the top of the document, over room the html element keeps.
+    `<nav aria-label="Download this resume" style="position:absolute;top:0;left:0;right:0;` +
+    `box-sizing:border-box;height:${BAR_HEIGHT};margin:0;padding:8px 16px;font:14px/20px system-ui,sans-serif;` +
+    'white-space:nowrap;overflow-x:auto;background:#f4f4f5;border-bottom:1px solid #d4d4d8;text-align:right">' +
     `Download: <a href="${slug}.pdf" download>PDF (A4)</a> · ` +
     `<a href="${slug}.pdf?paper=letter" download>PDF (US Letter)</a> · ` +
-    `<a href="${slug}.docx" download>Word</a></nav>`;
+    `<a href="${slug}.docx" download>Word</a></nav>` +
+    `<style>html{padding-top:${BAR_HEIGHT}}</style>`;
   const body = /<body[^>]*>/i.exec(page);
   if (!body) return bar + page;
   const at = body.index + body[0].length;
   return page.slice(0, at) + bar + page.slice(at);
 }
+
+/** The bar's height: a line of 20px, padding of 8px above and below, a border of 1px. */
+const BAR_HEIGHT = "37px";
