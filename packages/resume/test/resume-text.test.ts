@@ -35,6 +35,24 @@ const graphemes = (text: string) =>
   Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (s) => s.segment);
 
 describe("the plain-text resume", () => {
+  it("breaks the contact line between its parts only: a label stays with its address", () => {
+    const contact = [
+      "Flat 4, 221B Baker Street, Marylebone, London NW1 6XE, United Kingdom",
+      "zoe.lukasiewicz-angstrom@example-mail-provider.org",
+      "+44 20 7946 0958",
+      "github: github.com/zoe-lukasiewicz",
+      "linkedin: www.linkedin.com/in/zoe-lukasiewicz-angstrom",
+    ];
+    const outline = { name: "Zoë", headline: null, contact: contact.map((text) => ({ text })), sections: [] };
+    const lines = renderResumeText(outline).trimEnd().split("\n").slice(1);
+    expect(lines.map((line) => line.split(" · "))).toEqual([
+      [contact[0]],
+      [contact[1], contact[2]],
+      [contact[3], contact[4]],
+    ]);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(100);
+  });
+
   it("indents a bullet's own later lines under its text, one starting with '- ' too: one bullet stays one", () => {
     // Before, "- then Y" started a line of its own and read as a second bullet.
     const text = renderResumeText(withBullets(["Led X\n- then Y", "Shipped"]));

@@ -12,15 +12,33 @@ const TEXT_LINE_LIMIT = 100;
  * wrapped at spaces to at most TEXT_LINE_LIMIT characters (a longer word is cut).
  */
 export function renderResumeText(outline: ResumeOutline): string {
-  const head = [outline.name, ...present([outline.headline])];
-  if (outline.contact.length) head.push(outline.contact.map((item) => item.text).join(" · "));
-  const blocks: string[][] = [head.flatMap((line) => wrap(line))];
+  const head = [outline.name, ...present([outline.headline])].flatMap((line) => wrap(line));
+  if (outline.contact.length) head.push(...contactLines(outline.contact.map((item) => item.text)));
+  const blocks: string[][] = [head];
   for (const section of outline.sections) {
     blocks.push(wrap(section.title.toUpperCase()));
     for (const paragraph of section.paragraphs) blocks.push(wrap(paragraph));
     for (const entry of section.entries) blocks.push(entryLines(entry));
   }
   return `${blocks.map((lines) => lines.join("\n")).join("\n\n")}\n`;
+}
+
+/**
+ * The contact line's parts, " · " between them, broken between parts only
+ * (as the PDF's): a label stays with its address, and an address is never cut
+ * at its own hyphen. Only a part longer than a line alone is wrapped.
+ */
+function contactLines(parts: string[]): string[] {
+  const lines: string[] = [];
+  let current = "";
+  for (const part of parts) {
+    const joined = current ? `${current} · ${part}` : part;
+    if (current && length(joined) > TEXT_LINE_LIMIT) {
+      lines.push(current);
+      current = part;
+    } else current = joined;
+  }
+  return [...lines, current].flatMap((line) => wrap(line));
 }
 
 function entryLines(entry: OutlineEntry): string[] {
