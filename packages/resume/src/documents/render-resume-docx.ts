@@ -20,6 +20,9 @@ import type { OutlineEntry, OutlineText, ResumeOutline } from "./resume-outline.
 /** Page sizes in twentieths of a point. */
 const PAGE = { a4: { width: 11906, height: 16838 }, letter: { width: 12240, height: 15840 } };
 const MARGIN = 1080; // 0.75 in
+const TWIPS_PER_POINT = 20;
+/** The body text's size, in points (Word's run sizes are in half points). */
+const BODY_POINTS = 10.5;
 const MUTED = "555555";
 const BULLETS = "resume-bullets";
 
@@ -35,7 +38,7 @@ export async function renderResumeDocx(outline: ResumeOutline, paper: PaperSize)
   const children: Paragraph[] = [paragraph({ heading: HeadingLevel.TITLE }, [{ text: outline.name }])];
   if (outline.headline)
     children.push(paragraph({}, [{ text: outline.headline, run: { color: MUTED, size: 24 } }]));
-  if (outline.contact.length) children.push(paragraph({}, inline(outline.contact)));
+  if (outline.contact.length) children.push(paragraph({}, contactPieces(outline.contact, contentWidth)));
 
   for (const section of outline.sections) {
     children.push(paragraph({ heading: HeadingLevel.HEADING_1 }, [{ text: section.title }]));
@@ -51,7 +54,7 @@ export async function renderResumeDocx(outline: ResumeOutline, paper: PaperSize)
     description: "Resume",
     styles: {
       default: {
-        document: { run: { font: "Calibri", size: 21 }, paragraph: { spacing: { after: 40 } } },
+        document: { run: { font: "Calibri", size: BODY_POINTS * 2 }, paragraph: { spacing: { after: 40 } } },
         title: {
           run: { font: "Calibri", size: 40, bold: true, color: "1A1A1A" },
           paragraph: { spacing: { after: 60 } },
@@ -190,9 +193,31 @@ function link({ text, url }: OutlineText): Piece {
   return url ? { text, url } : { text, run: { color: MUTED } };
 }
 
-/** Items on one line, separated by middle dots. */
-function inline(items: OutlineText[]): Piece[] {
-  return items.flatMap((item, i) => [...(i ? [{ text: "  ·  ", run: { color: MUTED } }] : []), link(item)]);
+const CONTACT_SEPARATOR = "  ·  ";
+
+/**
+ * The contact items, middle dots between them, on lines of their own where
+ * they would not fit one: Word breaks a line at a hyphen, so it must not be
+ * left to break an address ("zoe-" and "lukasiewicz"), as the PDF never does.
+ * Word does not say how wide its text is: a line holds what fits at 0.6 em a
+ * character, wider than Calibri's letters but for a run of W's and @'s.
+ */
+function contactPieces(items: OutlineText[], contentWidth: number): Piece[] {
+  const room = Math.floor(contentWidth / TWIPS_PER_POINT / (BODY_POINTS * 0.6));
+  const pieces: Piece[] = [];
+  let used = 0;
+  for (const item of items) {
+    if (used > 0 && used + CONTACT_SEPARATOR.length + item.text.length > room) {
+      pieces.push({ text: "\n", run: {} });
+      used = 0;
+    } else if (used > 0) {
+      pieces.push({ text: CONTACT_SEPARATOR, run: { color: MUTED } });
+      used += CONTACT_SEPARATOR.length;
+    }
+    pieces.push(link(item));
+    used += item.text.length;
+  }
+  return pieces;
 }
 
 /**
