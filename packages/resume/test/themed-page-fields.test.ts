@@ -409,6 +409,46 @@ describe.each(THEME_NAMES)("the %s page of text in right-to-left scripts", (them
   });
 });
 
+describe("the even page", () => {
+  it("lays an entry's line of dates alone out in the direction of the text before it", async () => {
+    const [job] = RESUME.experience;
+    const dated = {
+      ...RESUME,
+      experience: [
+        {
+          ...job!,
+          organization: "אקמה בע״מ",
+          title: "מהנדסת בכירה",
+          start_date: "2007-01-15",
+          end_date: "2008-02-15",
+        },
+        { ...job!, start_date: "2009-01-15", end_date: "2010-03-15" },
+      ],
+    } as WholeResume;
+    const page = await renderResumeHtml(dated, "even");
+    const textOf = (node: Node): string =>
+      node.nodeName === "#text"
+        ? (node as DefaultTreeAdapterTypes.TextNode).value
+        : "childNodes" in node
+          ? node.childNodes.map(textOf).join("")
+          : "";
+    const datesOf = (text: string) =>
+      [...nodesOf(parse(page))].filter(
+        (node) =>
+          "childNodes" in node &&
+          node.childNodes.some((child) => child.nodeName === "time") &&
+          textOf(node).includes(text),
+      );
+    // even writes an entry's dates as a line of <time>s under its title. Their month names read left
+    // to right; beside a Hebrew entry, the line stands where that entry's text does.
+    expect(datesOf("Jan 2007").map(directionOf)).toEqual(["rtl"]);
+    expect(datesOf("Jan 2009").map(directionOf)).toEqual(["ltr"]);
+    // A right-to-left item's bullet stands at its right: the item gives up the list's 1em at the
+    // left for room at the right, so that the bullet stays in the column (checked in Chromium).
+    expect(page).toContain("<style>li:dir(rtl) { margin-left: -1em; margin-right: 1em; }</style></body>");
+  });
+});
+
 describe("the stackoverflow page", () => {
   it("writes the degree and its field apart, September as Sep, and the phone's link without spaces", async () => {
     const page = await renderResumeHtml(RESUME, "stackoverflow");

@@ -1,9 +1,17 @@
+import { readsRightToLeft } from "../documents/bidi-layout.ts";
+
 /** What a theme's CSS does that its tags do not say (theme-documents.ts). */
 export interface ThemeTextLayout {
   /** Classes of the elements whose blocks the theme shows inline, as the parts of one line. */
   lineClasses?: readonly string[];
   /** Its list items' bullets stay on the left, where its layout has room for them. */
   bulletsOnTheLeft?: boolean;
+  /**
+   * The left padding its lists keep for their bullets: an item that reads
+   * right to left is moved by as much, so that its bullet, at its right, stays
+   * within the column instead of in the page's margin.
+   */
+  listIndent?: string;
 }
 
 /**
@@ -46,9 +54,14 @@ export function withTextDirections(page: string, layout: ThemeTextLayout = {}): 
     const classes = /\sclass="([^"]*)"/.exec(element.attributes)?.[1]?.split(/\s+/) ?? [];
     return classes.some((name) => layout.lineClasses?.includes(name)) && hasText(element);
   };
-  const marks: number[] = [];
+  const marks: { at: number; direction: "auto" | "rtl" }[] = [];
+  /** The text of the last block marked: a line of dates alone follows its direction. */
+  let textBefore = "";
   const mark = (element: Element) => {
-    if (!/\sdir\s*=/i.test(element.attributes)) marks.push(element.nameEnd);
+    if (/\sdir\s*=/i.test(element.attributes)) return;
+    const follows = isDatesLine(element) && readsRightToLeft(textBefore);
+    marks.push({ at: element.nameEnd, direction: follows ? "rtl" : "auto" });
+    if (!isDatesLine(element)) textBefore = textOf(element).trim();
   };
   const visit = (element: Element) => {
     if (NOT_SHOWN.has(element.name)) return;
@@ -66,13 +79,31 @@ export function withTextDirections(page: string, layout: ThemeTextLayout = {}): 
   // Marks come in the page's order: the page is cut at each and joined once.
   const parts: string[] = [];
   let from = 0;
-  for (const at of marks) {
-    parts.push(page.slice(from, at), ' dir="auto"');
+  for (const { at, direction } of marks) {
+    parts.push(page.slice(from, at), ` dir="${direction}"`);
     from = at;
   }
   parts.push(page.slice(from));
-  return parts.join("");
+  const marked = parts.join("");
+  if (!layout.listIndent || layout.bulletsOnTheLeft) return marked;
+  const end = marked.lastIndexOf("</body>");
+  const shift = `<style>li:dir(rtl) { margin-left: -${layout.listIndent}; margin-right: ${layout.listIndent}; }</style>`;
+  return end === -1 ? marked + shift : marked.slice(0, end) + shift + marked.slice(end);
 }
+
+/**
+ * A line of dates alone (`<time>`s, and the theme's dashes and words between
+ * them, "Present"): its month names would make it read left to right beside
+ * a right-to-left entry, so it takes the direction of the text before it.
+ */
+const isDatesLine = (element: Element): boolean =>
+  element.children.some((child) => typeof child !== "string" && child.name === "time") &&
+  !RIGHT_TO_LEFT_LETTER.test(textOf(element));
+
+const RIGHT_TO_LEFT_LETTER = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/;
+
+const textOf = (node: Element | string): string =>
+  typeof node === "string" ? node : node.children.map(textOf).join("");
 
 /** The elements that hold a line or a paragraph of text in a page. */
 const TEXT_BLOCKS = new Set([

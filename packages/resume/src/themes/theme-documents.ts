@@ -48,6 +48,8 @@ const ADAPTERS: Record<ThemeName, ThemeAdapter> = {
       })),
     }),
     page: (html, exported) => evenPage(evenYears(html), exported),
+    // Its lists keep 1em at the left for their bullets (`ol,ul{padding-left:1em}`).
+    textLayout: { listIndent: "1em" },
   },
   // stackoverflow writes the region without a trailing comma, shows a profile only as
   // its username, education's score as `gpa` and its place as `location`, and a summary
