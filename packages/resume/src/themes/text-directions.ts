@@ -1,4 +1,4 @@
-import { readsRightToLeft } from "../documents/bidi-layout.ts";
+import { readsRightToLeft, RIGHT_TO_LEFT } from "../documents/bidi-layout.ts";
 
 /** What a theme's CSS does that its tags do not say (theme-documents.ts). */
 export interface ThemeTextLayout {
@@ -98,9 +98,7 @@ export function withTextDirections(page: string, layout: ThemeTextLayout = {}): 
  */
 const isDatesLine = (element: Element): boolean =>
   element.children.some((child) => typeof child !== "string" && child.name === "time") &&
-  !RIGHT_TO_LEFT_LETTER.test(textOf(element));
-
-const RIGHT_TO_LEFT_LETTER = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/;
+  !RIGHT_TO_LEFT.test(textOf(element));
 
 const textOf = (node: Element | string): string =>
   typeof node === "string" ? node : node.children.map(textOf).join("");
