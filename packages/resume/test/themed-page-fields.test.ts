@@ -421,6 +421,7 @@ describe("the even page", () => {
           title: "מהנדסת בכירה",
           start_date: "2007-01-15",
           end_date: "2008-02-15",
+          responsibilities: ["בניתי מערכת ב-React Native (2020) עם 3 אנשים"],
         },
         { ...job!, start_date: "2009-01-15", end_date: "2010-03-15" },
       ],
@@ -445,7 +446,10 @@ describe("the even page", () => {
     expect(datesOf("Jan 2009").map(directionOf)).toEqual(["ltr"]);
     // A right-to-left item's bullet stands at its right: the item gives up the list's 1em at the
     // left for room at the right, so that the bullet stays in the column (checked in Chromium).
-    expect(page).toContain("<style>li:dir(rtl) { margin-left: -1em; margin-right: 1em; }</style></body>");
+    const shift = "<style>li:dir(rtl) { margin-left: -1em; margin-right: 1em; }</style></body>";
+    expect(page).toContain(shift);
+    // A page with no such item has no such rule: it stays as it was, byte for byte.
+    expect(await renderResumeHtml(RESUME, "even")).not.toContain("li:dir(rtl)");
   });
 });
 

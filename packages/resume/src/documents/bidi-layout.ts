@@ -30,7 +30,8 @@ interface Bidi {
 const bidi = (bidiFactory as () => Bidi)();
 
 /** Letters and digits of the right-to-left scripts, and their presentation forms. */
-export const RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]/u;
+export const RIGHT_TO_LEFT =
+  /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]/u;
 
 type PdfFeatures = NonNullable<PDFKit.Mixins.TextOptions["features"]>;
 

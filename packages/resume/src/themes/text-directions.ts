@@ -57,11 +57,15 @@ export function withTextDirections(page: string, layout: ThemeTextLayout = {}): 
   const marks: { at: number; direction: "auto" | "rtl" }[] = [];
   /** The text of the last block marked: a line of dates alone follows its direction. */
   let textBefore = "";
+  /** Whether a list item reads right to left: only then does its bullet need room at the right. */
+  let rightToLeftItem = false;
   const mark = (element: Element) => {
     if (/\sdir\s*=/i.test(element.attributes)) return;
     const follows = isDatesLine(element) && readsRightToLeft(textBefore);
     marks.push({ at: element.nameEnd, direction: follows ? "rtl" : "auto" });
-    if (!isDatesLine(element)) textBefore = textOf(element).trim();
+    if (follows) return;
+    textBefore = textOf(element).trim();
+    if (LIST_ITEMS.has(element.name) && readsRightToLeft(textBefore)) rightToLeftItem = true;
   };
   const visit = (element: Element) => {
     if (NOT_SHOWN.has(element.name)) return;
@@ -85,7 +89,8 @@ export function withTextDirections(page: string, layout: ThemeTextLayout = {}): 
   }
   parts.push(page.slice(from));
   const marked = parts.join("");
-  if (!layout.listIndent || layout.bulletsOnTheLeft) return marked;
+  // Only a page that has such an item gets the rule: a left-to-right page stays as it was, byte for byte.
+  if (!layout.listIndent || layout.bulletsOnTheLeft || !rightToLeftItem) return marked;
   const end = marked.lastIndexOf("</body>");
   const shift = `<style>li:dir(rtl) { margin-left: -${layout.listIndent}; margin-right: ${layout.listIndent}; }</style>`;
   return end === -1 ? marked + shift : marked.slice(0, end) + shift + marked.slice(end);
