@@ -338,13 +338,15 @@ function directionOf(element: Node): "ltr" | "rtl" {
 }
 
 /** The innermost element whose text holds `text`. */
+/** A node's text, every descendant's joined. */
+const textOf = (node: Node): string =>
+  node.nodeName === "#text"
+    ? (node as DefaultTreeAdapterTypes.TextNode).value
+    : "childNodes" in node
+      ? node.childNodes.map(textOf).join("")
+      : "";
+
 function elementHolding(html: string, text: string): Node {
-  const textOf = (node: Node): string =>
-    node.nodeName === "#text"
-      ? (node as DefaultTreeAdapterTypes.TextNode).value
-      : "childNodes" in node
-        ? node.childNodes.map(textOf).join("")
-        : "";
   const holding = [...nodesOf(parse(html))].filter(
     (node) => node.nodeName !== "#text" && textOf(node).replace(/\s+/g, " ").includes(text),
   );
@@ -427,12 +429,6 @@ describe("the even page", () => {
       ],
     } as WholeResume;
     const page = await renderResumeHtml(dated, "even");
-    const textOf = (node: Node): string =>
-      node.nodeName === "#text"
-        ? (node as DefaultTreeAdapterTypes.TextNode).value
-        : "childNodes" in node
-          ? node.childNodes.map(textOf).join("")
-          : "";
     const datesOf = (text: string) =>
       [...nodesOf(parse(page))].filter(
         (node) =>

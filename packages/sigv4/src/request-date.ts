@@ -35,14 +35,12 @@ export function checkClockSkew(signedAt: Date, now: Date): void {
 function parseAmzDate(value: string): Date | null {
   if (!AMZ_DATE.test(value)) return null;
   const part = (from: number, to: number) => Number(value.slice(from, to));
-  const [year, monthIndex, day, hour, minute, second] = [
-    part(0, 4),
-    part(4, 6) - 1,
-    part(6, 8),
-    part(9, 11),
-    part(11, 13),
-    part(13, 15),
-  ];
+  const year = part(0, 4);
+  const monthIndex = part(4, 6) - 1;
+  const day = part(6, 8);
+  const hour = part(9, 11);
+  const minute = part(11, 13);
+  const second = part(13, 15);
   const date = new Date(Date.UTC(year, monthIndex, day, hour, minute, second));
   // Date.UTC rolls a part out of its range over into the next (month 13, minute 60, February 30)
   // and reads years 0-99 as 1900-1999: only a time that keeps every part as sent is one.

@@ -16,6 +16,7 @@ import {
 import { logicalRuns, readsRightToLeft } from "./bidi-layout.ts";
 import type { PaperSize } from "./render-resume-pdf.ts";
 import type { OutlineEntry, OutlineText, ResumeOutline } from "./resume-outline.ts";
+import { linesOfWholeItems } from "./whole-item-lines.ts";
 
 /** Page sizes in twentieths of a point. */
 const PAGE = { a4: { width: 11906, height: 16838 }, letter: { width: 12240, height: 15840 } };
@@ -196,28 +197,21 @@ function link({ text, url }: OutlineText): Piece {
 const CONTACT_SEPARATOR = "  ·  ";
 
 /**
- * The contact items, middle dots between them, on lines of their own where
- * they would not fit one: Word breaks a line at a hyphen, so it must not be
- * left to break an address ("zoe-" and "lukasiewicz"), as the PDF never does.
- * Word does not say how wide its text is: a line holds what fits at 0.6 em a
+ * The contact items, middle dots between them, broken between items only
+ * (linesOfWholeItems): Word would break an address at its own hyphen. Word
+ * does not say how wide its text is: a line holds what fits at 0.6 em a
  * character, wider than Calibri's letters but for a run of W's and @'s.
  */
 function contactPieces(items: OutlineText[], contentWidth: number): Piece[] {
   const room = Math.floor(contentWidth / TWIPS_PER_POINT / (BODY_POINTS * 0.6));
-  const pieces: Piece[] = [];
-  let used = 0;
-  for (const item of items) {
-    if (used > 0 && used + CONTACT_SEPARATOR.length + item.text.length > room) {
-      pieces.push({ text: "\n", run: {} });
-      used = 0;
-    } else if (used > 0) {
-      pieces.push({ text: CONTACT_SEPARATOR, run: { color: MUTED } });
-      used += CONTACT_SEPARATOR.length;
-    }
-    pieces.push(link(item));
-    used += item.text.length;
-  }
-  return pieces;
+  const lines = linesOfWholeItems(items, (item) => item.text.length, CONTACT_SEPARATOR.length, room);
+  return lines.flatMap((line, i) => [
+    ...(i ? [{ text: "\n", run: {} }] : []),
+    ...line.flatMap((item, j) => [
+      ...(j ? [{ text: CONTACT_SEPARATOR, run: { color: MUTED } }] : []),
+      link(item),
+    ]),
+  ]);
 }
 
 /**

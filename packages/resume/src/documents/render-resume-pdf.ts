@@ -9,6 +9,7 @@ import {
   type OutlineText,
   type ResumeOutline,
 } from "./resume-outline.ts";
+import { linesOfWholeItems } from "./whole-item-lines.ts";
 
 export const PAPER_SIZES = ["a4", "letter"] as const;
 export type PaperSize = (typeof PAPER_SIZES)[number];
@@ -133,7 +134,11 @@ function drawInline(doc: Doc, paragraph: Element, items: OutlineText[], size: nu
   // a line with right-to-left letters, each text says its direction.
   const bidi = items.some((item) => bidiFeatures(item.text));
   const featuresOf = (text: string) => (bidi ? sharedLineFeatures(text) : undefined);
-  for (const line of linesOfWholeItems(style(doc, "regular", size), items, separator)) {
+  const measured = style(doc, "regular", size);
+  // A point to spare: pdfkit's own wrapping must never find the line a hair too long.
+  const room = width(doc) - 1;
+  const widthOf = (item: OutlineText) => measured.widthOfString(item.text);
+  for (const line of linesOfWholeItems(items, widthOf, measured.widthOfString(separator), room)) {
     keepLinkOnPage(doc, line.map((item) => item.text).join(separator));
     line.forEach((item, i) => {
       const last = i === line.length - 1;
@@ -157,32 +162,6 @@ function drawInline(doc: Doc, paragraph: Element, items: OutlineText[], size: nu
     });
   }
   paragraph.end();
-}
-
-/**
- * The items in lines that each fit the page's width, broken between items
- * only (one longer than a line alone is wrapped as text is): an address
- * broken at its own hyphen reads as another address to a program that
- * joins the halves, as pdftotext does.
- */
-function linesOfWholeItems(doc: Doc, items: OutlineText[], separator: string): OutlineText[][] {
-  // A point to spare: pdfkit's own wrapping must never find the line a hair too long.
-  const room = width(doc) - 1;
-  const gap = doc.widthOfString(separator);
-  const lines: OutlineText[][] = [];
-  let used = 0;
-  for (const item of items) {
-    const itemWidth = doc.widthOfString(item.text);
-    const line = lines.at(-1);
-    if (line && used + gap + itemWidth <= room) {
-      line.push(item);
-      used += gap + itemWidth;
-    } else {
-      lines.push([item]);
-      used = itemWidth;
-    }
-  }
-  return lines;
 }
 
 function drawSection(doc: Doc, element: Element, section: OutlineSection) {

@@ -1,4 +1,5 @@
 import { present, type OutlineEntry, type ResumeOutline } from "./resume-outline.ts";
+import { linesOfWholeItems } from "./whole-item-lines.ts";
 
 /**
  * The longest line of the plain-text resume, in characters as a reader counts
@@ -23,22 +24,11 @@ export function renderResumeText(outline: ResumeOutline): string {
   return `${blocks.map((lines) => lines.join("\n")).join("\n\n")}\n`;
 }
 
-/**
- * The contact line's parts, " · " between them, broken between parts only
- * (as the PDF's): a label stays with its address, and an address is never cut
- * at its own hyphen. Only a part longer than a line alone is wrapped.
- */
+/** The contact line's parts, " · " between them, broken between parts only (linesOfWholeItems). */
 function contactLines(parts: string[]): string[] {
-  const lines: string[] = [];
-  let current = "";
-  for (const part of parts) {
-    const joined = current ? `${current} · ${part}` : part;
-    if (current && length(joined) > TEXT_LINE_LIMIT) {
-      lines.push(current);
-      current = part;
-    } else current = joined;
-  }
-  return [...lines, current].flatMap((line) => wrap(line));
+  return linesOfWholeItems(parts, length, length(" · "), TEXT_LINE_LIMIT)
+    .map((line) => line.join(" · "))
+    .flatMap((line) => wrap(line));
 }
 
 function entryLines(entry: OutlineEntry): string[] {

@@ -61,11 +61,12 @@ export function withTextDirections(page: string, layout: ThemeTextLayout = {}): 
   let rightToLeftItem = false;
   const mark = (element: Element) => {
     if (/\sdir\s*=/i.test(element.attributes)) return;
-    const follows = isDatesLine(element) && readsRightToLeft(textBefore);
+    const text = textOf(element).trim();
+    const follows = isDatesLine(element, text) && readsRightToLeft(textBefore);
     marks.push({ at: element.nameEnd, direction: follows ? "rtl" : "auto" });
     if (follows) return;
-    textBefore = textOf(element).trim();
-    if (LIST_ITEMS.has(element.name) && readsRightToLeft(textBefore)) rightToLeftItem = true;
+    textBefore = text;
+    if (LIST_ITEMS.has(element.name) && readsRightToLeft(text)) rightToLeftItem = true;
   };
   const visit = (element: Element) => {
     if (NOT_SHOWN.has(element.name)) return;
@@ -101,9 +102,9 @@ export function withTextDirections(page: string, layout: ThemeTextLayout = {}): 
  * them, "Present"): its month names would make it read left to right beside
  * a right-to-left entry, so it takes the direction of the text before it.
  */
-const isDatesLine = (element: Element): boolean =>
+const isDatesLine = (element: Element, text: string): boolean =>
   element.children.some((child) => typeof child !== "string" && child.name === "time") &&
-  !RIGHT_TO_LEFT.test(textOf(element));
+  !RIGHT_TO_LEFT.test(text);
 
 const textOf = (node: Element | string): string =>
   typeof node === "string" ? node : node.children.map(textOf).join("");
