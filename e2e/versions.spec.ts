@@ -375,6 +375,32 @@ test("another version's Edit, or Create version, asks before the open version's 
   await expect(editor.getByLabel("Headline")).toHaveValue("");
 });
 
+test("a version made while another version's editor was opened meanwhile is listed, and that editor stays open with its typing", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("create-then-edit"));
+  const editor = await makeVersion(page, "First");
+  await editor.getByRole("button", { name: "Close" }).click();
+  // The create reaches the server at once; its answer waits until the person has opened "First" again.
+  let answer!: () => void;
+  const answered = new Promise<void>((resolve) => (answer = resolve));
+  await page.route(/\/api\/trpc\/versions\.create/, async (route) => {
+    const response = await route.fetch();
+    await answered;
+    await route.fulfill({ response });
+  });
+  const versions = page.getByTestId("versions");
+  await versions.getByLabel("Name of the new version").fill("Second");
+  await versions.getByRole("button", { name: "Create version" }).click();
+  await versions.getByRole("button", { name: "Edit First" }).click();
+  await editor.getByLabel("Headline").fill("Typed while the create was under way");
+  answer();
+  await expect(versions.getByRole("status").first()).toHaveText("Version “Second” made.");
+  await expect(versions.getByTestId("version")).toHaveCount(2);
+  await expect(editor.getByRole("heading", { name: "Version “First”" })).toBeVisible();
+  await expect(editor.getByLabel("Headline")).toHaveValue("Typed while the create was under way");
+});
+
 for (const theme of THEME_NAMES) {
   test(`a share link's page in ${theme} has its download bar right above the theme's page, at 375 and 1280 px`, async ({
     page,

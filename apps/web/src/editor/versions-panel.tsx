@@ -134,7 +134,8 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
       setName("");
       setStatus(`Version “${made.name}” made.`);
       await reload();
-      setOpenId(made.id);
+      // Opened unless the person opened another version's editor while the create was under way: that one stays.
+      setOpen((current) => current ?? { id: made.id });
     } catch (error) {
       const failure = handleFailure(error);
       setNameError(failure.fieldErrors.name ?? "");
