@@ -443,13 +443,14 @@ test("a PDF whose fonts cannot draw some characters is saved, and the editor nam
   page,
 }) => {
   await signIn(page, uniqueUser("unrendered"));
-  await fillProfile(page, "Zoë 李小龍");
+  // No font of the PDF draws an Egyptian hieroglyph or the crab; it does draw Chinese (李小龍).
+  await fillProfile(page, "Zoë 李小龍 \u{13000}🦀");
   const pdf = await downloadFromMenu(page, "PDF (A4)");
   expect(pdf.bytes.subarray(0, 5).toString()).toBe("%PDF-");
   // Next.js's route announcer is an alert too, always there and empty.
   const notices = page.getByRole("alert").filter({ hasText: /./ });
   await expect(notices).toHaveText(
-    "The PDF's fonts cannot draw 小 李 龍: those characters show as empty boxes in it. The Word file and plain text keep them.",
+    "The PDF's fonts cannot draw \u{13000} 🦀: those characters show as empty boxes in it. The Word file and plain text keep them.",
   );
   // A file without such characters says nothing.
   await downloadFromMenu(page, "Word (.docx)");

@@ -294,10 +294,24 @@ describe("GET /me/resume?format=pdf", () => {
 
   it("names the characters its fonts cannot draw instead of dropping them silently", async () => {
     const other = (await newUser()).authorization;
-    await httpClient(web.url, { authorization: other }).put("/me/profile", { name: "Mei 漢字 Ng" });
+    // No family draws the crab (U+1F980) or an Egyptian hieroglyph (U+13000).
+    await httpClient(web.url, { authorization: other }).put("/me/profile", { name: "Mei \u{13000}🦀 Ng" });
     const response = await fetch(`${web.url}/me/resume?format=pdf`, { headers: { authorization: other } });
     expect(response.status).toBe(200);
-    expect(response.headers.get("x-unrendered-characters")).toBe("U+5B57 U+6F22");
+    expect(response.headers.get("x-unrendered-characters")).toBe("U+13000 U+1F980");
+  });
+
+  it("draws Chinese, Japanese and Korean, naming nothing", async () => {
+    for (const name of ["Mei 漢字 Ng", "山田 ひらがな", "김민준"]) {
+      const other = (await newUser()).authorization;
+      await httpClient(web.url, { authorization: other }).put("/me/profile", { name });
+      const response = await fetch(`${web.url}/me/resume?format=pdf`, { headers: { authorization: other } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("x-unrendered-characters"), name).toBeNull();
+      const pdf = new Uint8Array(await response.arrayBuffer());
+      expect(notdefGlyphsDrawn(pdf), name).toBe(0);
+      if (hasPoppler) expect(await pdfText(pdf)).toContain(name);
+    }
   });
 
   it("does not name the bidi marks it rightly draws as nothing (isolates, the Arabic letter mark)", async () => {

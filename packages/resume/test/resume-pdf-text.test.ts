@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { unrenderedCharacters } from "../src/documents/document-fonts.ts";
+import { pdfFontFamilyFor } from "../src/documents/document-fonts.ts";
 import { renderResumePdf } from "../src/documents/render-resume-pdf.ts";
 import type { ResumeOutline } from "../src/documents/resume-outline.ts";
 import { hasPoppler, notdefGlyphsDrawn, pdfInfo } from "../../../test/documents.ts";
@@ -29,6 +29,6 @@ describe("the PDF's text and metadata", () => {
     const headline = "Taro\u3000Yamada";
     const pdf = await renderResumePdf(outline("Taro Yamada", headline), "a4");
     expect(notdefGlyphsDrawn(pdf)).toBe(0);
-    expect(unrenderedCharacters([headline])).toEqual([]);
+    expect(pdfFontFamilyFor([headline]).unrendered).toEqual([]);
   });
 });

@@ -2,11 +2,11 @@ import { DomainError } from "@app/rest/errors";
 import { LIMITS } from "../limits.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { attachmentDisposition } from "./attachment-disposition.ts";
-import { unrenderedCharacters } from "./document-fonts.ts";
+import { pdfFontFamilyFor } from "./document-fonts.ts";
 import { renderResumeDocx } from "./render-resume-docx.ts";
 import { renderResumePdf, type PaperSize } from "./render-resume-pdf.ts";
 import { renderResumeText } from "./render-resume-text.ts";
-import { resumeOutline, type ResumeOutline } from "./resume-outline.ts";
+import { outlineTexts, resumeOutline } from "./resume-outline.ts";
 
 export const DOCUMENT_FORMATS = ["pdf", "docx", "text"] as const;
 export type DocumentFormat = (typeof DOCUMENT_FORMATS)[number];
@@ -47,13 +47,13 @@ export async function renderResumeDocument(
       return { body: await renderResumeDocx(outline, paper), headers };
     case "pdf": {
       headers["content-disposition"] = attachmentDisposition(resume.profile?.name ?? "", "pdf");
-      const unrendered = unrenderedCharacters(outlineTexts(outline));
+      const { family, unrendered } = pdfFontFamilyFor(outlineTexts(outline));
       if (unrendered.length) {
         const more = unrendered.length - UNRENDERED_LISTED;
         headers["x-unrendered-characters"] =
           unrendered.slice(0, UNRENDERED_LISTED).join(" ") + (more > 0 ? ` and ${more} more` : "");
       }
-      return { body: await renderResumePdf(outline, paper), headers };
+      return { body: await renderResumePdf(outline, paper, family), headers };
     }
   }
 }
@@ -78,21 +78,3 @@ export function refuseTooLongForDocument(resume: WholeResume): void {
 
 /** How a document is made: here, or on a worker thread. */
 export type RenderResumeDocument = typeof renderResumeDocument;
-
-function* outlineTexts(outline: ResumeOutline): Generator<string> {
-  yield outline.name;
-  if (outline.headline) yield outline.headline;
-  for (const item of outline.contact) yield item.text;
-  for (const section of outline.sections) {
-    yield section.title;
-    yield* section.paragraphs;
-    for (const entry of section.entries) {
-      yield entry.heading;
-      if (entry.dates) yield entry.dates;
-      yield* entry.details;
-      if (entry.text) yield entry.text;
-      if (entry.link) yield entry.link.text;
-      yield* entry.bullets;
-    }
-  }
-}

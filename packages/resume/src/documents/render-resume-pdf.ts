@@ -1,9 +1,10 @@
 import PDFDocument from "pdfkit";
 import { bidiFeatures, sharedLineFeatures } from "./bidi-layout.ts";
-import { pdfFonts } from "./document-fonts.ts";
+import { pdfFontFamilyFor, type PdfFontFamily } from "./document-fonts.ts";
 import { escapeHtml } from "../themes/theme-text-escaping.ts";
 import {
   mapOutlineTexts,
+  outlineTexts,
   type OutlineEntry,
   type OutlineSection,
   type OutlineText,
@@ -65,11 +66,15 @@ function decoration(doc: Doc, draw: () => void): void {
  * paragraphs, lists and links in reading order; the rules and the contact
  * line's separators are artifacts.
  */
-export async function renderResumePdf(resume: ResumeOutline, paper: PaperSize): Promise<Buffer> {
+export async function renderResumePdf(
+  resume: ResumeOutline,
+  paper: PaperSize,
+  family: PdfFontFamily = pdfFontFamilyFor(outlineTexts(resume)).family,
+): Promise<Buffer> {
   const outline = mapOutlineTexts(resume, (text) =>
     text.replaceAll("\t", TAB).replaceAll(IDEOGRAPHIC_SPACE, EM_SPACE),
   );
-  const { regular, bold } = pdfFonts();
+  const { regular, bold } = family;
   // pdfkit's types name only files; its font factory takes a parsed fontkit font as well.
   const doc = new PDFDocument({
     size: paper === "letter" ? "LETTER" : "A4",
@@ -86,6 +91,7 @@ export async function renderResumePdf(resume: ResumeOutline, paper: PaperSize): 
   // Registered under their own names: pdfkit then finds each in its cache on every switch
   // (under any other name, it parses and compares the font again each time).
   for (const font of [regular, bold]) doc.registerFont(font.postscriptName, font as unknown as string);
+  familyOfDocument.set(doc, family);
   const chunks: Buffer[] = [];
   doc.on("data", (chunk: Buffer) => chunks.push(chunk));
   const ended = new Promise<void>((resolve, reject) => {
@@ -108,8 +114,11 @@ const left = (doc: Doc) => doc.page.margins.left;
 const bottom = (doc: Doc) => doc.page.height - doc.page.margins.bottom;
 const pageHeight = (doc: Doc) => bottom(doc) - doc.page.margins.top;
 
+/** The family each document is drawn in (pdfFontFamilyFor its text). */
+const familyOfDocument = new WeakMap<Doc, PdfFontFamily>();
+
 function style(doc: Doc, font: "regular" | "bold", size: number, color = INK): Doc {
-  return doc.font(pdfFonts()[font].postscriptName).fontSize(size).fillColor(color);
+  return doc.font(familyOfDocument.get(doc)![font].postscriptName).fontSize(size).fillColor(color);
 }
 
 function drawHeader(doc: Doc, root: Element, outline: ResumeOutline) {

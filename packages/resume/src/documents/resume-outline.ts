@@ -222,3 +222,22 @@ function goal(target: Entry<"goals">): OutlineEntry {
     details: [enumLabel(target.category), enumLabel(target.status)],
   });
 }
+
+/** Every text of the outline, in reading order. */
+export function* outlineTexts(outline: ResumeOutline): Generator<string> {
+  yield outline.name;
+  if (outline.headline) yield outline.headline;
+  for (const item of outline.contact) yield item.text;
+  for (const section of outline.sections) {
+    yield section.title;
+    yield* section.paragraphs;
+    for (const entry of section.entries) {
+      yield entry.heading;
+      if (entry.dates) yield entry.dates;
+      yield* entry.details;
+      if (entry.text) yield entry.text;
+      if (entry.link) yield entry.link.text;
+      yield* entry.bullets;
+    }
+  }
+}
