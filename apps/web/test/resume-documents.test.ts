@@ -751,3 +751,40 @@ describe("a resume past what a document holds", () => {
     expect((await big.get("/me/resume?format=markdown")).text).toContain(`Hobby ${hobbies - 1}`);
   });
 });
+
+describe("a long resume's themed page", () => {
+  it("is made off the request thread: the server answers /livez all the while", async () => {
+    const { authorization: long } = await newUser();
+    const client = httpClient(web.url, { authorization: long });
+    await client.put("/me/profile", { name: "Long Resume" });
+    // 200 jobs of 50 bullets of about 1,000 characters: 10 MB of text, seconds of the theme's work.
+    const bullets = (job: number) =>
+      Array.from({ length: 50 }, (_, i) => `${"Shipped a payments service. ".repeat(35)}${job}-${i}`);
+    for (let job = 0; job < 200; job += 1) {
+      const created = await client.post("/me/experience", {
+        organization: `Org ${job}`,
+        title: "Engineer",
+        start_date: "2020-01-01",
+        responsibilities: bullets(job),
+      });
+      expect(created.status).toBe(201);
+    }
+    let pending = true;
+    const page = fetch(`${web.url}/me/resume?format=html`, { headers: { authorization: long } }).then(
+      async (response) => {
+        pending = false;
+        return { status: response.status, length: (await response.text()).length };
+      },
+    );
+    // Made on the request thread, the page held every /livez back until it was done: a few answered first.
+    let answered = 0;
+    while (pending) {
+      const started = Date.now();
+      if ((await fetch(`${web.url}/livez`)).status === 200 && pending) answered += 1;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 50 - (Date.now() - started))));
+    }
+    expect(await page).toMatchObject({ status: 200 });
+    expect((await page).length).toBeGreaterThan(9_000_000);
+    expect(answered).toBeGreaterThanOrEqual(20);
+  }, 120_000);
+});

@@ -40,7 +40,7 @@ export interface ResumeContext {
   /** The request's If-Match, If-None-Match and If-Unmodified-Since as sent (conditional writes use them). */
   preconditions: PreconditionHeaders;
   response: ResponseControl;
-  /** Makes the PDF, Word and text documents; without it, renderResumeDocument on this thread. */
+  /** Makes the documents, the Markdown and the themed page; without it, renderResumeDocument on this thread. */
   renderDocument?: RenderResumeDocument;
   /** The origin (PUBLIC_URL) of share links' public pages, without a trailing slash. */
   publicUrl: string;

@@ -31,6 +31,7 @@ export interface DocumentJob {
   resume: RenderArguments[0];
   format: RenderArguments[1];
   paper: RenderArguments[2];
+  theme: RenderArguments[3];
 }
 
 /** What a worker says: that it is loaded, or how its job went. */
@@ -50,9 +51,10 @@ interface Pending {
 }
 
 /**
- * `count` worker threads that make the PDF, Word and text documents
- * (document-worker.ts), first come, first served, so that a PDF's layout
- * never holds up the server's other requests. What a person or everyone may
+ * `count` worker threads that make the PDF, Word and text documents, the
+ * Markdown and the themed pages (document-worker.ts), first come, first
+ * served, so that a PDF's layout or a long resume's page never holds up the
+ * server's other requests. What a person or everyone may
  * queue is bounded (429, 503); a document that takes longer than
  * RENDER_TIMEOUT_MS ends its worker (503). A worker that dies fails its job
  * and is replaced a second later. Unreferenced: they never keep the process alive.
@@ -144,7 +146,7 @@ export function createDocumentWorkers(
   for (let i = 0; i < count; i += 1) start();
 
   return {
-    renderFor: (person) => (resume, format, paper) =>
+    renderFor: (person) => (resume, format, paper, theme) =>
       new Promise((resolve, reject) => {
         if (closed) return reject(serviceUnavailable("the server is shutting down"));
         if ((perPerson.get(person) ?? 0) >= PER_PERSON) {
@@ -158,7 +160,7 @@ export function createDocumentWorkers(
           return reject(serviceUnavailable("the server is busy making documents; try again shortly"));
         }
         perPerson.set(person, (perPerson.get(person) ?? 0) + 1);
-        queue.push({ job: { resume, format, paper }, person, resolve, reject });
+        queue.push({ job: { resume, format, paper, theme }, person, resolve, reject });
         dispatch();
       }),
     async close() {

@@ -1,6 +1,9 @@
 import { DomainError } from "@app/rest/errors";
 import { LIMITS } from "../limits.ts";
+import { renderResumeMarkdown } from "../markdown/render-resume-markdown.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
+import { renderResumeHtml, THEMED_PAGE_POLICY } from "../themes/render-resume-html.ts";
+import { THEME_NAMES, type ThemeName } from "../themes/theme-names.ts";
 import { attachmentDisposition } from "./attachment-disposition.ts";
 import { pdfFontFamilyFor } from "./document-fonts.ts";
 import { renderResumeDocx } from "./render-resume-docx.ts";
@@ -10,6 +13,13 @@ import { outlineTexts, resumeOutline } from "./resume-outline.ts";
 
 export const DOCUMENT_FORMATS = ["pdf", "docx", "text"] as const;
 export type DocumentFormat = (typeof DOCUMENT_FORMATS)[number];
+
+/**
+ * Everything renderResumeDocument makes: the documents, and the Markdown and
+ * the themed page, which take as long for a long resume (seconds at the
+ * limits) and so are made off the request thread too.
+ */
+export type RenderedFormat = DocumentFormat | "markdown" | "html";
 
 export const DOCUMENT_MEDIA_TYPES = {
   pdf: "application/pdf",
@@ -29,14 +39,26 @@ export interface ResumeDocument {
  * The resume as a file people send: the PDF and the Word document as
  * attachments named after the person, plain text inline. A PDF whose text
  * holds characters its fonts cannot draw names them (X-Unrendered-Characters).
- * Plain data in and out, so that it can run on a worker thread
- * (apps/web/src/api/document-workers.ts); refuseTooLongForDocument comes first.
+ * Or as Markdown, or a page in the theme `theme`. Plain data in and out, so
+ * that it can run on a worker thread (apps/web/src/api/document-workers.ts);
+ * for the documents, refuseTooLongForDocument comes first.
  */
 export async function renderResumeDocument(
   resume: WholeResume,
-  format: DocumentFormat,
+  format: RenderedFormat,
   paper: PaperSize,
+  theme: ThemeName = THEME_NAMES[0],
 ): Promise<ResumeDocument> {
+  if (format === "markdown")
+    return {
+      body: renderResumeMarkdown(resume),
+      headers: { "content-type": "text/markdown; charset=utf-8" },
+    };
+  if (format === "html")
+    return {
+      body: await renderResumeHtml(resume, theme),
+      headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": THEMED_PAGE_POLICY },
+    };
   const outline = resumeOutline(resume);
   const headers: Record<string, string> = { "content-type": DOCUMENT_MEDIA_TYPES[format] };
   switch (format) {

@@ -10,10 +10,9 @@ import { isJsonObject } from "../json-resume/json-resume-mapping.ts";
 import type { KeptJsonResume } from "../json-resume/kept-json-resume.ts";
 import { toJsonResume } from "../json-resume/to-json-resume.ts";
 import { LIMITS } from "../limits.ts";
-import { renderResumeMarkdown } from "../markdown/render-resume-markdown.ts";
 import { synchronouslyParsed, type RestMeta } from "@app/rest";
 import { wholeResumeOutput, type WholeResume } from "../schemas/whole-resume.ts";
-import { renderResumeHtml, THEMED_PAGE_POLICY } from "../themes/render-resume-html.ts";
+import { THEMED_PAGE_POLICY } from "../themes/render-resume-html.ts";
 import { THEME_NAMES, type ThemeName } from "../themes/theme-names.ts";
 import type { ResumeContext } from "../trpc.ts";
 
@@ -120,18 +119,13 @@ export async function answerInFormat(
     case "jsonresume":
       return toJsonResume(resume, kept);
     case "markdown":
-      ctx.response.headers.set("Content-Type", "text/markdown; charset=utf-8");
-      return renderResumeMarkdown(resume);
     case "html":
-      ctx.response.headers.set("Content-Type", "text/html; charset=utf-8");
-      ctx.response.headers.set("Content-Security-Policy", THEMED_PAGE_POLICY);
-      return renderResumeHtml(resume, theme);
     case "pdf":
     case "docx":
     case "text": {
-      refuseTooLongForDocument(resume);
+      if (format !== "markdown" && format !== "html") refuseTooLongForDocument(resume);
       const render = ctx.renderDocument ?? renderResumeDocument;
-      const document = await render(resume, format, paper);
+      const document = await render(resume, format, paper, theme);
       for (const [name, value] of Object.entries(document.headers)) ctx.response.headers.set(name, value);
       return document.body;
     }
