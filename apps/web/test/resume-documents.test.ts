@@ -750,6 +750,18 @@ describe("a resume past what a document holds", () => {
     }
     expect((await big.get("/me/resume?format=markdown")).text).toContain(`Hobby ${hobbies - 1}`);
   });
+
+  it("counts the limit in characters: 600,000 emoji (1,200,000 UTF-16 units) are within it", async () => {
+    const emoji = httpClient(web.url, { authorization: (await newUser()).authorization });
+    await emoji.put("/me/profile", { name: "Emoji Writer" });
+    // Written one by one: as UTF-8 they are 2.4 MB, past an import's body limit.
+    const description = "😀".repeat(3000);
+    for (let i = 0; i < LIMITS.entriesPerCollection; i += 1)
+      expect((await emoji.post("/me/hobbies", { name: `Hobby ${i}`, description })).status).toBe(201);
+    const text = await emoji.get("/me/resume?format=text");
+    expect(text.status, text.text.slice(0, 200)).toBe(200);
+    expect(text.text).toContain(`Hobby ${LIMITS.entriesPerCollection - 1}`);
+  });
 });
 
 describe("a long resume's themed page", () => {

@@ -14,7 +14,7 @@ export const LIMITS = {
   entriesPerCollection: 200,
   bodyBytes: 64 * 1024,
   /**
-   * The text a PDF, Word or text document holds (about 400 pages), in UTF-16 code units: a PDF is
+   * The text a PDF, Word or text document holds (about 400 pages), in characters (code points): a PDF is
    * made at about 1 MB of text a second, and the collections' limits would allow some 25 MB.
    */
   documentTextLength: 1_000_000,

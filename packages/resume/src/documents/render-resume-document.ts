@@ -86,8 +86,9 @@ export async function renderResumeDocument(
  * and HTML still hold it all.
  */
 export function refuseTooLongForDocument(resume: WholeResume): void {
+  // In characters (code points), as every length of the service: an emoji is one, not two.
   let length = 0;
-  for (const text of outlineTexts(resumeOutline(resume))) length += text.length;
+  for (const text of outlineTexts(resumeOutline(resume))) for (const _ of text) length += 1;
   if (length > LIMITS.documentTextLength) {
     throw new DomainError(
       422,
