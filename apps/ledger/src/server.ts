@@ -4,6 +4,7 @@ import {
   createChangeSignal,
   LEDGER_API_VERSION,
   LIMITS,
+  LEDGER_BODY_FIELD_AGAINST_PATH,
   ledgerOpenApiDocument,
   ledgerRouter,
   refuseUnlessAllowed,
@@ -90,7 +91,7 @@ export function createLedgerServer({
     router: ledgerRouter,
     document: ledgerOpenApiDocument,
     maxBodyBytes: LIMITS.bodyBytes,
-    bodyFieldAgainstPath: "refused",
+    bodyFieldAgainstPath: LEDGER_BODY_FIELD_AGAINST_PATH,
     onError: failures.onProcedureError,
   });
 

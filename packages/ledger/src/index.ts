@@ -1,4 +1,4 @@
-export { LEDGER_API_VERSION, ledgerOpenApiDocument } from "./openapi.ts";
+export { LEDGER_API_VERSION, LEDGER_BODY_FIELD_AGAINST_PATH, ledgerOpenApiDocument } from "./openapi.ts";
 export { ledgerRouter, type LedgerRouter } from "./routers/ledger-router.ts";
 export { LIMITS, type Account, type Entry, type Transaction } from "./schemas.ts";
 export { verifyLedger, type LedgerViolation } from "./store/verify-ledger.ts";

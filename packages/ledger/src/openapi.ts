@@ -3,6 +3,13 @@ import { ledgerRouter } from "./routers/ledger-router.ts";
 
 export const LEDGER_API_VERSION = "1.0.0";
 
+/**
+ * A body `id` naming another transaction or account than the path's is a 400,
+ * not overridden: `/transactions/A/reversal` with `{"id": B}` was meant for B.
+ * The REST edge refuses it, and the document says so.
+ */
+export const LEDGER_BODY_FIELD_AGAINST_PATH = "refused";
+
 /** The OpenAPI 3.1 document of the ledger, with the SigV4 scheme in API Gateway's convention. */
 export const ledgerOpenApiDocument = buildOpenApiDocument(ledgerRouter, {
   title: "Ledger service",
@@ -23,6 +30,7 @@ export const ledgerOpenApiDocument = buildOpenApiDocument(ledgerRouter, {
       "x-amazon-apigateway-authtype": "awsSigv4",
     },
   },
+  bodyFieldAgainstPath: LEDGER_BODY_FIELD_AGAINST_PATH,
   commonErrors: {
     400: "AuthorizationHeaderMalformed, or invalid input.",
     403: "MissingAuthenticationToken, InvalidAccessKeyId, SignatureDoesNotMatch, RequestTimeTooSkewed or AccessDenied (also in x-amzn-ErrorType).",

@@ -19,6 +19,13 @@ export const UNSTORABLE_TEXT: readonly (readonly [
   [(value) => !value.isWellFormed(), "must be well-formed Unicode"],
 ];
 
+/**
+ * The key of a body schema's metadata listing the fields of the route's
+ * answer that its body may send back and that are ignored (GET, edit, PUT):
+ * the OpenAPI document names them (openapi-document.ts).
+ */
+export const IGNORED_BODY_FIELDS = "x-ignored-body-fields";
+
 /** A string PostgreSQL stores as sent (UNSTORABLE_TEXT). */
 export const text = () =>
   UNSTORABLE_TEXT.reduce(

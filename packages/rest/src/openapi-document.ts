@@ -5,6 +5,8 @@ import {
   type OpenApiRouter,
   type SecuritySchemeObject,
 } from "trpc-to-openapi";
+import { z } from "zod";
+import { IGNORED_BODY_FIELDS } from "./fields.ts";
 import { PRECONDITION_HEADERS } from "./preconditions.ts";
 
 /** Extra OpenAPI facts a procedure states in its meta, next to `openapi`. */
@@ -50,6 +52,8 @@ export interface DocumentOptions {
   commonErrors: Record<number, string>;
   /** Errors every protected write (POST, PUT, PATCH, DELETE) can answer besides those. */
   writeErrors?: Record<number, string>;
+  /** What the REST edge does with a body field repeating a path parameter (RestHandlerOptions). */
+  bodyFieldAgainstPath?: "refused" | "ignored";
 }
 
 const ERROR_SCHEMA: NonNullable<NonNullable<OpenAPIObject["components"]>["schemas"]>[string] = {
@@ -100,11 +104,16 @@ export function buildOpenApiDocument(router: OpenApiRouter, options: DocumentOpt
   document.components = { ...document.components, schemas: { ...schemas, Error: ERROR_SCHEMA } };
 
   const metaByOperationId = new Map<string, ServiceMeta>();
+  const inputByOperationId = new Map<string, z.ZodType | undefined>();
   for (const [path, procedure] of Object.entries(
-    router._def.procedures as Record<string, { _def: { meta?: ServiceMeta } }>,
+    router._def.procedures as Record<string, { _def: { meta?: ServiceMeta; inputs: unknown[] } }>,
   )) {
     const meta = procedure._def.meta;
-    if (meta?.openapi) metaByOperationId.set(meta.openapi.operationId ?? path.replace(/\./g, "-"), meta);
+    if (!meta?.openapi) continue;
+    const operationId = meta.openapi.operationId ?? path.replace(/\./g, "-");
+    metaByOperationId.set(operationId, meta);
+    const [input] = procedure._def.inputs;
+    inputByOperationId.set(operationId, input instanceof z.ZodType ? input : undefined);
   }
 
   for (const item of Object.values(document.paths ?? {})) {
@@ -114,6 +123,7 @@ export function buildOpenApiDocument(router: OpenApiRouter, options: DocumentOpt
       if (!meta.openapi.description || !meta.openapi.tags?.length)
         throw new Error(`${method.toUpperCase()} ${meta.openapi.path} needs a description and a tag`);
       if (meta.rest?.bodyInput) splitBodyInput(operation, meta.rest.bodyInput);
+      else describeBodyFields(operation, inputByOperationId.get(operation.operationId), options);
       markDeepObjects(operation);
       if (meta.rest?.conditional) addPreconditionHeaders(operation);
       const hasParameters = (operation.parameters ?? []).some((p) => p.in === "path" || p.in === "query");
@@ -144,6 +154,38 @@ interface OperationLike {
 interface ObjectSchemaLike {
   properties?: Record<string, object>;
   required?: string[];
+  additionalProperties?: boolean;
+}
+
+/**
+ * A JSON object body as the REST edge reads it. No member it does not name:
+ * trpc-to-openapi renders a refined object (an end date checked against its
+ * start) without its `additionalProperties: false`. And the members it lets
+ * a body send though they are no input: the path's parameters (the id a read
+ * answered), and the answer's fields a route ignores (`input`'s metadata,
+ * IGNORED_BODY_FIELDS), which the document did not name.
+ */
+function describeBodyFields(
+  operation: OperationLike,
+  input: z.ZodType | undefined,
+  { bodyFieldAgainstPath = "ignored" }: DocumentOptions,
+): void {
+  const schema = operation.requestBody?.content["application/json"]?.schema;
+  if (!schema?.properties) return;
+  schema.additionalProperties = false;
+  for (const { in: where, name } of operation.parameters ?? []) {
+    if (where !== "path" || !name) continue;
+    schema.properties[name] ??= {
+      type: "string",
+      description:
+        bodyFieldAgainstPath === "refused"
+          ? `The path's ${name}, if sent again: another value is a 400.`
+          : `The path's ${name}, if sent again: the path's value counts.`,
+    };
+  }
+  const ignored = input?.meta()?.[IGNORED_BODY_FIELDS];
+  for (const field of Array.isArray(ignored) ? (ignored as string[]) : [])
+    schema.properties[field] ??= { description: "Ignored: a field of the answer, sent back as it came." };
 }
 
 /**

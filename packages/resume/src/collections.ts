@@ -46,7 +46,7 @@ function collection<Name extends string, Shape extends z.ZodRawShape, Output ext
     /** The entry's fields, as the UI's forms validate them. */
     fields,
     /** Create body: the fields; server fields sent back are ignored, other unknown keys rejected. */
-    createInput: bodyIgnoringServerFields(fields).meta({ title: `${schemaName}Input` }),
+    createInput: bodyIgnoringServerFields(fields, [], `${schemaName}Input`),
     /** Replace input: the path's `id` and every field, as for create. */
     replaceInput: bodyIgnoringServerFields(
       withRefinement(z.strictObject({ id: z.uuid("must be a uuid"), ...shape })),

@@ -877,6 +877,18 @@ export interface operations {
                         [key: string]: string;
                     };
                     goals_summary?: string | null;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    id?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    entity_type?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    pk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    sk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    created_at?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    updated_at?: unknown;
                 };
             };
         };
@@ -1066,6 +1078,18 @@ export interface operations {
                     date_precision?: "month" | "year";
                     responsibilities?: string[];
                     accomplishments?: string[];
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    id?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    entity_type?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    pk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    sk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    created_at?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    updated_at?: unknown;
                 };
             };
         };
@@ -1294,6 +1318,18 @@ export interface operations {
                     date_precision?: "month" | "year";
                     responsibilities?: string[];
                     accomplishments?: string[];
+                    /** @description The path's id, if sent again: the path's value counts. */
+                    id?: string;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    entity_type?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    pk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    sk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    created_at?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    updated_at?: unknown;
                 };
             };
         };
@@ -1589,6 +1625,18 @@ export interface operations {
                     gpa?: string | null;
                     honors?: string | null;
                     activities?: string | null;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    id?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    entity_type?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    pk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    sk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    created_at?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    updated_at?: unknown;
                 };
             };
         };
@@ -1813,6 +1861,18 @@ export interface operations {
                     gpa?: string | null;
                     honors?: string | null;
                     activities?: string | null;
+                    /** @description The path's id, if sent again: the path's value counts. */
+                    id?: string;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    entity_type?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    pk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    sk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    created_at?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    updated_at?: unknown;
                 };
             };
         };
@@ -2103,6 +2163,18 @@ export interface operations {
                     years_experience?: number | null;
                     /** @description What the skill covers, e.g. HTML, CSS (JSON Resume's keywords). */
                     keywords?: string[];
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    id?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    entity_type?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    pk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    sk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    created_at?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    updated_at?: unknown;
                 };
             };
         };
@@ -2322,6 +2394,18 @@ export interface operations {
                     years_experience?: number | null;
                     /** @description What the skill covers, e.g. HTML, CSS (JSON Resume's keywords). */
                     keywords?: string[];
+                    /** @description The path's id, if sent again: the path's value counts. */
+                    id?: string;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    entity_type?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    pk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    sk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    created_at?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    updated_at?: unknown;
                 };
             };
         };
@@ -2619,6 +2703,18 @@ export interface operations {
                      * @enum {string}
                      */
                     type?: "professional" | "personal";
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    id?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    entity_type?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    pk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    sk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    created_at?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    updated_at?: unknown;
                 };
             };
         };
@@ -2845,6 +2941,18 @@ export interface operations {
                      * @enum {string}
                      */
                     type?: "professional" | "personal";
+                    /** @description The path's id, if sent again: the path's value counts. */
+                    id?: string;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    entity_type?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    pk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    sk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    created_at?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    updated_at?: unknown;
                 };
             };
         };
@@ -3126,6 +3234,18 @@ export interface operations {
                 "application/json": {
                     name: string;
                     description?: string | null;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    id?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    entity_type?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    pk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    sk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    created_at?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    updated_at?: unknown;
                 };
             };
         };
@@ -3336,6 +3456,18 @@ export interface operations {
                 "application/json": {
                     name: string;
                     description?: string | null;
+                    /** @description The path's id, if sent again: the path's value counts. */
+                    id?: string;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    entity_type?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    pk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    sk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    created_at?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    updated_at?: unknown;
                 };
             };
         };
@@ -3630,6 +3762,18 @@ export interface operations {
                      * @enum {string}
                      */
                     status?: "active" | "achieved" | "abandoned";
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    id?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    entity_type?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    pk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    sk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    created_at?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    updated_at?: unknown;
                 };
             };
         };
@@ -3853,6 +3997,18 @@ export interface operations {
                      * @enum {string}
                      */
                     status?: "active" | "achieved" | "abandoned";
+                    /** @description The path's id, if sent again: the path's value counts. */
+                    id?: string;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    entity_type?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    pk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    sk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    created_at?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    updated_at?: unknown;
                 };
             };
         };
@@ -4721,6 +4877,18 @@ export interface operations {
                          */
                         goals?: "all" | string[];
                     };
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    id?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    entity_type?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    pk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    sk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    created_at?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    updated_at?: unknown;
                 };
             };
         };
@@ -4974,6 +5142,18 @@ export interface operations {
                          */
                         goals?: "all" | string[];
                     };
+                    /** @description The path's id, if sent again: the path's value counts. */
+                    id?: string;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    entity_type?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    pk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    sk?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    created_at?: unknown;
+                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    updated_at?: unknown;
                 };
             };
         };
@@ -5375,6 +5555,8 @@ export interface operations {
                 "application/json": {
                     /** @description Days until the link stops working; left out or null: it works until revoked. */
                     expires_in_days?: number | null;
+                    /** @description The path's id, if sent again: the path's value counts. */
+                    id?: string;
                 };
             };
         };

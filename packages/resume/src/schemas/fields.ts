@@ -1,4 +1,4 @@
-import { calendarDate, text } from "@app/rest/fields";
+import { calendarDate, IGNORED_BODY_FIELDS, text } from "@app/rest/fields";
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
 import { DATE_PRECISIONS, DEFAULT_DATE_PRECISION } from "../resume-dates.ts";
@@ -99,13 +99,20 @@ export const serverFieldsOutput = {
  * and rejects any other unknown key. `keep` names server fields the route does
  * use, such as the path's `id`.
  */
-export function bodyIgnoringServerFields<T extends z.ZodType>(schema: T, keep: readonly string[] = []) {
-  return z.preprocess((value) => {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-    const copy: Record<string, unknown> = { ...value };
-    for (const field of SERVER_FIELDS) if (!keep.includes(field)) delete copy[field];
-    return copy;
-  }, schema);
+export function bodyIgnoringServerFields<T extends z.ZodType>(
+  schema: T,
+  keep: readonly string[] = [],
+  title?: string,
+) {
+  const ignored = SERVER_FIELDS.filter((field) => !keep.includes(field));
+  return z
+    .preprocess((value) => {
+      if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+      const copy: Record<string, unknown> = { ...value };
+      for (const field of ignored) delete copy[field];
+      return copy;
+    }, schema)
+    .meta({ ...(title && { title }), [IGNORED_BODY_FIELDS]: ignored });
 }
 
 const isDate = (value: string) => calendarDate().safeParse(value).success;

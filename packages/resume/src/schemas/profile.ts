@@ -60,7 +60,7 @@ export const profileFields = z.strictObject({
   goals_summary: optionalString(LIMITS.textLength),
 });
 
-export const profileInput = bodyIgnoringServerFields(profileFields).meta({ title: "ProfileInput" });
+export const profileInput = bodyIgnoringServerFields(profileFields, [], "ProfileInput");
 
 export const profileOutput = z
   .object({

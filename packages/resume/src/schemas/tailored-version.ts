@@ -54,9 +54,11 @@ export const tailoredVersionFields = z.strictObject({
 });
 
 /** Server fields sent back (`id`, `created_at`, `updated_at`) are ignored, so GET, edit, PUT works, as for entries. */
-export const tailoredVersionInput = bodyIgnoringServerFields(tailoredVersionFields).meta({
-  title: "TailoredVersionInput",
-});
+export const tailoredVersionInput = bodyIgnoringServerFields(
+  tailoredVersionFields,
+  [],
+  "TailoredVersionInput",
+);
 export const tailoredVersionReplaceInput = bodyIgnoringServerFields(
   tailoredVersionFields.extend({ id: z.uuid("must be a uuid") }),
   ["id"],
