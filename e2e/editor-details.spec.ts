@@ -338,6 +338,89 @@ test("after a delete the focus goes to the next entry's Edit, else the one befor
   await expect(hobbies.getByRole("button", { name: "Add hobby", exact: true })).toBeFocused();
 });
 
+test("a delete while another entry's form is open gives the focus to that form, where its Edit button was", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("delete-beside-form"));
+  const hobbies = section(page, "Hobbies");
+  for (const name of ["Chess", "Rowing"]) {
+    const form = await openAddForm(page, "Hobbies", "hobby");
+    await form.getByLabel("Hobby", { exact: true }).fill(name);
+    await form.getByRole("button", { name: "Add hobby", exact: true }).click();
+    await expect(form).toBeHidden();
+  }
+  page.on("dialog", (dialog) => void dialog.accept());
+  const edits = hobbies.getByRole("button", { name: /^Edit / });
+  const [first = "", second = ""] = await Promise.all(
+    [0, 1].map(async (i) => (await edits.nth(i).getAttribute("aria-label"))!.slice("Edit ".length)),
+  );
+  await hobbies.getByRole("button", { name: `Edit ${second}` }).click();
+  await hobbies.getByRole("button", { name: `Delete ${first}` }).focus();
+  await page.keyboard.press("Enter");
+  await expect(hobbies.getByText(`Deleted “${first}”.`)).toBeVisible();
+  await expect(hobbies.getByLabel("Hobby", { exact: true })).toBeFocused();
+  // The last one deleted with the Add form open: its first field.
+  await hobbies.getByRole("button", { name: "Cancel" }).click();
+  await openAddForm(page, "Hobbies", "hobby");
+  await hobbies.getByRole("button", { name: `Delete ${second}` }).focus();
+  await page.keyboard.press("Enter");
+  await expect(hobbies.getByText(`Deleted “${second}”.`)).toBeVisible();
+  await expect(hobbies.getByLabel("Hobby", { exact: true })).toBeFocused();
+});
+
+test("Save keeps the focus while it saves and after, from the keyboard: the profile, a version, a download", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("save-focus"));
+  // Each write and download waits until the test has looked at the focus while it is under way.
+  let release!: () => void;
+  const held = () => new Promise<void>((resolve) => (release = resolve));
+  let waiting = held();
+  await page.route(
+    /\/api\/trpc\/(profile\.put|versions\.replace)|\/me\/resume\?format=text/,
+    async (route) => {
+      const response = await route.fetch();
+      await waiting;
+      await route.fulfill({ response });
+    },
+  );
+  const focusedText = () => page.evaluate<string>("document.activeElement?.textContent ?? ''");
+
+  await page.getByLabel("Name", { exact: true }).fill("Ada Lovelace");
+  await page.getByRole("button", { name: "Save profile" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("button", { name: "Save profile" })).toHaveAttribute("aria-disabled", "true");
+  expect(await focusedText()).toBe("Save profile");
+  release();
+  await expect(page.getByText("Profile saved.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Save profile" })).toBeFocused();
+
+  waiting = held();
+  await page.getByRole("button", { name: "Manage versions" }).click();
+  await page.getByLabel("Name of the new version").fill("Backend");
+  await page.getByRole("button", { name: "Create version" }).click();
+  const editor = page.getByTestId("version-editor");
+  await editor.getByLabel("Headline").fill("Backend engineer");
+  await editor.getByRole("button", { name: "Save version" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(editor.getByRole("button", { name: "Save version" })).toHaveAttribute("aria-disabled", "true");
+  expect(await focusedText()).toBe("Save version");
+  release();
+  await expect(editor.getByRole("button", { name: "Save version" })).not.toHaveAttribute("aria-disabled");
+  await expect(editor.getByRole("button", { name: "Save version" })).toBeFocused();
+
+  waiting = held();
+  await page.getByRole("button", { name: "Download…" }).click();
+  const text = page.getByRole("list", { name: "Download as" }).getByRole("button", { name: /^Plain text/ });
+  await text.focus();
+  const download = page.waitForEvent("download");
+  await page.keyboard.press("Enter");
+  await expect(text).toHaveText(/preparing…$/);
+  await expect(text).toBeFocused();
+  release();
+  await download;
+});
+
 test("a title or bullet written with line breaks through the API keeps them in the form, and when edited and saved", async ({
   page,
 }) => {

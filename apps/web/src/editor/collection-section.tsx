@@ -49,6 +49,8 @@ export function CollectionSection<Name extends CollectionName>({
       : "",
   );
   const sectionRef = useRef<HTMLElement>(null);
+  /** The button that opens the form of entry `id` ("new": Add), while it is shown. */
+  const opens = (id: string) => sectionRef.current?.querySelector<HTMLElement>(`[data-opens="${id}"]`);
   /** Where focus goes when a form closes: the button that opened it. */
   const returnFocusTo = useRef<string | null>(null);
 
@@ -57,7 +59,6 @@ export function CollectionSection<Name extends CollectionName>({
     if (editing !== null || opener === null) return;
     returnFocusTo.current = null;
     // An entry deleted while its form was open has no Edit button left: Add takes the focus.
-    const opens = (id: string) => sectionRef.current?.querySelector<HTMLElement>(`[data-opens="${id}"]`);
     (opens(opener) ?? opens("new"))?.focus();
   }, [editing]);
 
@@ -105,9 +106,12 @@ export function CollectionSection<Name extends CollectionName>({
     setProblem("");
     announce(done);
     // The focus was on the Delete button that goes with its entry: the next entry's Edit takes it,
-    // else the one before's, else Add.
+    // else the one before's, else Add. Where that button is gone, its form open, the form's first field.
     const next = neighbourOf(entries, entry.id);
-    sectionRef.current?.querySelector<HTMLElement>(`[data-opens="${next?.id ?? "new"}"]`)?.focus();
+    const openFormField = sectionRef.current?.querySelector<HTMLElement>(
+      "form :is(input, select, textarea):not([type=hidden])",
+    );
+    ((next ? opens(next.id) : opens("new")) ?? openFormField ?? opens("new"))?.focus();
     onChanged();
   }
 

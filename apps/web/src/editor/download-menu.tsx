@@ -57,6 +57,7 @@ export function DownloadMenu({
   const [busy, setBusy] = useState<string | null>(null);
 
   async function download(choice: DownloadChoice) {
+    if (busy !== null) return;
     setBusy(choice.label);
     const outcome = await downloadFile(`/me/resume?${choice.query}`, choice.fileName);
     setBusy(null);
@@ -78,7 +79,8 @@ export function DownloadMenu({
               <button
                 type="button"
                 className="secondary"
-                disabled={busy !== null}
+                // Not disabled: a button disabled while it has the focus drops the focus to the page's start.
+                aria-disabled={busy !== null || undefined}
                 onClick={() => void download(choice)}
               >
                 {busy === choice.label ? `${choice.label}: preparing…` : choice.label}

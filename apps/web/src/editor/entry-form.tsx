@@ -161,7 +161,7 @@ export function EntryForm<Name extends CollectionName>({
         </p>
       )}
       <div className="actions">
-        <button type="submit" disabled={saving}>
+        <button type="submit" aria-disabled={saving || undefined}>
           {saving
             ? "Saving…"
             : deleted

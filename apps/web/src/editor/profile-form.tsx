@@ -326,7 +326,7 @@ export function ProfileForm({ profile, onChanged }: Props) {
           </p>
         )}
         <div className="actions">
-          <button type="submit" disabled={saving}>
+          <button type="submit" aria-disabled={saving || undefined}>
             Save profile
           </button>
           {failure?.kind === "changed" && theirs !== undefined && (

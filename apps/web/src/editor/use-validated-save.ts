@@ -34,8 +34,8 @@ interface SaveChecks {
   refused?: Record<string, string>;
 }
 
-/** How a save ended: saved, or why not (a SaveFailure's kind). */
-export type SaveOutcome = "saved" | SaveFailure["kind"];
+/** How a save ended: saved, or why not (a SaveFailure's kind), or "busy": one was under way, nothing sent. */
+export type SaveOutcome = "saved" | SaveFailure["kind"] | "busy";
 
 /**
  * A form's save: validate with the server's schema first (messages at the
@@ -48,6 +48,12 @@ export function useValidatedSave() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<SaveFailure | null>(null);
   const [saving, setSaving] = useState(false);
+  /**
+   * A write under way. Its Save button stays enabled (only marked aria-disabled): a button
+   * disabled while it has the focus drops the focus to the page's start, and the
+   * keyboard's place with it. A second submit meanwhile sends nothing.
+   */
+  const writing = useRef(false);
   /** The form whose first refused field takes the focus once its messages are shown. */
   const focusIn = useRef<HTMLFormElement | null>(null);
 
@@ -62,6 +68,7 @@ export function useValidatedSave() {
     write: () => Promise<unknown>,
     { form, refused = {} }: SaveChecks = {},
   ): Promise<SaveOutcome> {
+    if (writing.current) return "busy";
     const checked = schema.safeParse(input);
     // What the browser could not read says more than a check of the empty value it gives instead.
     const found = { ...refused, ...unreadableInputs(form) };
@@ -72,6 +79,7 @@ export function useValidatedSave() {
       return INVALID.kind;
     }
     setSaving(true);
+    writing.current = true;
     try {
       await write();
       setErrors({});
@@ -84,6 +92,7 @@ export function useValidatedSave() {
       setFailure(described);
       return described.kind;
     } finally {
+      writing.current = false;
       setSaving(false);
     }
   }

@@ -383,7 +383,7 @@ export function VersionEditor({
           )
         )}
         <div className="actions">
-          <button type="submit" disabled={saving}>
+          <button type="submit" aria-disabled={saving || undefined}>
             {deleted ? "Create version again" : "Save version"}
           </button>
           <button
