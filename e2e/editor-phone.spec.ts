@@ -261,3 +261,46 @@ test("selects with a server default show it for a new entry, and saving without 
   const goal = await openAddForm(page, "Goals", "goal");
   await expect(goal.getByLabel("Status")).toHaveValue("active");
 });
+
+test.describe("at 640 px wide, a 1280 px window zoomed to 200 %", () => {
+  test.use({ viewport: { width: 640, height: 720 } });
+
+  test("a control the keyboard focuses is never under the Edit and Preview bar", async ({ page }) => {
+    await signIn(page, uniqueUser("focus-under-bar"));
+    for (const name of ["Chess", "Rowing", "Baking"]) await addHobby(page, name);
+    await page.getByRole("button", { name: "Manage API tokens" }).focus();
+    const hidden: string[] = [];
+    // Back through every control of the Edit tab, up to the bar's own tabs.
+    for (let step = 0; step < 80; step += 1) {
+      await page.keyboard.press("Shift+Tab");
+      const focused = await page.evaluate<{ inBar: boolean; covered: string | null }>(
+        `(() => {
+          const bar = document.querySelector('[role="tablist"]').getBoundingClientRect();
+          const focused = document.activeElement;
+          const r = focused.getBoundingClientRect();
+          const covered = r.top < bar.bottom - 1 && r.bottom > bar.top + 1;
+          return {
+            inBar: Boolean(focused.closest('[role="tablist"]')),
+            covered: covered ? focused.getAttribute("aria-label") || focused.id || focused.tagName : null,
+          };
+        })()`,
+      );
+      if (focused.inBar) break;
+      if (focused.covered) hidden.push(focused.covered);
+    }
+    expect(hidden).toEqual([]);
+  });
+});
+
+test.describe("at 320 px wide", () => {
+  test.use({ viewport: { width: 320, height: 640 } });
+
+  test("the top bar still says who is signed in", async ({ page }) => {
+    const user = uniqueUser("narrow");
+    await signIn(page, user);
+    const name = page.locator(".account-name");
+    await expect(name).toContainText(user.slice(0, 8));
+    expect((await box(name)).width).toBeGreaterThan(100);
+    expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(320);
+  });
+});
