@@ -402,7 +402,7 @@ test("a version made while another version's editor was opened meanwhile is list
 });
 
 for (const theme of THEME_NAMES) {
-  test(`a share link's page in ${theme} has its download bar right above the theme's page, at 375 and 1280 px`, async ({
+  test(`a share link's page in ${theme} has its download bar right above the theme's page, at 375 and 1280 px, readable in a dark scheme too`, async ({
     page,
     browser,
   }) => {
@@ -441,6 +441,28 @@ for (const theme of THEME_NAMES) {
       // Under the bar, the page starts as it would at the top alone: no gap (even's grid put 2em), no overlap.
       expect(Math.abs(withBar - bar!.height - alone), `${width}`).toBeLessThanOrEqual(1);
     }
+    // In a dark colour scheme too (even has one), the bar's words and links read against its grey.
+    await visit.emulateMedia({ colorScheme: "dark" });
+    await visit.goto(url);
+    const contrasts = await visit.evaluate<number[]>(
+      `(() => {
+        const luminance = (color) => {
+          const [r, g, b] = color.match(/[\\d.]+/g).slice(0, 3).map((v) => {
+            const c = Number(v) / 255;
+            return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+          });
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        };
+        const bar = document.querySelector("body > nav");
+        const ground = luminance(getComputedStyle(bar).backgroundColor);
+        return [bar, ...bar.querySelectorAll("a")].map((element) => {
+          const [dark, light] = [luminance(getComputedStyle(element).color), ground].sort((a, b) => a - b);
+          return (light + 0.05) / (dark + 0.05);
+        });
+      })()`,
+    );
+    expect(contrasts).toHaveLength(4);
+    for (const contrast of contrasts) expect(contrast).toBeGreaterThanOrEqual(4.5);
     await stranger.close();
   });
 }

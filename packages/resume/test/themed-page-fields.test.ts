@@ -104,6 +104,13 @@ describe.each(THEME_NAMES)("the %s page of a new user's resume", (theme) => {
     expect(text).not.toMatch(/·\s*(?:$|[·,])|(?:^|[·,])\s*·/);
   });
 
+  it("may be zoomed: its viewport forbids neither zooming nor a scale past 1", async () => {
+    const page = await renderResumeHtml(RESUME, theme);
+    const viewport = /<meta name="viewport" content="([^"]*)"/.exec(page)?.[1];
+    expect(viewport).toMatch(/width=device-width/);
+    expect(viewport).not.toMatch(/user-scalable|maximum-scale/i);
+  });
+
   it("is sent without the theme's indentation: no line starts with white space", async () => {
     const page = await renderResumeHtml(RESUME, theme);
     expect(page.split("\n").filter((line) => /^[ \t]/.test(line))).toEqual([]);

@@ -114,6 +114,13 @@ function offlineAttributes(tagName: string, attribs: sanitizeHtml.Attributes): s
     delete kept.href;
   // An empty style attribute is dropped by sanitize-html.
   if (kept.style !== undefined) kept.style = offlineDeclarations(kept.style);
+  // A page people zoom: stackoverflow's `user-scalable=no, maximum-scale=1` forbade it on phones.
+  if (tagName === "meta" && kept.name?.toLowerCase() === "viewport" && kept.content !== undefined)
+    kept.content = kept.content
+      .split(",")
+      .map((part) => part.trim())
+      .filter((part) => !/^(user-scalable|maximum-scale)\s*=/i.test(part))
+      .join(", ");
   for (const paint of ["fill", "stroke"]) {
     const value = kept[paint];
     if (value !== undefined && !/^(?![\s\S]*url\()[\w\s#(),.%/+-]*$/i.test(value)) delete kept[paint];
