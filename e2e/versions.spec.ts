@@ -401,6 +401,24 @@ test("a version made while another version's editor was opened meanwhile is list
   await expect(editor.getByLabel("Headline")).toHaveValue("Typed while the create was under way");
 });
 
+test("a version's Headline and Summary are read with what leaving them empty means, the profile's headline named", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("version-hints"));
+  await page.getByLabel("Name", { exact: true }).fill("Hint Person");
+  await page.getByLabel("Headline").fill("Staff engineer");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByText("Profile saved.")).toBeVisible();
+  const editor = await makeVersion(page, "Hinted");
+  const headline = editor.getByLabel("Headline");
+  await expect(headline).toHaveAccessibleDescription("Left empty: the profile’s headline, “Staff engineer”.");
+  // Not as a placeholder, which reads as a value typed.
+  await expect(headline).not.toHaveAttribute("placeholder");
+  await expect(editor.getByLabel("Summary")).toHaveAccessibleDescription(
+    "Left empty: the profile’s summary.",
+  );
+});
+
 for (const theme of THEME_NAMES) {
   test(`a share link's page in ${theme} has its download bar right above the theme's page, at 375 and 1280 px, readable in a dark scheme too`, async ({
     page,

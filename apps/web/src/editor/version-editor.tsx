@@ -246,11 +246,25 @@ export function VersionEditor({
   }
 
   const headingId = `version-heading-${id}`;
-  const field = (name: keyof Draft) => ({
-    id: `version-${name}-${id}`,
-    "aria-invalid": fieldErrors[name] ? true : undefined,
-    "aria-describedby": fieldErrors[name] ? `version-${name}-${id}-error` : undefined,
-  });
+  /** A field's attributes; `hinted`: it has a hint (hintOf), which is read with it, as its error is. */
+  const field = (name: keyof Draft, hinted = false) => {
+    const describedBy = [
+      hinted && `version-${name}-${id}-hint`,
+      fieldErrors[name] && `version-${name}-${id}-error`,
+    ]
+      .filter(Boolean)
+      .join(" ");
+    return {
+      id: `version-${name}-${id}`,
+      "aria-invalid": fieldErrors[name] ? true : undefined,
+      "aria-describedby": describedBy || undefined,
+    };
+  };
+  const hintOf = (name: keyof Draft, text: string) => (
+    <p id={`version-${name}-${id}-hint`} className="field-hint">
+      {text}
+    </p>
+  );
   const errorOf = (name: keyof Draft) =>
     fieldErrors[name] && (
       <p id={`version-${name}-${id}-error`} className="field-error">
@@ -295,23 +309,27 @@ export function VersionEditor({
         </div>
         <label htmlFor={`version-headline-${id}`}>Headline</label>
         <LineKeepingInput
-          {...field("headline")}
+          {...field("headline", true)}
           value={draft.headline ?? ""}
-          placeholder={resume.profile?.headline ?? ""}
           maxLength={200}
           onChange={(text) => change({ headline: text || null })}
         />
-        <p className="field-hint">Left empty: the profile’s headline.</p>
+        {hintOf(
+          "headline",
+          resume.profile?.headline
+            ? `Left empty: the profile’s headline, “${resume.profile.headline}”.`
+            : "Left empty: the profile’s headline.",
+        )}
         {errorOf("headline")}
         <label htmlFor={`version-summary-${id}`}>Summary</label>
         <textarea
-          {...field("summary")}
+          {...field("summary", true)}
           value={draft.summary ?? ""}
           rows={3}
           maxLength={5000}
           onChange={(event) => change({ summary: event.target.value || null })}
         />
-        <p className="field-hint">Left empty: the profile’s summary.</p>
+        {hintOf("summary", "Left empty: the profile’s summary.")}
         {errorOf("summary")}
         <label className="inline">
           <input
