@@ -108,6 +108,16 @@ describe("the Markdown of a resume", () => {
     expect(html).toContain("<li>Shipped<br>on time</li>");
   });
 
+  it("leaves out control characters, which a terminal the file is printed to would act on, as the files do", () => {
+    const resume = resumeWith("plain");
+    resume.profile!.name = "Eve\u001b[31m Red\u001b]0;owned\u0007";
+    resume.experience[0]!.responsibilities = ["Led\u009b2J X\u0000"];
+    const markdown = renderResumeMarkdown(resume);
+    expect(markdown).toContain("# Eve\\[31m Red\\]0;owned");
+    expect(markdown).toContain("Led2J X");
+    expect(markdown).not.toMatch(/(?![\t\n])\p{Cc}/u);
+  });
+
   it("escapes what would be markup wherever the text lands, and shows it as typed", async () => {
     const plain = await elementsOf(resumeWith("plain"));
     for (const text of [

@@ -3,7 +3,7 @@ import { dateRange, resumeDate } from "../resume-dates.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { enumLabel } from "../enum-label.ts";
 import { goalHeading } from "../goal-heading.ts";
-import { withLineFeeds } from "../line-breaks.ts";
+import { withLineFeeds, withoutUnprintable } from "../line-breaks.ts";
 
 /**
  * The resume as the documents people send lay it out (PDF, Word, plain text):
@@ -138,17 +138,13 @@ function withOneLineFields(outline: ResumeOutline): ResumeOutline {
 }
 
 /**
- * Control characters other than line breaks and tabs (which the API takes as
- * text) print nothing and are not allowed in a Word document's XML: they are left out
- * of every document, as are the noncharacters U+FFFE and U+FFFF. A carriage
+ * Every text without its unprintable characters (withoutUnprintable). A carriage
  * return, alone or before a line feed (a form's textarea sends CRLF), is a line
  * break, and so are Unicode's line and paragraph separators (U+2028, U+2029),
  * which the PDF's layout broke lines at and plain text's wrapping read as spaces.
  */
-const UNPRINTABLE = /(?![\t\n])[\p{Cc}\uFFFE\uFFFF]/gu;
-
 const printableOutline = <T>(outline: T): T =>
-  mapOutlineTexts(outline, (text) => withLineFeeds(text).replace(UNPRINTABLE, ""));
+  mapOutlineTexts(outline, (text) => withoutUnprintable(withLineFeeds(text)));
 
 /** The outline (or any part of it) with `map` applied to each of its texts. */
 export function mapOutlineTexts<T>(value: T, map: (text: string) => string): T {

@@ -12,6 +12,7 @@ import {
 } from "./escape-markdown.ts";
 import { enumLabel } from "../enum-label.ts";
 import { goalHeading } from "../goal-heading.ts";
+import { withoutUnprintable } from "../line-breaks.ts";
 
 type Entries<Name extends keyof WholeResume> = NonNullable<WholeResume[Name]>;
 type Entry<Name extends Exclude<keyof WholeResume, "profile">> = Entries<Name>[number];
@@ -73,7 +74,7 @@ export function renderResumeMarkdown(resume: WholeResume): string {
     );
   }
 
-  return `${blocks.join("\n\n")}\n`;
+  return withoutUnprintable(`${blocks.join("\n\n")}\n`);
 }
 
 function section(title: string, body: string): string {
