@@ -439,6 +439,50 @@ async function downloadFromMenu(page: Page, label: string) {
   return { name: file.suggestedFilename(), bytes: await readFile((await file.path())!) };
 }
 
+test("the preview reads each block in its own direction, and its headings sit under the editor's Preview heading", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("rtl-preview"));
+  await page.getByLabel("Name", { exact: true }).fill("Dana Levi");
+  await page
+    .getByLabel("Summary", { exact: true })
+    .fill("בניתי מערכות ב-React Native (2020) עם 3 אנשים\n\nBuilt systems.");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByText("Profile saved.")).toBeVisible();
+  // Evaluated as text: the tests are compiled without the DOM's types.
+  const directionOf = (text: string) =>
+    page.evaluate<string>(
+      `(() => {
+        const block = [...document.querySelectorAll("[data-testid=preview] p")]
+          .find((p) => p.textContent.includes(${JSON.stringify(text)}));
+        return block ? getComputedStyle(block).direction : "not shown";
+      })()`,
+    );
+  await expect.poll(() => directionOf("בניתי")).toBe("rtl");
+  expect(await directionOf("Built systems.")).toBe("ltr");
+
+  // The levels Chromium gives a screen reader (Playwright's own roles read the tags alone).
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = (await cdp.send("Accessibility.getFullAXTree")) as {
+    nodes: {
+      role?: { value: string };
+      name?: { value: string };
+      properties?: { name: string; value: { value: number } }[];
+    }[];
+  };
+  const levels = nodes
+    .filter((node) => node.role?.value === "heading")
+    .map((node) => [node.name?.value, node.properties?.find((p) => p.name === "level")?.value.value]);
+  expect(levels).toEqual(
+    expect.arrayContaining([
+      ["Preview", 2],
+      ["Summary", 4],
+      ["Dana Levi", 3],
+    ]),
+  );
+  expect(levels.filter(([name]) => name === "Summary")).toEqual([["Summary", 4]]);
+});
+
 test("a PDF whose fonts cannot draw some characters is saved, and the editor names them", async ({
   page,
 }) => {
