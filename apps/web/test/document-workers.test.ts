@@ -47,6 +47,26 @@ describe("document workers", () => {
     expect((await alice(resume(1), "text", "a4")).body).toContain("Hobby 0");
   });
 
+  it("count a person's pages (Markdown, themed HTML) apart from their files: four pages beside two files", async () => {
+    workers = createDocumentWorkers(1, logger);
+    const carol = workers.renderFor("carol");
+    const files = [carol(resume(20), "pdf", "a4"), carol(resume(1), "text", "a4")];
+    const pages = [
+      carol(resume(1), "markdown", "a4"),
+      carol(resume(1), "html", "a4", "even"),
+      carol(resume(1), "markdown", "a4"),
+      carol(resume(1), "html", "a4", "stackoverflow"),
+    ];
+    await expect(carol(resume(1), "html", "a4").catch(statusOf)).resolves.toBe(429);
+    await expect(carol(resume(1), "docx", "a4").catch(statusOf)).resolves.toBe(429);
+    const [markdown, even] = await Promise.all(pages);
+    expect(markdown!.headers["content-type"]).toBe("text/markdown; charset=utf-8");
+    expect(markdown!.body).toContain("Hobby 0");
+    expect(even!.headers["content-security-policy"]).toMatch(/^default-src 'none'/);
+    expect(even!.body).toMatch(/^<!doctype html>/);
+    await Promise.all(files);
+  });
+
   it("end a document that takes too long with 503, and make the next one on a new worker", async () => {
     workers = createDocumentWorkers(1, logger, { timeoutMs: 100 });
     // About 700,000 characters: a second or more of layout.

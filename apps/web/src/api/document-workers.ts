@@ -23,8 +23,17 @@ function startDocumentWorker(): Worker {
 const RENDER_TIMEOUT_MS = 20_000;
 /** Documents waiting for a worker, per worker, before more are refused (503). */
 const QUEUED_PER_WORKER = 16;
-/** Documents of one person being made or waiting, before more of theirs are refused (429). */
-const PER_PERSON = 2;
+/**
+ * What one person may have made or waiting at once, before more of theirs is
+ * refused (429): files (PDF, Word, text), and pages (Markdown, themed HTML),
+ * counted apart. The editor asks for the Markdown and a themed page after
+ * every save, two saves may be under way, and a download beside them must not
+ * be refused.
+ */
+const PER_PERSON = { file: 2, page: 4 } as const;
+type Kind = keyof typeof PER_PERSON;
+const kindOf = (format: DocumentJob["format"]): Kind =>
+  format === "markdown" || format === "html" ? "page" : "file";
 
 /** One document to make; a worker has at most one at a time. */
 export interface DocumentJob {
@@ -38,7 +47,7 @@ export interface DocumentJob {
 export type DocumentWorkerMessage = { ready: true } | { document: ResumeDocument } | { error: string };
 
 export interface DocumentWorkers {
-  /** Makes documents for one person: at most PER_PERSON of theirs at once. */
+  /** Makes documents for one person: at most PER_PERSON of each kind of theirs at once. */
   renderFor(person: string): RenderResumeDocument;
   close(): Promise<void>;
 }
@@ -72,9 +81,10 @@ export function createDocumentWorkers(
 
   /** Ends a job, whichever way; its person may ask for another. */
   function settle(pending: Pending, outcome: { document: ResumeDocument } | { error: Error }) {
-    const left = (perPerson.get(pending.person) ?? 1) - 1;
-    if (left > 0) perPerson.set(pending.person, left);
-    else perPerson.delete(pending.person);
+    const key = personKey(pending.person, kindOf(pending.job.format));
+    const left = (perPerson.get(key) ?? 1) - 1;
+    if (left > 0) perPerson.set(key, left);
+    else perPerson.delete(key);
     if ("error" in outcome) pending.reject(outcome.error);
     else pending.resolve(outcome.document);
   }
@@ -149,9 +159,12 @@ export function createDocumentWorkers(
     renderFor: (person) => (resume, format, paper, theme) =>
       new Promise((resolve, reject) => {
         if (closed) return reject(serviceUnavailable("the server is shutting down"));
-        if ((perPerson.get(person) ?? 0) >= PER_PERSON) {
+        const kind = kindOf(format);
+        const key = personKey(person, kind);
+        if ((perPerson.get(key) ?? 0) >= PER_PERSON[kind]) {
+          const what = kind === "file" ? "files (PDF, Word, text)" : "pages (Markdown, themed HTML)";
           return reject(
-            new DomainError(429, `at most ${PER_PERSON} of a person's documents are made at once`, {
+            new DomainError(429, `at most ${PER_PERSON[kind]} of a person's ${what} are made at once`, {
               headers: { "retry-after": "1" },
             }),
           );
@@ -159,7 +172,7 @@ export function createDocumentWorkers(
         if (queue.length >= QUEUED_PER_WORKER * count) {
           return reject(serviceUnavailable("the server is busy making documents; try again shortly"));
         }
-        perPerson.set(person, (perPerson.get(person) ?? 0) + 1);
+        perPerson.set(key, (perPerson.get(key) ?? 0) + 1);
         queue.push({ job: { resume, format, paper, theme }, person, resolve, reject });
         dispatch();
       }),
@@ -172,6 +185,9 @@ export function createDocumentWorkers(
     },
   };
 }
+
+/** Whose and which kind of jobs a count is of. */
+const personKey = (person: string, kind: Kind) => `${kind}:${person}`;
 
 /** Bytes come back from a thread as a Uint8Array; the REST edge answers a Buffer's as they are. */
 function asBuffers(document: ResumeDocument): ResumeDocument {
