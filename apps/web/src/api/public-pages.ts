@@ -127,8 +127,9 @@ export function createPublicPages({
   /**
    * The answers being built, by link, file and resume version: requests that
    * come while one is built wait for it rather than build it again, which
-   * would take the owner's document workers (two at once, then 429s, their
-   * own downloads in the editor included) for the same file.
+   * would take the owner's document workers (two files or four pages at once,
+   * then 429s, their own downloads and previews in the editor included) for the
+   * same file.
    */
   const building = new Map<string, Promise<Answer>>();
   function buildOnce(flight: string, make: () => Promise<Answer>): Promise<Answer> {
