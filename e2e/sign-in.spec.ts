@@ -4,6 +4,8 @@ test("the sign-in says which characters a user id may have, before and after a w
   page,
 }) => {
   await page.goto("/sign-in?next=/editor");
+  // A title of its own, not the home page's "Resume".
+  await expect(page).toHaveTitle("Sign in — Resume");
   const user = page.getByLabel("User id");
   const rule = /letters, digits and \. _ @ - only.*up to 100/i;
   await expect(user).toHaveAttribute("title", rule);

@@ -7,6 +7,8 @@ import { safeNext } from "../../server/session.ts";
 import { UserIdField } from "./user-id-field.tsx";
 
 export const dynamic = "force-dynamic";
+/** Its own title: a tab or a screen reader tells it from the home page ("Resume"). */
+export const metadata = { title: "Sign in — Resume" };
 
 export default async function SignInPage({
   searchParams,
