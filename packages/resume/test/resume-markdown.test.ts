@@ -108,14 +108,24 @@ describe("the Markdown of a resume", () => {
     expect(html).toContain("<li>Shipped<br>on time</li>");
   });
 
-  it("leaves out control characters, which a terminal the file is printed to would act on, as the files do", () => {
+  it("leaves out control characters, which a terminal would act on, before escaping: none unmasks markup", async () => {
     const resume = resumeWith("plain");
     resume.profile!.name = "Eve\u001b[31m Red\u001b]0;owned\u0007";
-    resume.experience[0]!.responsibilities = ["Led\u009b2J X\u0000"];
+    // Each U+0001 stood beside what the escaping looked at: left out after it, markup came through.
+    resume.profile!.summary = "\u0001# Injected heading\n\u0001---";
+    resume.experience[0]!.responsibilities = [
+      "\\\u0001[click me\\\u0001](https://evil.example)",
+      "\\\u0001*em\\\u0001*",
+      "ada\u0001@example.org and www\u0001.evil.com",
+      "Led\u009b2J X",
+    ];
     const markdown = renderResumeMarkdown(resume);
     expect(markdown).toContain("# Eve\\[31m Red\\]0;owned");
     expect(markdown).toContain("Led2J X");
     expect(markdown).not.toMatch(/(?![\t\n])\p{Cc}/u);
+    const { html } = await elementsOf(resume);
+    expect(html).not.toMatch(/<h1>Injected|<hr>|<a href="https:\/\/evil|<em>em|mailto:ada|www\.evil\.com"/);
+    expect(html).toContain("[click me");
   });
 
   it("escapes what would be markup wherever the text lands, and shows it as typed", async () => {

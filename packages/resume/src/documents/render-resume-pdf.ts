@@ -3,7 +3,6 @@ import { bidiFeatures, sharedLineFeatures } from "./bidi-layout.ts";
 import { pdfFontFamilyFor, type PdfFontFamily } from "./document-fonts.ts";
 import { escapeHtml } from "../themes/theme-text-escaping.ts";
 import {
-  mapOutlineTexts,
   outlineTexts,
   type OutlineEntry,
   type OutlineSection,
@@ -11,6 +10,7 @@ import {
   type ResumeOutline,
 } from "./resume-outline.ts";
 import { linesOfWholeItems } from "./whole-item-lines.ts";
+import { mapStrings } from "../map-strings.ts";
 
 export const PAPER_SIZES = ["a4", "letter"] as const;
 export type PaperSize = (typeof PAPER_SIZES)[number];
@@ -71,7 +71,7 @@ export async function renderResumePdf(
   paper: PaperSize,
   family: PdfFontFamily = pdfFontFamilyFor(outlineTexts(resume)).family,
 ): Promise<Buffer> {
-  const outline = mapOutlineTexts(resume, (text) =>
+  const outline = mapStrings(resume, (text) =>
     text.replaceAll("\t", TAB).replaceAll(IDEOGRAPHIC_SPACE, EM_SPACE),
   );
   const { regular, bold } = family;

@@ -3,7 +3,8 @@ import { dateRange, resumeDate } from "../resume-dates.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { enumLabel } from "../enum-label.ts";
 import { goalHeading } from "../goal-heading.ts";
-import { withLineFeeds, withoutUnprintable } from "../line-breaks.ts";
+import { printableText } from "../line-breaks.ts";
+import { mapStrings } from "../map-strings.ts";
 
 /**
  * The resume as the documents people send lay it out (PDF, Word, plain text):
@@ -143,17 +144,7 @@ function withOneLineFields(outline: ResumeOutline): ResumeOutline {
  * break, and so are Unicode's line and paragraph separators (U+2028, U+2029),
  * which the PDF's layout broke lines at and plain text's wrapping read as spaces.
  */
-const printableOutline = <T>(outline: T): T =>
-  mapOutlineTexts(outline, (text) => withoutUnprintable(withLineFeeds(text)));
-
-/** The outline (or any part of it) with `map` applied to each of its texts. */
-export function mapOutlineTexts<T>(value: T, map: (text: string) => string): T {
-  if (typeof value === "string") return map(value) as T;
-  if (Array.isArray(value)) return value.map((item: unknown) => mapOutlineTexts(item, map)) as T;
-  if (value && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapOutlineTexts(v, map)])) as T;
-  return value;
-}
+const printableOutline = <T>(outline: T): T => mapStrings(outline, printableText);
 
 /** `https://github.com/zoe/` as `github.com/zoe`: what a reader types, still a link in the file. */
 function shortUrl(url: string): string {

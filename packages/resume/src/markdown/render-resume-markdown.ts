@@ -12,7 +12,8 @@ import {
 } from "./escape-markdown.ts";
 import { enumLabel } from "../enum-label.ts";
 import { goalHeading } from "../goal-heading.ts";
-import { withoutUnprintable } from "../line-breaks.ts";
+import { printableText } from "../line-breaks.ts";
+import { mapStrings } from "../map-strings.ts";
 
 type Entries<Name extends keyof WholeResume> = NonNullable<WholeResume[Name]>;
 type Entry<Name extends Exclude<keyof WholeResume, "profile">> = Entries<Name>[number];
@@ -36,7 +37,10 @@ const SKILL_GROUPS: Record<Entry<"skills">["category"], string> = {
  * Goals (the editor's order, as the PDF, Word and text files have them);
  * empty sections are left out. All user text is escaped.
  */
-export function renderResumeMarkdown(resume: WholeResume): string {
+export function renderResumeMarkdown(stored: WholeResume): string {
+  // Control characters go before the escaping, which reads each character's neighbours: left out
+  // after it, U+0001 between a backslash and a bracket would leave the bracket unescaped.
+  const resume = mapStrings(stored, printableText);
   const profile = resume.profile;
   const blocks: string[] = [];
 
@@ -74,7 +78,7 @@ export function renderResumeMarkdown(resume: WholeResume): string {
     );
   }
 
-  return withoutUnprintable(`${blocks.join("\n\n")}\n`);
+  return `${blocks.join("\n\n")}\n`;
 }
 
 function section(title: string, body: string): string {
