@@ -368,6 +368,34 @@ test("a delete while another entry's form is open gives the focus to that form, 
   await expect(hobbies.getByLabel("Hobby", { exact: true })).toBeFocused();
 });
 
+test("a save whose Markdown preview is refused still shows what was saved, and says why the preview waits", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("preview-refused"));
+  // The reload after the save: the resume's JSON as read, its Markdown refused as a busy server refuses it.
+  await page.route(/\/api\/trpc\/resume\.get,resume\.get\?batch=1/, async (route) => {
+    const response = await route.fetch();
+    const [json] = (await response.json()) as unknown[];
+    const refused = {
+      error: {
+        message: "at most 4 of a person's pages (Markdown, themed HTML) are made at once",
+        code: -32029,
+        data: { code: "TOO_MANY_REQUESTS", httpStatus: 429 },
+      },
+    };
+    await route.fulfill({
+      status: 207,
+      contentType: "application/json",
+      body: JSON.stringify([json, refused]),
+    });
+  });
+  const form = await openAddForm(page, "Hobbies", "hobby");
+  await form.getByLabel("Hobby", { exact: true }).fill("Chess");
+  await form.getByRole("button", { name: "Add hobby", exact: true }).click();
+  await expect(section(page, "Hobbies").getByTestId("hobbies-entry")).toHaveText([/Chess/]);
+  await expect(page.getByRole("alert").filter({ hasText: /at most 4/ })).toBeVisible();
+});
+
 test("Save keeps the focus while it saves and after, from the keyboard: the profile, a version, a download", async ({
   page,
 }) => {

@@ -18,6 +18,12 @@ export const LIMITS = {
    * made at about 1 MB of text a second, and the collections' limits would allow some 25 MB.
    */
   documentTextLength: 1_000_000,
+  /**
+   * A resume with at most this much text (characters) has its Markdown and themed page made on the
+   * request's thread (a themed page takes some 50 ms, whatever its length up to here); a longer one
+   * on a document worker, as its files are (a 10 MB resume's page took 3 s): docs/benchmarks.md.
+   */
+  pageTextOnRequestThread: 50_000,
   /** PUT /me/resume: a whole resume to import. */
   importBodyBytes: 1024 * 1024,
 } as const;

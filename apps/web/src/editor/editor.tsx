@@ -73,21 +73,18 @@ function EditorContent({ account }: { account: ReactNode }) {
 
   /** Reads the resume again; true when it was read. */
   const reload = useCallback(async () => {
-    try {
-      const [json, md] = await Promise.all([
-        api.resume.get.query({ format: "json" }),
-        api.resume.get.query({ format: "markdown" }),
-      ]);
-      // The procedure answers a string exactly for format=markdown, and the whole resume for format=json.
-      if (typeof json === "string" || typeof md !== "string") throw new Error("unexpected resume format");
-      setResume(json as WholeResume);
-      setMarkdown(md);
-      setProblem("");
-      return true;
-    } catch (error) {
-      setProblem(handleFailure(error).message);
-      return false;
-    }
+    const [json, md] = await Promise.allSettled([
+      api.resume.get.query({ format: "json" }),
+      api.resume.get.query({ format: "markdown" }),
+    ]);
+    // The resume as read, even when its Markdown was not made (the server busy making files): the
+    // forms and lists follow the data, and only the preview waits for the next read.
+    // The procedure answers the whole resume for format=json, and a string exactly for format=markdown.
+    if (json.status === "fulfilled" && typeof json.value !== "string") setResume(json.value as WholeResume);
+    if (md.status === "fulfilled" && typeof md.value === "string") setMarkdown(md.value);
+    const failed = [json, md].find((read) => read.status === "rejected");
+    setProblem(failed ? handleFailure(failed.reason).message : "");
+    return json.status === "fulfilled";
   }, [handleFailure]);
 
   /** After an import: every form and its draft start again from the new resume, not the old one. */

@@ -86,9 +86,7 @@ export async function renderResumeDocument(
  * and HTML still hold it all.
  */
 export function refuseTooLongForDocument(resume: WholeResume): void {
-  // In characters (code points), as every length of the service: an emoji is one, not two.
-  let length = 0;
-  for (const text of outlineTexts(resumeOutline(resume))) for (const _ of text) length += 1;
+  const length = resumeTextLength(resume);
   if (length > LIMITS.documentTextLength) {
     throw new DomainError(
       422,
@@ -97,6 +95,13 @@ export function refuseTooLongForDocument(resume: WholeResume): void {
       { error: "RESUME_TOO_LONG" },
     );
   }
+}
+
+/** The text a document of the resume holds, in characters (code points): an emoji is one, not two. */
+export function resumeTextLength(resume: WholeResume): number {
+  let length = 0;
+  for (const text of outlineTexts(resumeOutline(resume))) for (const _ of text) length += 1;
+  return length;
 }
 
 /** How a document is made: here, or on a worker thread. */

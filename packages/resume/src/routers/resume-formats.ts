@@ -4,6 +4,7 @@ import {
   DOCUMENT_MEDIA_TYPES,
   refuseTooLongForDocument,
   renderResumeDocument,
+  resumeTextLength,
 } from "../documents/render-resume-document.ts";
 import { PAPER_SIZES } from "../documents/render-resume-pdf.ts";
 import { isJsonObject } from "../json-resume/json-resume-mapping.ts";
@@ -123,8 +124,11 @@ export async function answerInFormat(
     case "pdf":
     case "docx":
     case "text": {
-      if (format !== "markdown" && format !== "html") refuseTooLongForDocument(resume);
-      const render = ctx.renderDocument ?? renderResumeDocument;
+      const page = format === "markdown" || format === "html";
+      if (!page) refuseTooLongForDocument(resume);
+      // A file, or a long resume's page, on a worker (when the server has them): it takes seconds.
+      const onWorker = !page || resumeTextLength(resume) > LIMITS.pageTextOnRequestThread;
+      const render = (onWorker && ctx.renderDocument) || renderResumeDocument;
       const document = await render(resume, format, paper, theme);
       for (const [name, value] of Object.entries(document.headers)) ctx.response.headers.set(name, value);
       return document.body;
