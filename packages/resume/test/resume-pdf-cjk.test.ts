@@ -86,6 +86,21 @@ describe("a PDF in Chinese, Japanese or Korean", () => {
       family: { regular: { postscriptName: "DejaVuSans" } },
       unrendered: ["U+738B"],
     });
+    // Here the Noto family draws more of the distinct characters, and the Hebrew is what is named.
+    const chinese = pdfFontFamilyFor(["王小明 高级软件工程师 שלום"]);
+    expect(chinese.family.regular.postscriptName).toBe("NotoSansSC-Regular");
+    expect(chinese.unrendered).toEqual(["U+05D5", "U+05DC", "U+05DD", "U+05E9"]);
     expect(pdfFontFamilyFor(["Crab 🦀"]).unrendered).toEqual(["U+1F980"]);
+  });
+
+  it("in English with a Chinese name is drawn in Noto Sans JP, whose apostrophes and middle dots stay narrow", () => {
+    const { family, unrendered } = pdfFontFamilyFor(["Mei Lin 林美", "Ada’s team · “Payments”"]);
+    expect(family.regular.postscriptName).toBe("NotoSansJP-Regular");
+    expect(unrendered).toEqual([]);
+    // SC sets them an em wide, as Chinese type does: "Ada’s" with a gap.
+    const widths = family.regular
+      .layout("’·“")
+      .positions.map(({ xAdvance }) => xAdvance / family.regular.unitsPerEm);
+    for (const width of widths) expect(width).toBeLessThan(0.6);
   });
 });

@@ -52,6 +52,8 @@ const NOTO = {
 } satisfies Record<string, FamilyFiles>;
 
 const KANA = /[\u3040-\u30FF\u31F0-\u31FF\uFF66-\uFF9F]/u;
+const HAN = /\p{Script=Han}/u;
+const LATIN = /\p{Script=Latin}/u;
 const HANGUL = /[\u1100-\u11FF\u3130-\u318F\uA960-\uA97F\uAC00-\uD7FF]/u;
 
 const parsed = new Map<FamilyFiles, PdfFontFamily>();
@@ -82,18 +84,30 @@ export interface PdfFontChoice {
 
 /**
  * The family for a PDF of `texts`: DejaVu when it draws every character, else
- * the first of the Noto families that does (the one of the text's script
- * first), else the one that draws the most. pdfkit draws a text in one font,
- * so a document is drawn in one family: a Chinese resume's English words are
- * drawn in Noto's Latin. What the family chosen cannot draw would be an empty
- * box: the answer names those characters (X-Unrendered-Characters).
+ * the first of the Noto families that does, else the one that draws the most
+ * of its distinct characters. pdfkit draws a text in one font, so a document
+ * is drawn in one family: a Chinese resume's English words are drawn in Noto's
+ * Latin. What the family chosen cannot draw would be an empty box: the answer
+ * names those characters (X-Unrendered-Characters).
+ *
+ * The Noto families are tried only for a text in Chinese, Japanese or Korean
+ * (20 MB a family, kept for the process: an emoji DejaVu lacks is in none of
+ * them), in the order of its script: Hangul KR first, kana JP; Han characters
+ * SC, unless they are fewer than the Latin letters (an English resume with a
+ * Chinese name), then JP, whose quotes, apostrophes and middle dots are as
+ * narrow as Latin type's (SC sets them an em wide, as Chinese type does).
  */
 export function pdfFontFamilyFor(texts: Iterable<string>): PdfFontChoice {
   const characters = drawnCharacters(texts);
-  const has = (script: RegExp) =>
-    characters.some((codePoint) => script.test(String.fromCodePoint(codePoint)));
-  const candidates = [DEJAVU, has(HANGUL) ? NOTO.KR : has(KANA) ? NOTO.JP : NOTO.SC];
-  candidates.push(...Object.values(NOTO).filter((files) => !candidates.includes(files)));
+  const count = (script: RegExp) =>
+    characters.filter((codePoint) => script.test(String.fromCodePoint(codePoint))).length;
+  const han = count(HAN);
+  const first =
+    count(HANGUL) > 0 ? NOTO.KR : count(KANA) > 0 || (han > 0 && han < count(LATIN)) ? NOTO.JP : NOTO.SC;
+  const candidates =
+    han + count(KANA) + count(HANGUL) === 0
+      ? [DEJAVU]
+      : [DEJAVU, first, ...Object.values(NOTO).filter((files) => files !== first)];
   let best: PdfFontChoice | undefined;
   for (const files of candidates) {
     const family = familyOf(files);
