@@ -6,6 +6,7 @@ import {
   type SecuritySchemeObject,
 } from "trpc-to-openapi";
 import { z } from "zod";
+import { DEFAULT_BODY_FIELD_AGAINST_PATH, type BodyFieldAgainstPath } from "./body-field-against-path.ts";
 import { IGNORED_BODY_FIELDS } from "./fields.ts";
 import { PRECONDITION_HEADERS } from "./preconditions.ts";
 
@@ -53,7 +54,7 @@ export interface DocumentOptions {
   /** Errors every protected write (POST, PUT, PATCH, DELETE) can answer besides those. */
   writeErrors?: Record<number, string>;
   /** What the REST edge does with a body field repeating a path parameter (RestHandlerOptions). */
-  bodyFieldAgainstPath?: "refused" | "ignored";
+  bodyFieldAgainstPath?: BodyFieldAgainstPath;
 }
 
 const ERROR_SCHEMA: NonNullable<NonNullable<OpenAPIObject["components"]>["schemas"]>[string] = {
@@ -158,25 +159,25 @@ interface ObjectSchemaLike {
 }
 
 /**
- * A JSON object body as the REST edge reads it. No member it does not name:
- * trpc-to-openapi renders a refined object (an end date checked against its
- * start) without its `additionalProperties: false`. And the members it lets
- * a body send though they are no input: the path's parameters (the id a read
- * answered), and the answer's fields a route ignores (`input`'s metadata,
- * IGNORED_BODY_FIELDS), which the document did not name.
+ * A JSON object body as the REST edge reads it. No member it does not name
+ * when its input refuses them (trpc-to-openapi renders a refined object, an
+ * end date checked against its start, without its `additionalProperties:
+ * false`). And the members it lets a body send though they are no input: the
+ * path's parameters (the id a read answered), and the fields the service sets
+ * that a route ignores (`input`'s metadata, IGNORED_BODY_FIELDS).
  */
 function describeBodyFields(
   operation: OperationLike,
   input: z.ZodType | undefined,
-  { bodyFieldAgainstPath = "ignored" }: DocumentOptions,
+  { bodyFieldAgainstPath = DEFAULT_BODY_FIELD_AGAINST_PATH }: DocumentOptions,
 ): void {
   const schema = operation.requestBody?.content["application/json"]?.schema;
   if (!schema?.properties) return;
-  schema.additionalProperties = false;
-  for (const { in: where, name } of operation.parameters ?? []) {
+  if (refusesUnknownMembers(input)) schema.additionalProperties = false;
+  for (const { in: where, name, schema: type } of operation.parameters ?? []) {
     if (where !== "path" || !name) continue;
     schema.properties[name] ??= {
-      type: "string",
+      ...(type ?? {}),
       description:
         bodyFieldAgainstPath === "refused"
           ? `The path's ${name}, if sent again: another value is a 400.`
@@ -185,7 +186,16 @@ function describeBodyFields(
   }
   const ignored = input?.meta()?.[IGNORED_BODY_FIELDS];
   for (const field of Array.isArray(ignored) ? (ignored as string[]) : [])
-    schema.properties[field] ??= { description: "Ignored: a field of the answer, sent back as it came." };
+    schema.properties[field] ??= {
+      description: "Ignored: a field the service sets, if a read's answer is sent back.",
+    };
+}
+
+/** Whether an input refuses members it does not name: an object without a catchall, behind its preprocessing. */
+function refusesUnknownMembers(input: z.ZodType | undefined): boolean {
+  let inner: unknown = input;
+  while (inner instanceof z.ZodPipe) inner = inner.in instanceof z.ZodTransform ? inner.out : inner.in;
+  return inner instanceof z.ZodObject && inner._zod.def.catchall instanceof z.ZodNever;
 }
 
 /**

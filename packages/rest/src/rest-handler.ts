@@ -2,6 +2,7 @@ import { isUtf8 } from "node:buffer";
 import type { OpenAPIObject, OpenApiRouter } from "trpc-to-openapi";
 import { apiErrorOf, invalidRequestError } from "./api-error.ts";
 import { errorAnswer, jsonAnswer, methodNotAllowedAnswer, type Answer, type RestRequest } from "./answer.ts";
+import { DEFAULT_BODY_FIELD_AGAINST_PATH, type BodyFieldAgainstPath } from "./body-field-against-path.ts";
 import { formatDocumentPath, type DocumentPath } from "./document-path.ts";
 import { DomainError } from "./domain-error.ts";
 import { entityTagOf } from "./preconditions.ts";
@@ -22,14 +23,8 @@ export interface RestHandlerOptions {
   /** The router's OpenAPI document: its paths decide 404 and 405 before any procedure runs. */
   document: OpenAPIObject;
   maxBodyBytes: number;
-  /**
-   * A body field named like a path parameter (`id`) that holds another value:
-   * `"refused"` (400: the ledger, where `/transactions/A/reversal` with
-   * `{"id": B}` was meant for B) or `"ignored"`, the path's value winning (the
-   * resume API, where server fields sent back in a body are ignored). Default
-   * `"ignored"`.
-   */
-  bodyFieldAgainstPath?: "refused" | "ignored";
+  /** What a body field repeating a path parameter with another value gets (BodyFieldAgainstPath). */
+  bodyFieldAgainstPath?: BodyFieldAgainstPath;
   /** Every failure the service answered with a 5xx, for the server's log (`requestId`: RestCall's). */
   onError?(error: unknown, path: string | undefined, requestId: string | undefined): void;
 }
@@ -139,7 +134,13 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     let ctx: RestContext | undefined;
     let input: unknown;
     try {
-      input = inputOf(route, parameters, target, body, options.bodyFieldAgainstPath ?? "ignored");
+      input = inputOf(
+        route,
+        parameters,
+        target,
+        body,
+        options.bodyFieldAgainstPath ?? DEFAULT_BODY_FIELD_AGAINST_PATH,
+      );
       ctx = await context();
       const data = await procedure.call(ctx, input);
       return successAnswer(route, ctx.response, data);
@@ -219,7 +220,7 @@ function inputOf(
   parameters: Record<string, string>,
   target: RequestTarget,
   text: string,
-  bodyFieldAgainstPath: "refused" | "ignored",
+  bodyFieldAgainstPath: BodyFieldAgainstPath,
 ): unknown {
   if (!BODY_METHODS.has(route.method)) {
     refuseMalformedQuery(route, target.raw);

@@ -877,17 +877,17 @@ export interface operations {
                         [key: string]: string;
                     };
                     goals_summary?: string | null;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     id?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     entity_type?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     pk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     sk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     created_at?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     updated_at?: unknown;
                 };
             };
@@ -1078,17 +1078,17 @@ export interface operations {
                     date_precision?: "month" | "year";
                     responsibilities?: string[];
                     accomplishments?: string[];
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     id?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     entity_type?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     pk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     sk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     created_at?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     updated_at?: unknown;
                 };
             };
@@ -1318,17 +1318,20 @@ export interface operations {
                     date_precision?: "month" | "year";
                     responsibilities?: string[];
                     accomplishments?: string[];
-                    /** @description The path's id, if sent again: the path's value counts. */
+                    /**
+                     * Format: uuid
+                     * @description The path's id, if sent again: the path's value counts.
+                     */
                     id?: string;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     entity_type?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     pk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     sk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     created_at?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     updated_at?: unknown;
                 };
             };
@@ -1625,17 +1628,17 @@ export interface operations {
                     gpa?: string | null;
                     honors?: string | null;
                     activities?: string | null;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     id?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     entity_type?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     pk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     sk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     created_at?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     updated_at?: unknown;
                 };
             };
@@ -1861,17 +1864,20 @@ export interface operations {
                     gpa?: string | null;
                     honors?: string | null;
                     activities?: string | null;
-                    /** @description The path's id, if sent again: the path's value counts. */
+                    /**
+                     * Format: uuid
+                     * @description The path's id, if sent again: the path's value counts.
+                     */
                     id?: string;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     entity_type?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     pk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     sk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     created_at?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     updated_at?: unknown;
                 };
             };
@@ -2163,17 +2169,17 @@ export interface operations {
                     years_experience?: number | null;
                     /** @description What the skill covers, e.g. HTML, CSS (JSON Resume's keywords). */
                     keywords?: string[];
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     id?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     entity_type?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     pk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     sk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     created_at?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     updated_at?: unknown;
                 };
             };
@@ -2394,17 +2400,20 @@ export interface operations {
                     years_experience?: number | null;
                     /** @description What the skill covers, e.g. HTML, CSS (JSON Resume's keywords). */
                     keywords?: string[];
-                    /** @description The path's id, if sent again: the path's value counts. */
+                    /**
+                     * Format: uuid
+                     * @description The path's id, if sent again: the path's value counts.
+                     */
                     id?: string;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     entity_type?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     pk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     sk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     created_at?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     updated_at?: unknown;
                 };
             };
@@ -2703,17 +2712,17 @@ export interface operations {
                      * @enum {string}
                      */
                     type?: "professional" | "personal";
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     id?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     entity_type?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     pk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     sk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     created_at?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     updated_at?: unknown;
                 };
             };
@@ -2941,17 +2950,20 @@ export interface operations {
                      * @enum {string}
                      */
                     type?: "professional" | "personal";
-                    /** @description The path's id, if sent again: the path's value counts. */
+                    /**
+                     * Format: uuid
+                     * @description The path's id, if sent again: the path's value counts.
+                     */
                     id?: string;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     entity_type?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     pk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     sk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     created_at?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     updated_at?: unknown;
                 };
             };
@@ -3234,17 +3246,17 @@ export interface operations {
                 "application/json": {
                     name: string;
                     description?: string | null;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     id?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     entity_type?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     pk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     sk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     created_at?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     updated_at?: unknown;
                 };
             };
@@ -3456,17 +3468,20 @@ export interface operations {
                 "application/json": {
                     name: string;
                     description?: string | null;
-                    /** @description The path's id, if sent again: the path's value counts. */
+                    /**
+                     * Format: uuid
+                     * @description The path's id, if sent again: the path's value counts.
+                     */
                     id?: string;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     entity_type?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     pk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     sk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     created_at?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     updated_at?: unknown;
                 };
             };
@@ -3762,17 +3777,17 @@ export interface operations {
                      * @enum {string}
                      */
                     status?: "active" | "achieved" | "abandoned";
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     id?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     entity_type?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     pk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     sk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     created_at?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     updated_at?: unknown;
                 };
             };
@@ -3997,17 +4012,20 @@ export interface operations {
                      * @enum {string}
                      */
                     status?: "active" | "achieved" | "abandoned";
-                    /** @description The path's id, if sent again: the path's value counts. */
+                    /**
+                     * Format: uuid
+                     * @description The path's id, if sent again: the path's value counts.
+                     */
                     id?: string;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     entity_type?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     pk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     sk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     created_at?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     updated_at?: unknown;
                 };
             };
@@ -4877,17 +4895,17 @@ export interface operations {
                          */
                         goals?: "all" | string[];
                     };
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     id?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     entity_type?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     pk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     sk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     created_at?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     updated_at?: unknown;
                 };
             };
@@ -5142,17 +5160,20 @@ export interface operations {
                          */
                         goals?: "all" | string[];
                     };
-                    /** @description The path's id, if sent again: the path's value counts. */
+                    /**
+                     * Format: uuid
+                     * @description The path's id, if sent again: the path's value counts.
+                     */
                     id?: string;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     entity_type?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     pk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     sk?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     created_at?: unknown;
-                    /** @description Ignored: a field of the answer, sent back as it came. */
+                    /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     updated_at?: unknown;
                 };
             };
@@ -5555,7 +5576,10 @@ export interface operations {
                 "application/json": {
                     /** @description Days until the link stops working; left out or null: it works until revoked. */
                     expires_in_days?: number | null;
-                    /** @description The path's id, if sent again: the path's value counts. */
+                    /**
+                     * Format: uuid
+                     * @description The path's id, if sent again: the path's value counts.
+                     */
                     id?: string;
                 };
             };
