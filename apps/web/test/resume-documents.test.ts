@@ -788,15 +788,20 @@ describe("a long resume's themed page", () => {
         return { status: response.status, length: (await response.text()).length };
       },
     );
-    // Made on the request thread, the page held every /livez back until it was done: a few answered first.
+    // Made on the request thread, the page held every /livez sent meanwhile back until it was done (3 s here).
     let answered = 0;
+    let slowest = 0;
+    // Each /livez sent while the page is being made counts, however late its answer.
     while (pending) {
-      const started = Date.now();
-      if ((await fetch(`${web.url}/livez`)).status === 200 && pending) answered += 1;
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 50 - (Date.now() - started))));
+      const started = performance.now();
+      expect((await fetch(`${web.url}/livez`)).status).toBe(200);
+      answered += 1;
+      slowest = Math.max(slowest, performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(await page).toMatchObject({ status: 200 });
     expect((await page).length).toBeGreaterThan(9_000_000);
-    expect(answered).toBeGreaterThanOrEqual(20);
+    expect(answered).toBeGreaterThanOrEqual(3);
+    expect(slowest).toBeLessThan(1_000);
   }, 120_000);
 });

@@ -111,7 +111,7 @@ export function CollectionSection<Name extends CollectionName>({
     const openFormField = sectionRef.current?.querySelector<HTMLElement>(
       "form :is(input, select, textarea):not([type=hidden])",
     );
-    ((next ? opens(next.id) : opens("new")) ?? openFormField ?? opens("new"))?.focus();
+    ((next && opens(next.id)) ?? openFormField ?? opens("new"))?.focus();
     onChanged();
   }
 

@@ -3,8 +3,12 @@ import DOMPurify from "dompurify";
 import { marked } from "marked";
 import { useEffect, useState } from "react";
 
-/** The blocks of text that each take the direction of their own first letter, as on the themed pages. */
-const TEXT_BLOCKS = "p, li, h1, h2, h3, h4, h5, h6, blockquote, td, th";
+/**
+ * The blocks of text that each take the direction of their own first letter, as on the themed
+ * pages. Not a list's items: `dir` would move a right-to-left item's bullet to the other side,
+ * out of the list's indent; their text is ordered by CSS instead (globals.css, `.preview li`).
+ */
+const TEXT_BLOCKS = "p, h1, h2, h3, h4, h5, h6, blockquote, td, th";
 /** The preview sits under the editor's Preview heading (an h2): the resume's name is a level 3. */
 const LEVELS_BELOW_PREVIEW = 2;
 

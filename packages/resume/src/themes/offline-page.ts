@@ -117,7 +117,7 @@ function offlineAttributes(tagName: string, attribs: sanitizeHtml.Attributes): s
   // A page people zoom: stackoverflow's `user-scalable=no, maximum-scale=1` forbade it on phones.
   if (tagName === "meta" && kept.name?.toLowerCase() === "viewport" && kept.content !== undefined)
     kept.content = kept.content
-      .split(",")
+      .split(/[,;]/)
       .map((part) => part.trim())
       .filter((part) => !/^(user-scalable|maximum-scale)\s*=/i.test(part))
       .join(", ");
