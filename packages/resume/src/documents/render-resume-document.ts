@@ -16,8 +16,8 @@ export type DocumentFormat = (typeof DOCUMENT_FORMATS)[number];
 
 /**
  * Everything renderResumeDocument makes: the documents, and the Markdown and
- * the themed page, which take as long for a long resume (seconds at the
- * limits) and so are made off the request thread too.
+ * the themed page, which take seconds for a long resume and so are made off
+ * the request thread too when it is long (LIMITS.pageTextOnRequestThread).
  */
 export type RenderedFormat = DocumentFormat | "markdown" | "html";
 
