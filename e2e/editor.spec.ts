@@ -439,7 +439,7 @@ async function downloadFromMenu(page: Page, label: string) {
   return { name: file.suggestedFilename(), bytes: await readFile((await file.path())!) };
 }
 
-test("the preview reads each block in its own direction, and its headings sit under the editor's Preview heading", async ({
+test("the preview and the fields read each block in its own direction, and the preview's headings sit under the editor's Preview heading", async ({
   page,
 }) => {
   await signIn(page, uniqueUser("rtl-preview"));
@@ -460,6 +460,13 @@ test("the preview reads each block in its own direction, and its headings sit un
     );
   await expect.poll(() => directionOf("בניתי")).toBe("rtl");
   expect(await directionOf("Built systems.")).toBe("ltr");
+  // The fields too: each line of what is typed in the direction of its first letter (as dir="auto").
+  const bidiOf = (label: string) =>
+    page.evaluate<string>(
+      `getComputedStyle(document.getElementById([...document.querySelectorAll("label")]
+        .find((l) => l.textContent.trim().replace(/\\s*\\*$/, "") === ${JSON.stringify(label)}).htmlFor)).unicodeBidi`,
+    );
+  for (const label of ["Name", "Summary"]) expect(await bidiOf(label), label).toBe("plaintext");
 
   // The levels Chromium gives a screen reader (Playwright's own roles read the tags alone).
   const cdp = await page.context().newCDPSession(page);
