@@ -13,7 +13,7 @@ export const withLineFeeds = (text: string): string => text.replace(/\r\n?|[\u20
 const UNPRINTABLE = /(?![\t\n])[\p{Cc}\uFFFE\uFFFF]/gu;
 
 /** The text without its unprintable characters (UNPRINTABLE). */
-export const withoutUnprintable = (text: string): string => text.replace(UNPRINTABLE, "");
+const withoutUnprintable = (text: string): string => text.replace(UNPRINTABLE, "");
 
 /** The text as every document and the Markdown write it: its line breaks line feeds, nothing unprintable. */
 export const printableText = (text: string): string => withoutUnprintable(withLineFeeds(text));
