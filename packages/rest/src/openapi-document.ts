@@ -104,27 +104,32 @@ export function buildOpenApiDocument(router: OpenApiRouter, options: DocumentOpt
   );
   document.components = { ...document.components, schemas: { ...schemas, Error: ERROR_SCHEMA } };
 
-  const metaByOperationId = new Map<string, ServiceMeta>();
-  const inputByOperationId = new Map<string, z.ZodType | undefined>();
+  /** Each route's meta and input, by its operation id. */
+  const routes = new Map<
+    string,
+    { meta: ServiceMeta & Required<Pick<ServiceMeta, "openapi">>; input: z.ZodType | undefined }
+  >();
   for (const [path, procedure] of Object.entries(
     router._def.procedures as Record<string, { _def: { meta?: ServiceMeta; inputs: unknown[] } }>,
   )) {
-    const meta = procedure._def.meta;
+    const { meta, inputs } = procedure._def;
     if (!meta?.openapi) continue;
-    const operationId = meta.openapi.operationId ?? path.replace(/\./g, "-");
-    metaByOperationId.set(operationId, meta);
-    const [input] = procedure._def.inputs;
-    inputByOperationId.set(operationId, input instanceof z.ZodType ? input : undefined);
+    const [input] = inputs;
+    routes.set(meta.openapi.operationId ?? path.replace(/\./g, "-"), {
+      meta: { ...meta, openapi: meta.openapi },
+      input: input instanceof z.ZodType ? input : undefined,
+    });
   }
 
   for (const item of Object.values(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(item as Record<string, OperationLike>)) {
-      const meta = metaByOperationId.get(operation.operationId);
-      if (!meta?.openapi) continue;
+      const route = routes.get(operation.operationId);
+      if (!route) continue;
+      const { meta, input } = route;
       if (!meta.openapi.description || !meta.openapi.tags?.length)
         throw new Error(`${method.toUpperCase()} ${meta.openapi.path} needs a description and a tag`);
       if (meta.rest?.bodyInput) splitBodyInput(operation, meta.rest.bodyInput);
-      else describeBodyFields(operation, inputByOperationId.get(operation.operationId), options);
+      else describeBodyFields(operation, input, options);
       markDeepObjects(operation);
       if (meta.rest?.conditional) addPreconditionHeaders(operation);
       const hasParameters = (operation.parameters ?? []).some((p) => p.in === "path" || p.in === "query");

@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
 import { DomainError, serviceUnavailable } from "@app/rest/errors";
-import type { RenderResumeDocument, ResumeDocument } from "@app/resume/documents";
+import { isPageFormat, type RenderResumeDocument, type ResumeDocument } from "@app/resume/documents";
 import type { Logger } from "@app/service";
 
 type RenderArguments = Parameters<RenderResumeDocument>;
@@ -32,8 +32,7 @@ const QUEUED_PER_WORKER = 16;
  */
 const PER_PERSON = { file: 2, page: 4 } as const;
 type Kind = keyof typeof PER_PERSON;
-const kindOf = (format: DocumentJob["format"]): Kind =>
-  format === "markdown" || format === "html" ? "page" : "file";
+const kindOf = (format: DocumentJob["format"]): Kind => (isPageFormat(format) ? "page" : "file");
 
 /** One document to make; a worker has at most one at a time. */
 export interface DocumentJob {

@@ -99,13 +99,12 @@ export interface PdfFontChoice {
  */
 export function pdfFontFamilyFor(texts: Iterable<string>): PdfFontChoice {
   const characters = drawnCharacters(texts);
-  const count = (script: RegExp) =>
-    characters.filter((codePoint) => script.test(String.fromCodePoint(codePoint))).length;
-  const han = count(HAN);
-  const first =
-    count(HANGUL) > 0 ? NOTO.KR : count(KANA) > 0 || (han > 0 && han < count(LATIN)) ? NOTO.JP : NOTO.SC;
+  const [han, kana, hangul, latin] = [HAN, KANA, HANGUL, LATIN].map(
+    (script) => characters.filter((codePoint) => script.test(String.fromCodePoint(codePoint))).length,
+  ) as [number, number, number, number];
+  const first = hangul > 0 ? NOTO.KR : kana > 0 || (han > 0 && han < latin) ? NOTO.JP : NOTO.SC;
   const candidates =
-    han + count(KANA) + count(HANGUL) === 0
+    han + kana + hangul === 0
       ? [DEJAVU]
       : [DEJAVU, first, ...Object.values(NOTO).filter((files) => files !== first)];
   let best: PdfFontChoice | undefined;

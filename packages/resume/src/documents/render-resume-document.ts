@@ -21,6 +21,10 @@ export type DocumentFormat = (typeof DOCUMENT_FORMATS)[number];
  */
 export type RenderedFormat = DocumentFormat | "markdown" | "html";
 
+/** A page (the Markdown, the themed HTML) rather than a file: made on the request's thread unless long. */
+export const isPageFormat = (format: RenderedFormat): format is "markdown" | "html" =>
+  format === "markdown" || format === "html";
+
 export const DOCUMENT_MEDIA_TYPES = {
   pdf: "application/pdf",
   docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",

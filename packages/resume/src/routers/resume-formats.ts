@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   DOCUMENT_FORMATS,
   DOCUMENT_MEDIA_TYPES,
+  isPageFormat,
   refuseTooLongForDocument,
   renderResumeDocument,
   resumeTextLength,
@@ -124,7 +125,7 @@ export async function answerInFormat(
     case "pdf":
     case "docx":
     case "text": {
-      const page = format === "markdown" || format === "html";
+      const page = isPageFormat(format);
       if (!page) refuseTooLongForDocument(resume);
       // A file, or a long resume's page, on a worker (when the server has them): it takes seconds.
       const onWorker = !page || resumeTextLength(resume) > LIMITS.pageTextOnRequestThread;
