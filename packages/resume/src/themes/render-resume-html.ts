@@ -1,7 +1,13 @@
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { toJsonResume, type JsonResume } from "../json-resume/to-json-resume.ts";
 import { offlinePage } from "./offline-page.ts";
-import { completedThemePage, themeDocument, themeTextLayout, themeRenderOptions } from "./theme-documents.ts";
+import {
+  completedThemePage,
+  themeDocument,
+  themeReadableColours,
+  themeRenderOptions,
+  themeTextLayout,
+} from "./theme-documents.ts";
 import { renderWithTextEscaped } from "./theme-text-escaping.ts";
 import { withTextDirections } from "./text-directions.ts";
 import { THEMES, type ThemeName } from "./theme-names.ts";
@@ -55,6 +61,8 @@ export async function renderResumeHtml(resume: WholeResume, name: ThemeName): Pr
   const theme = await themeOf(name);
   const render = (document: JsonResume) => theme.render(document, themeRenderOptions(name));
   const html = await renderWithTextEscaped(name, render, themeDocument(name, exported));
-  const page = offlinePage(completedThemePage(name, html, exported) + LONG_WORDS_WRAP);
+  const page = offlinePage(
+    completedThemePage(name, html, exported) + LONG_WORDS_WRAP + themeReadableColours(name),
+  );
   return withTextDirections(page, themeTextLayout(name));
 }

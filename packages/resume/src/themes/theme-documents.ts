@@ -27,6 +27,12 @@ interface ThemeAdapter {
   page?(html: string, exported: JsonResume): string;
   /** What the theme's CSS does to its text that its tags do not say (text-directions.ts). */
   textLayout?: ThemeTextLayout;
+  /**
+   * CSS after the theme's own, giving the colours of its text that a reader
+   * cannot tell from their background a darker shade of the same colour, so
+   * that they reach WCAG's 4.5:1 (the test: e2e/themes-contrast.spec.ts).
+   */
+  readableColours?: string;
 }
 
 const ADAPTERS: Record<ThemeName, ThemeAdapter> = {
@@ -50,6 +56,9 @@ const ADAPTERS: Record<ThemeName, ThemeAdapter> = {
     page: (html, exported) => evenPage(evenYears(html), exported),
     // Its lists keep 1em at the left for their bullets (`ol,ul{padding-left:1em}`).
     textLayout: { listIndent: "1em" },
+    // Its light scheme's grey (#6c7781, the profiles' networks and the dates) was 4.15:1 on
+    // its header's background; the dark scheme has its own variable.
+    readableColours: ":root { --color-secondary-light: #5e6973; }",
   },
   // stackoverflow writes the region without a trailing comma, shows a profile only as
   // its username, education's score as `gpa` and its place as `location`, and a summary
@@ -102,6 +111,9 @@ const ADAPTERS: Record<ThemeName, ThemeAdapter> = {
       // overflows it: a right-to-left item's bullet, outside it at the right, was not shown.
       bulletsOnTheLeft: true,
     },
+    // Its links' blue in the light scheme (#0095ff: the email, the phone, the site, each entry's
+    // URL) was 3.11:1 on white; its dark scheme's is readable.
+    readableColours: "@media not (prefers-color-scheme: dark) { :root { --color-link: #0074cc; } }",
   },
 };
 
@@ -110,6 +122,12 @@ export const themeRenderOptions = (name: ThemeName) => ADAPTERS[name].renderOpti
 
 /** What `name`'s CSS does to its text that its tags do not say. */
 export const themeTextLayout = (name: ThemeName) => ADAPTERS[name].textLayout;
+
+/** The CSS that makes `name`'s text readable on its backgrounds, as a `<style>` element ("" when none is needed). */
+export function themeReadableColours(name: ThemeName): string {
+  const css = ADAPTERS[name].readableColours;
+  return css ? `<style>${css}</style>` : "";
+}
 
 /** The document `name` renders: our export in the keys that theme reads. */
 export function themeDocument(name: ThemeName, exported: JsonResume): JsonResume {
