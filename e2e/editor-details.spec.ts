@@ -494,3 +494,53 @@ test("a new person's preview says where to start, until the resume has something
   await expect(page.getByTestId("preview")).toContainText("Ada Lovelace");
   await expect(hint).toHaveCount(0);
 });
+
+test("rows with the same title have Edit and Delete buttons of their own names: their dates, else their place", async ({
+  page,
+}) => {
+  // A screen reader's list of buttons read "Edit Engineer — Acme" twice: which job was which?
+  const userId = uniqueUser("same-titles");
+  const headers = { authorization: `Bearer ${await tokenFor(userId)}` };
+  const writes = [
+    [
+      "/me/experience",
+      { title: "Engineer", organization: "Acme", start_date: "2015-03-01", end_date: "2017-06-30" },
+    ],
+    ["/me/experience", { title: "Engineer", organization: "Acme", start_date: "2019-09-01" }],
+    ["/me/hobbies", { name: "Chess" }],
+    ["/me/hobbies", { name: "Chess" }],
+    ["/me/versions", { name: "Backend" }],
+    ["/me/versions", { name: "Backend" }],
+  ] as const;
+  for (const [url, data] of writes)
+    expect((await page.request.post(url, { headers, data })).status()).toBe(201);
+  await signIn(page, userId);
+  const names = async (list: Locator, action: string) =>
+    Promise.all(
+      (await list.getByRole("button", { name: new RegExp(`^${action} `) }).all()).map(
+        async (button) => (await button.getAttribute("aria-label"))!,
+      ),
+    );
+
+  const experience = section(page, "Experience");
+  await expect(experience.getByRole("button", { name: /^Edit / })).toHaveCount(2);
+  expect((await names(experience, "Edit")).sort()).toEqual([
+    "Edit Engineer — Acme, Mar 2015 – Jun 2017",
+    "Edit Engineer — Acme, Sep 2019 – Present",
+  ]);
+  expect((await names(experience, "Delete")).sort()).toEqual([
+    "Delete Engineer — Acme, Mar 2015 – Jun 2017",
+    "Delete Engineer — Acme, Sep 2019 – Present",
+  ]);
+  expect(await names(section(page, "Hobbies"), "Edit")).toEqual([
+    "Edit Chess (1 of 2)",
+    "Edit Chess (2 of 2)",
+  ]);
+
+  await page.getByRole("button", { name: "Manage versions" }).click();
+  const versions = page.getByRole("list", { name: "Your versions" });
+  await expect(versions.getByRole("button", { name: /^Edit / })).toHaveCount(2);
+  const versionNames = await names(versions, "Delete");
+  expect(new Set(versionNames).size).toBe(2);
+  expect(versionNames.every((name) => name.startsWith("Delete Backend, "))).toBe(true);
+});

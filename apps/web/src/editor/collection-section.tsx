@@ -9,6 +9,7 @@ import { neighbourOf } from "./neighbour-of.ts";
 import { api, forgetIdempotencyKey, onlyOver } from "./trpc.ts";
 import { useFailureHandler } from "./use-failure-handler.ts";
 import { BASED_ON } from "./form-values.ts";
+import { distinctNames } from "./distinct-names.ts";
 import { adoptStrandedDraft, forgetDrafts, hasDraft, mayDiscardDraft } from "./use-session-draft.ts";
 
 interface Props<Name extends CollectionName> {
@@ -116,6 +117,8 @@ export function CollectionSection<Name extends CollectionName>({
   }
 
   const headingId = `${collection}-heading`;
+  const summaries = rows.map((entry) => section.summary(entry));
+  const names = distinctNames(summaries);
   const form = (entry?: EntryOf<Name>) => (
     <EntryForm
       collection={collection}
@@ -139,9 +142,9 @@ export function CollectionSection<Name extends CollectionName>({
     <section className="card" aria-labelledby={headingId} ref={sectionRef}>
       <h2 id={headingId}>{section.title}</h2>
       <ul className="entries">
-        {rows.map((entry) => {
+        {rows.map((entry, index) => {
           const { id } = entry;
-          const { title, meta } = section.summary(entry);
+          const { title, meta } = summaries[index]!;
           return (
             <li key={id} data-testid={`${collection}-entry`}>
               {editing === id ? (
@@ -157,7 +160,7 @@ export function CollectionSection<Name extends CollectionName>({
                     <button
                       type="button"
                       className="secondary"
-                      aria-label={`Edit ${title}`}
+                      aria-label={`Edit ${names[index]}`}
                       data-opens={id}
                       onClick={() => open(id)}
                     >
@@ -166,7 +169,7 @@ export function CollectionSection<Name extends CollectionName>({
                     <button
                       type="button"
                       className="danger"
-                      aria-label={`Delete ${title}`}
+                      aria-label={`Delete ${names[index]}`}
                       onClick={() => void remove(entry)}
                     >
                       Delete

@@ -1,6 +1,7 @@
 "use client";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { COLLECTIONS, type ShareLink, type TailoredVersion, type WholeResume } from "@app/resume/client";
+import { distinctNames } from "./distinct-names.ts";
 import { useEditorSession } from "./editor-session.tsx";
 import { hasExpired } from "./local-dates.ts";
 import { focusNeighbourOf } from "./neighbour-of.ts";
@@ -199,6 +200,14 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
     versions && deleted && !versions.some((version) => version.id === deleted.id)
       ? [...versions, deleted]
       : versions;
+  const metas = (rows ?? []).map(
+    (version) =>
+      (version.id === deleted?.id ? "Deleted in another tab or app" : shownOf(version, resume)) +
+      (version.headline ? ` · “${version.headline}”` : ""),
+  );
+  const names = distinctNames(
+    (rows ?? []).map((version, index) => ({ title: version.name, meta: metas[index]! })),
+  );
 
   return (
     <div data-testid="versions">
@@ -232,16 +241,13 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
       {rows && rows.length === 0 && <p className="status">No versions yet.</p>}
       {rows && rows.length > 0 && (
         <ul className="entries" aria-label="Your versions" ref={listRef}>
-          {rows.map((version) => {
+          {rows.map((version, index) => {
             const gone = version.id === deleted?.id;
             return (
               <li key={version.id} data-testid="version">
                 <span className="entry-title">
                   {version.name}
-                  <span className="entry-meta">
-                    {gone ? "Deleted in another tab or app" : shownOf(version, resume)}
-                    {version.headline ? ` · “${version.headline}”` : ""}
-                  </span>
+                  <span className="entry-meta">{metas[index]}</span>
                 </span>
                 {!gone && (
                   <span className="row entry-actions">
@@ -250,7 +256,7 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
                       className="secondary"
                       data-opens={version.id}
                       aria-expanded={openId === version.id}
-                      aria-label={`Edit ${version.name}`}
+                      aria-label={`Edit ${names[index]}`}
                       // Opens it, never closes it: a version just made is open, and "Edit" must not shut it.
                       onClick={() => {
                         if (openId !== version.id && mayLeaveOpenVersion()) setOpenId(version.id);
@@ -261,7 +267,7 @@ export default function VersionsPanel({ resume }: { resume: WholeResume }) {
                     <button
                       type="button"
                       className="danger"
-                      aria-label={`Delete ${version.name}`}
+                      aria-label={`Delete ${names[index]}`}
                       onClick={() => void remove(version)}
                     >
                       Delete
