@@ -312,9 +312,28 @@ describe("JSON Resume import", () => {
     expect(importIssues("jsonresume", { work: Array(300_000).fill(0) })).toEqual([
       { path: "work[200]", message: "at most 200 experience entries" },
     ]);
-    const profiles = Array(21).fill(0);
+    const profiles = Array(51).fill(0);
     expect(importIssues("jsonresume", { basics: { name: "A", profiles } })).toEqual([
-      { path: "basics.profiles[20]", message: "at most 20 links" },
+      { path: "basics.profiles[50]", message: "at most 50 profiles" },
+    ]);
+  });
+
+  it("counts only the profiles with a URL toward the 20 links", () => {
+    const withUrl = (i: number) => ({ network: `Site ${i}`, url: `https://site${i}.example/ada` });
+    const withoutUrl = (i: number) => ({ network: `Chat ${i}`, username: "ada" });
+    const read = (profiles: unknown[]) => readResumeImport("jsonresume", { basics: { name: "A", profiles } });
+    // 20 links among 15 profiles without one: all 20 kept, the others set aside as before.
+    const mixed = [
+      ...Array.from({ length: 20 }, (_, i) => withUrl(i)),
+      ...Array.from({ length: 15 }, (_, i) => withoutUrl(i)),
+    ];
+    const imported = read(mixed);
+    expect(Object.keys(imported.resume.profile?.links ?? {})).toHaveLength(20);
+    expect(imported.ignored).toContain("basics.profiles[34]");
+    // The 21st link is refused at its own place, once, however many follow it.
+    const tooMany = [withoutUrl(0), ...Array.from({ length: 23 }, (_, i) => withUrl(i))];
+    expect(importIssues("jsonresume", { basics: { name: "A", profiles: tooMany } })).toEqual([
+      { path: "basics.profiles[21]", message: "at most 20 links" },
     ]);
   });
 

@@ -107,16 +107,23 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
     );
     // No prototype: a network named "__proto__" is a key like any other, which validation then refuses.
     const links: JsonObject = Object.create(null) as JsonObject;
+    // A profile without a URL (a network and a username) is no link: it is set aside, not counted.
     const profiles = objectsAt(
       basics.profiles,
       ["basics", "profiles"],
-      LIMITS.links,
-      `at most ${LIMITS.links} links`,
+      LIMITS.listItems,
+      `at most ${LIMITS.listItems} profiles`,
     );
+    let linkCount = 0;
     profiles.forEach((profile, i) => {
       const path = ["basics", "profiles", i];
       if (profile.url === undefined || profile.url === null || profile.url === "") {
         ignored.push(formatDocumentPath(path));
+        return;
+      }
+      if (++linkCount > LIMITS.links) {
+        if (linkCount === LIMITS.links + 1)
+          issues.push({ path: formatDocumentPath(path), message: `at most ${LIMITS.links} links` });
         return;
       }
       ignoreOtherKeys(profile, path, ["network", "url"]);
