@@ -544,3 +544,23 @@ test("rows with the same title have Edit and Delete buttons of their own names: 
   expect(new Set(versionNames).size).toBe(2);
   expect(versionNames.every((name) => name.startsWith("Delete Backend, "))).toBe(true);
 });
+
+test("the profile's Resume language is a language tag, told under its field when it is not one, and saved as written canonically", async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser("language"));
+  const language = page.getByLabel("Resume language");
+  await expect(language).toHaveAccessibleDescription(/A language tag: en, de, pt-BR/);
+  await page.getByLabel("Name", { exact: true }).fill("Jana Nováková");
+  await language.fill("German");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(language).toHaveAttribute("aria-invalid", "true");
+  await expect(language).toHaveAccessibleDescription(/must be a language tag \(BCP 47\)/);
+  await expect(language).toBeFocused();
+
+  await language.fill("de-at");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByText("Profile saved.")).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Resume language")).toHaveValue("de-AT");
+});

@@ -36,6 +36,7 @@ async function fillResume(api: HttpClient) {
     email: "grace@example.org",
     links: { github: "https://github.com/grace" },
     goals_summary: "Teach everyone to program.",
+    language: "en-GB",
   });
   for (const c of COLLECTIONS) {
     expect((await api.post(c.path, COMPLETE[c.name])).status).toBe(201);

@@ -55,10 +55,13 @@ describe("profile", () => {
       phone: "+44 20 7946 0000",
       links: { github: "https://github.com/ada", site: "https://ada.example" },
       goals_summary: "Keep computing.",
+      language: " en-gb ",
     });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({
       name: "Ada Lovelace",
+      // Trimmed, and written in its canonical form.
+      language: "en-GB",
       city: "London",
       region: "England",
       postal_code: "SW1Y 4JH",
@@ -90,6 +93,7 @@ describe("profile", () => {
       phone: null,
       city: null,
       country_code: null,
+      language: null,
     });
   });
 
@@ -175,6 +179,12 @@ describe("profile", () => {
       [{ name: "x".repeat(201) }, "name"],
       [{ name: "A", summary: "x".repeat(5001) }, "summary"],
       [{ name: "A", nickname: "Ada" }, "nickname"],
+      // A language tag, not a language's name, nor a locale written with an underscore.
+      [{ name: "A", language: "English" }, "language"],
+      [{ name: "A", language: "en_US" }, "language"],
+      [{ name: "A", language: "en-" }, "language"],
+      [{ name: "A", language: 7 }, "language"],
+      [{ name: "A", language: `en-${"a".repeat(40)}` }, "language"],
     ];
     for (const [body, path] of cases) {
       const result = await api.put("/me/profile", body);

@@ -20,7 +20,13 @@ it.skipIf(!hasLibreOffice || !hasPoppler)(
   "breaks the Word file's contact line between its parts only, never inside an address, on either paper",
   async () => {
     for (const paper of ["a4", "letter"] as const) {
-      const outline = { name: "Zoë Łukasiewicz", headline: null, contact: CONTACT, sections: [] };
+      const outline = {
+        name: "Zoë Łukasiewicz",
+        headline: null,
+        contact: CONTACT,
+        sections: [],
+        language: null,
+      };
       const text = await docxOpenedByLibreOffice(new Uint8Array(await renderResumeDocx(outline, paper)));
       const lines = text.split("\n").map((line) => line.trim());
       // As LibreOffice lays the file out: each part whole on one of the lines.

@@ -14,6 +14,7 @@ const JOB = {
 
 const OUTLINE: ResumeOutline = {
   name: "Kept Together",
+  language: null,
   headline: null,
   contact: [],
   sections: [{ title: "Experience", paragraphs: [], entries: [JOB, { ...JOB, heading: "Intern — Beta" }] }],

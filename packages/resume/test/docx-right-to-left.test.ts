@@ -15,6 +15,7 @@ const entry = (fields: Partial<OutlineEntry> & { heading: string }): OutlineEntr
 /** Every part of the Word file, in English only. */
 const ENGLISH: ResumeOutline = {
   name: "Zoe Lukasiewicz",
+  language: null,
   headline: "Senior engineer",
   contact: [
     { text: "Berlin, DE" },
@@ -55,6 +56,7 @@ const ENGLISH: ResumeOutline = {
 /** Hebrew and Arabic paragraphs, and English ones with a Hebrew word in them. */
 const RIGHT_TO_LEFT: ResumeOutline = {
   name: "דנה לוי",
+  language: null,
   headline: "Full-stack developer",
   contact: [
     { text: "תל אביב, IL" },

@@ -19,6 +19,7 @@ const PROFILE = {
   phone: "+1 703 555 0100",
   links: { github: "https://github.com/grace", site: "https://grace.example/" },
   goals_summary: "Teach everyone to program.",
+  language: "en-US",
 };
 
 /** A stored resume as GET /me/resume answers it: every collection with a complete and a minimal entry. */
@@ -130,6 +131,7 @@ describe("JSON Resume export", () => {
     });
     expect((exported.meta as Record<string, unknown>)["x-resume"]).toEqual({
       goalsSummary: "Teach everyone to program.",
+      language: "en-US",
       goals: [
         { description: "Run a marathon", category: "personal", targetDate: "2027-10-01", status: "active" },
         { description: "Learn Rust", category: "learning", status: "active" },

@@ -7,6 +7,7 @@ import { hasPoppler, notdefGlyphsDrawn, pdfText } from "../../../test/documents.
 /** A one-job resume in the words given, with an English address and dates beside them. */
 const resumeIn = (name: string, headline: string, heading: string, bullet: string): ResumeOutline => ({
   name,
+  language: null,
   headline,
   contact: [{ text: "someone@example.org", url: "mailto:someone@example.org" }],
   sections: [

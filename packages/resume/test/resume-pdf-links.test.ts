@@ -45,6 +45,7 @@ describe("links in the PDF", () => {
       for (let lines = 70; lines <= 140; lines++) {
         const outline: ResumeOutline = {
           name: "Zoe",
+          language: null,
           headline: null,
           contact: [],
           sections: [
@@ -75,7 +76,10 @@ describe("links in the PDF", () => {
   it("are written in ASCII, as a PDF's links must be: the host in Punycode, the rest percent-encoded; the text as typed", async () => {
     // pdfkit wrote them as UTF-16, which viewers read as garbage: the link went nowhere.
     const contact = [linkTo("https://müller-design.de/über-mich"), linkTo("https://例え.jp/verify")];
-    const pdf = await renderResumePdf({ name: "Zoe", headline: null, contact, sections: [] }, "a4");
+    const pdf = await renderResumePdf(
+      { name: "Zoe", headline: null, contact, sections: [], language: null },
+      "a4",
+    );
     expect(linksOf(pdf).map((link) => link.text)).toEqual([
       "https://xn--mller-design-dlb.de/%C3%BCber-mich",
       "https://xn--r8jz45g.jp/verify",
@@ -91,7 +95,7 @@ describe("links in the PDF", () => {
         linkTo(`https://example.org/${i}/${"x".repeat(150 + i * 97)}`),
       );
       const links = linksOf(
-        await renderResumePdf({ name: "Zoe", headline: null, contact, sections: [] }, paper),
+        await renderResumePdf({ name: "Zoe", headline: null, contact, sections: [], language: null }, paper),
       );
       expect(links.map((link) => link.text)).toEqual(contact.map((item) => item.url));
       expect(new Set(links.flatMap((link) => link.pages)).size).toBeGreaterThan(2);

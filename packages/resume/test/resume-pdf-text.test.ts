@@ -6,6 +6,7 @@ import { hasPoppler, notdefGlyphsDrawn, pdfInfo } from "../../../test/documents.
 
 const outline = (name: string, headline: string): ResumeOutline => ({
   name,
+  language: null,
   headline,
   contact: [],
   sections: [],

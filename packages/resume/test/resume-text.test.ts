@@ -4,6 +4,7 @@ import type { ResumeOutline } from "../src/documents/resume-outline.ts";
 
 const withBullets = (bullets: string[]): ResumeOutline => ({
   name: "Ada",
+  language: null,
   headline: null,
   contact: [],
   sections: [
@@ -17,6 +18,7 @@ const withBullets = (bullets: string[]): ResumeOutline => ({
 
 const withSummary = (summary: string): ResumeOutline => ({
   name: "Ada",
+  language: null,
   headline: null,
   contact: [],
   sections: [{ title: "Summary", paragraphs: [summary], entries: [] }],
@@ -43,7 +45,13 @@ describe("the plain-text resume", () => {
       "github: github.com/zoe-lukasiewicz",
       "linkedin: www.linkedin.com/in/zoe-lukasiewicz-angstrom",
     ];
-    const outline = { name: "Zoë", headline: null, contact: contact.map((text) => ({ text })), sections: [] };
+    const outline = {
+      name: "Zoë",
+      headline: null,
+      contact: contact.map((text) => ({ text })),
+      sections: [],
+      language: null,
+    };
     const lines = renderResumeText(outline).trimEnd().split("\n").slice(1);
     expect(lines.map((line) => line.split(" · "))).toEqual([
       [contact[0]],

@@ -21,6 +21,7 @@ interface ProfileValues {
   email: string;
   phone: string;
   goals_summary: string;
+  language: string;
   links: { name: string; url: string }[];
   /** The version (`updated_at`) the values were opened from, none before the first save: the save goes only over it. */
   based_on: string | null;
@@ -32,6 +33,8 @@ const TEXT_FIELDS: {
   multiline?: boolean;
   required?: boolean;
   type?: string;
+  /** Read with the field (aria-describedby), under it. */
+  hint?: string;
 }[] = [
   { name: "name", label: "Name", required: true },
   { name: "headline", label: "Headline" },
@@ -43,6 +46,12 @@ const TEXT_FIELDS: {
   { name: "country_code", label: "Country code" },
   { name: "email", label: "Email", type: "email" },
   { name: "phone", label: "Phone", type: "tel" },
+  {
+    name: "language",
+    label: "Resume language",
+    type: "text",
+    hint: "A language tag: en, de, pt-BR… Left empty: found from the text where its script tells (Hebrew, Japanese, Korean…), else English.",
+  },
   { name: "summary", label: "Summary", multiline: true },
   { name: "goals_summary", label: "Goals summary", multiline: true },
 ];
@@ -61,6 +70,7 @@ function valuesOf(profile: Profile | null): ProfileValues {
     email: profile?.email ?? "",
     phone: profile?.phone ?? "",
     goals_summary: profile?.goals_summary ?? "",
+    language: profile?.language ?? "",
     links,
     based_on: profile?.updated_at ?? null,
   };
@@ -194,8 +204,15 @@ export function ProfileForm({ profile, onChanged }: Props) {
         {errors[name]}
       </p>
     ) : null;
-  const aria = (name: string) =>
-    errors[name] ? { "aria-invalid": true, "aria-describedby": `profile-${name}-error` } : {};
+  const aria = (name: string, hinted = false) => {
+    const describedBy = [hinted && `profile-${name}-hint`, errors[name] && `profile-${name}-error`].filter(
+      Boolean,
+    );
+    return {
+      ...(errors[name] ? { "aria-invalid": true } : {}),
+      ...(describedBy.length > 0 ? { "aria-describedby": describedBy.join(" ") } : {}),
+    };
+  };
   const refusedNames = refusedLinkNames(values);
 
   return (
@@ -213,7 +230,7 @@ export function ProfileForm({ profile, onChanged }: Props) {
                   id={`profile-${f.name}`}
                   type={f.type}
                   value={values[f.name]}
-                  {...aria(f.name)}
+                  {...aria(f.name, Boolean(f.hint))}
                   onChange={(e) => setValues({ ...values, [f.name]: e.target.value })}
                 />
               ) : (
@@ -224,6 +241,11 @@ export function ProfileForm({ profile, onChanged }: Props) {
                   aria-required={f.required || undefined}
                   onChange={(text) => setValues({ ...values, [f.name]: text })}
                 />
+              )}
+              {f.hint && (
+                <p id={`profile-${f.name}-hint`} className="field-hint">
+                  {f.hint}
+                </p>
               )}
               {error(f.name)}
             </div>

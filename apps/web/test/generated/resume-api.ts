@@ -543,6 +543,8 @@ export interface components {
                 [key: string]: string;
             };
             goals_summary: string | null;
+            /** @description The language the resume is written in, as a BCP 47 tag (`en`, `de`, `pt-BR`, `zh-Hant`; written back in its canonical form): its themed pages, PDF and Word file say so. Null: the language its text's script tells (Hebrew, Greek, Thai, Armenian, Georgian, Korean, Japanese, Chinese), else English. */
+            language: string | null;
             entity_type: string;
             pk: string;
             sk: string;
@@ -877,6 +879,8 @@ export interface operations {
                         [key: string]: string;
                     };
                     goals_summary?: string | null;
+                    /** @description The language the resume is written in, as a BCP 47 tag (`en`, `de`, `pt-BR`, `zh-Hant`; written back in its canonical form): its themed pages, PDF and Word file say so. Null: the language its text's script tells (Hebrew, Greek, Thai, Armenian, Georgian, Korean, Japanese, Chinese), else English. */
+                    language?: string | null;
                     /** @description Ignored: a field the service sets, if a read's answer is sent back. */
                     id?: unknown;
                     /** @description Ignored: a field the service sets, if a read's answer is sent back. */

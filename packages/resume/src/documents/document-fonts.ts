@@ -51,6 +51,8 @@ const NOTO = {
   },
 } satisfies Record<string, FamilyFiles>;
 
+const NOTO_BY_LANGUAGE: Partial<Record<string, FamilyFiles>> = { zh: NOTO.SC, ja: NOTO.JP, ko: NOTO.KR };
+
 const KANA = /[\u3040-\u30FF\u31F0-\u31FF\uFF66-\uFF9F]/u;
 const HAN = /\p{Script=Han}/u;
 const LATIN = /\p{Script=Latin}/u;
@@ -96,13 +98,17 @@ export interface PdfFontChoice {
  * SC, unless they are fewer than the Latin letters (an English resume with a
  * Chinese name), then JP, whose quotes, apostrophes and middle dots are as
  * narrow as Latin type's (SC sets them an em wide, as Chinese type does).
+ * A resume whose language is Chinese, Japanese or Korean is tried in that
+ * language's family first, whatever its script says.
  */
-export function pdfFontFamilyFor(texts: Iterable<string>): PdfFontChoice {
+export function pdfFontFamilyFor(texts: Iterable<string>, language: string | null = null): PdfFontChoice {
   const characters = drawnCharacters(texts);
   const [han, kana, hangul, latin] = [HAN, KANA, HANGUL, LATIN].map(
     (script) => characters.filter((codePoint) => script.test(String.fromCodePoint(codePoint))).length,
   ) as [number, number, number, number];
-  const first = hangul > 0 ? NOTO.KR : kana > 0 || (han > 0 && han < latin) ? NOTO.JP : NOTO.SC;
+  const first =
+    NOTO_BY_LANGUAGE[language?.split("-")[0]?.toLowerCase() ?? ""] ??
+    (hangul > 0 ? NOTO.KR : kana > 0 || (han > 0 && han < latin) ? NOTO.JP : NOTO.SC);
   const candidates =
     han + kana + hangul === 0
       ? [DEJAVU]

@@ -73,7 +73,7 @@ export async function renderResumeDocument(
       return { body: await renderResumeDocx(outline, paper), headers };
     case "pdf": {
       headers["content-disposition"] = attachmentDisposition(resume.profile?.name ?? "", "pdf");
-      const { family, unrendered } = pdfFontFamilyFor(outlineTexts(outline));
+      const { family, unrendered } = pdfFontFamilyFor(outlineTexts(outline), outline.language);
       if (unrendered.length) {
         const more = unrendered.length - UNRENDERED_LISTED;
         headers["x-unrendered-characters"] =

@@ -55,7 +55,10 @@ export async function renderResumeDocx(outline: ResumeOutline, paper: PaperSize)
     description: "Resume",
     styles: {
       default: {
-        document: { run: { font: "Calibri", size: BODY_POINTS * 2 }, paragraph: { spacing: { after: 40 } } },
+        document: {
+          run: { font: "Calibri", size: BODY_POINTS * 2, language: wordLanguage(outline.language) },
+          paragraph: { spacing: { after: 40 } },
+        },
         title: {
           run: { font: "Calibri", size: 40, bold: true, color: "1A1A1A" },
           paragraph: { spacing: { after: 60 } },
@@ -245,4 +248,36 @@ function entryParagraphs(entry: OutlineEntry, contentWidth: number): Paragraph[]
   return parts.map(([options, pieces], i) =>
     paragraph(i < parts.length - 1 ? { ...options, keepNext: true } : options, pieces),
   );
+}
+
+/** Languages written right to left (Unicode CLDR's), by their primary subtag. */
+const RIGHT_TO_LEFT_LANGUAGES = new Set([
+  "ar",
+  "arc",
+  "ckb",
+  "dv",
+  "fa",
+  "he",
+  "ku",
+  "ps",
+  "sd",
+  "syr",
+  "ug",
+  "ur",
+  "yi",
+]);
+
+/**
+ * The resume's language as Word marks a run's: Word keeps one language for
+ * Latin text (`w:val`), one for Chinese, Japanese and Korean (`w:eastAsia`)
+ * and one for right-to-left scripts (`w:bidi`), and spells and reads each
+ * part of a text by its own. A resume in one of the latter two has its
+ * language there; its Latin words (names, tools) keep Word's own.
+ */
+function wordLanguage(language: string | null): IRunOptions["language"] {
+  if (language === null) return undefined;
+  const primary = language.split("-")[0]!.toLowerCase();
+  if (["zh", "ja", "ko"].includes(primary)) return { eastAsia: language };
+  if (RIGHT_TO_LEFT_LANGUAGES.has(primary)) return { bidirectional: language };
+  return { value: language };
 }

@@ -69,7 +69,7 @@ function decoration(doc: Doc, draw: () => void): void {
 export async function renderResumePdf(
   resume: ResumeOutline,
   paper: PaperSize,
-  family: PdfFontFamily = pdfFontFamilyFor(outlineTexts(resume)).family,
+  family: PdfFontFamily = pdfFontFamilyFor(outlineTexts(resume), resume.language).family,
 ): Promise<Buffer> {
   const outline = mapStrings(resume, (text) =>
     text.replaceAll("\t", TAB).replaceAll(IDEOGRAPHIC_SPACE, EM_SPACE),
@@ -82,7 +82,8 @@ export async function renderResumePdf(
     font: regular as unknown as string,
     info: { Title: outline.name, Author: outline.name, Subject: "Resume", Creator: "Resume service" },
     displayTitle: true,
-    lang: "en",
+    // The catalog's /Lang: what a screen reader reads the text as.
+    lang: outline.language ?? "en",
     tagged: true,
     // Tags (the structure tree, MarkInfo) are PDF 1.4 and later; pdfkit writes 1.3 unless told.
     pdfVersion: "1.7",

@@ -5,6 +5,7 @@ import { enumLabel } from "../enum-label.ts";
 import { goalHeading } from "../goal-heading.ts";
 import { printableText } from "../line-breaks.ts";
 import { mapStrings } from "../map-strings.ts";
+import { resumeLanguage } from "../resume-language.ts";
 
 /**
  * The resume as the documents people send lay it out (PDF, Word, plain text):
@@ -18,6 +19,8 @@ export interface ResumeOutline {
   /** Location, email, phone and the profile's links, in that order. */
   contact: OutlineText[];
   sections: OutlineSection[];
+  /** The language the resume is written in (resumeLanguage), null when not known: the files say English. */
+  language: string | null;
 }
 
 /**
@@ -100,6 +103,7 @@ export function resumeOutline(resume: WholeResume): ResumeOutline {
         ]
       : [],
     sections,
+    language: resumeLanguage(resume),
   });
   return withOneLineFields(outline);
 }

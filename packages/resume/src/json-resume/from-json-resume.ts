@@ -91,7 +91,7 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
   const meta = objectAt(document.meta, ["meta"]);
   const extension = meta && objectAt(meta["x-resume"], ["meta", "x-resume"]);
   if (meta) ignoreOtherKeys(meta, ["meta"], ["x-resume"]);
-  if (extension) ignoreOtherKeys(extension, ["meta", "x-resume"], ["goals", "goalsSummary"]);
+  if (extension) ignoreOtherKeys(extension, ["meta", "x-resume"], ["goals", "goalsSummary", "language"]);
 
   // ---------------------------------------------------------------- basics -> profile
   const resume: JsonObject = {};
@@ -173,9 +173,13 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
       country_code: location?.countryCode,
       links,
       goals_summary: extension?.goalsSummary,
+      language: extension?.language,
     };
-  } else if (extension?.goalsSummary !== undefined) {
-    ignored.push(formatDocumentPath(PROFILE_FIELDS.goals_summary!));
+  } else {
+    // The profile's fields kept in `meta` need a profile to be kept in.
+    if (extension?.goalsSummary !== undefined)
+      ignored.push(formatDocumentPath(PROFILE_FIELDS.goals_summary!));
+    if (extension?.language !== undefined) ignored.push(formatDocumentPath(PROFILE_FIELDS.language!));
   }
 
   // ---------------------------------------------------------------- sections -> collections

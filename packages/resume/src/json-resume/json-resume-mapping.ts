@@ -178,4 +178,5 @@ export const PROFILE_FIELDS: Record<string, DocumentPath> = {
   country_code: ["basics", "location", "countryCode"],
   links: ["basics", "profiles"],
   goals_summary: ["meta", "x-resume", "goalsSummary"],
+  language: ["meta", "x-resume", "language"],
 };

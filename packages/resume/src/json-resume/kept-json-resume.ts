@@ -136,6 +136,7 @@ function restoreProfile(
   if (!profile) {
     delete document.basics;
     deleteAt(document, PROFILE_FIELDS.goals_summary!);
+    deleteAt(document, PROFILE_FIELDS.language!);
     return;
   }
   if (!isJsonObject(basics)) {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
+import { canonicalLanguageTag } from "../resume-language.ts";
 import { recordWithoutProtoKey, text } from "@app/rest/fields";
 import {
   bodyIgnoringServerFields,
@@ -33,6 +34,27 @@ function linkNamesOnceEach<T extends z.ZodType>(links: T) {
   }, links);
 }
 
+/** The longest language tag kept (RFC 5646 asks implementations to take at least 35 characters). */
+const LANGUAGE_TAG_LENGTH = 35;
+
+/** A BCP 47 language tag, stored in its canonical form; empty, null or omitted store null. */
+const optionalLanguageTag = () =>
+  optionalString(LANGUAGE_TAG_LENGTH).transform((tag, ctx) => {
+    if (tag === null) return null;
+    const canonical = canonicalLanguageTag(tag);
+    if (canonical) return canonical;
+    ctx.addIssue({
+      code: "custom",
+      message: "must be a language tag (BCP 47), e.g. en, de, pt-BR or zh-Hant",
+    });
+    return z.NEVER;
+  });
+
+const LANGUAGE_DESCRIPTION =
+  "The language the resume is written in, as a BCP 47 tag (`en`, `de`, `pt-BR`, `zh-Hant`; written back in its " +
+  "canonical form): its themed pages, PDF and Word file say so. Null: the language its text's script tells " +
+  "(Hebrew, Greek, Thai, Armenian, Georgian, Korean, Japanese, Chinese), else English.";
+
 export const profileFields = z.strictObject({
   name: requiredString(),
   headline: optionalString(),
@@ -58,6 +80,7 @@ export const profileFields = z.strictObject({
     .transform((v) => v ?? {})
     .meta({ description: "Named links, e.g. linkedin, github, site: absolute http(s) URLs." }),
   goals_summary: optionalString(LIMITS.textLength),
+  language: optionalLanguageTag().meta({ description: LANGUAGE_DESCRIPTION }),
 });
 
 export const profileInput = bodyIgnoringServerFields(profileFields, [], "ProfileInput");
@@ -76,6 +99,7 @@ export const profileOutput = z
     phone: z.string().nullable(),
     links: z.record(z.string(), z.string().meta({ format: "uri" })),
     goals_summary: z.string().nullable(),
+    language: z.string().nullable().meta({ description: LANGUAGE_DESCRIPTION }),
     ...serverFieldsOutput,
   })
   .meta({ id: "Profile" });

@@ -40,6 +40,7 @@ export const PROFILE_COLUMNS = {
   phone: "text",
   links: "json",
   goals_summary: "text",
+  language: "text",
 } as const;
 
 export function profileJson(): string {

@@ -1,3 +1,4 @@
+import { resumeLanguage } from "../resume-language.ts";
 import type { WholeResume } from "../schemas/whole-resume.ts";
 import { toJsonResume, type JsonResume } from "../json-resume/to-json-resume.ts";
 import { offlinePage } from "./offline-page.ts";
@@ -54,7 +55,7 @@ function themeOf(name: ThemeName): Promise<Theme> {
  * theme can show in the keys it reads (theme-documents.ts), its text shown
  * as text (theme-text-escaping.ts), self-contained and inert
  * (offline-page.ts), each of its text blocks in the direction of its own text
- * (text-directions.ts).
+ * (text-directions.ts), in the resume's language where it is known.
  */
 export async function renderResumeHtml(resume: WholeResume, name: ThemeName): Promise<string> {
   const exported = toJsonResume(resume);
@@ -64,5 +65,19 @@ export async function renderResumeHtml(resume: WholeResume, name: ThemeName): Pr
   const page = offlinePage(
     completedThemePage(name, html, exported) + LONG_WORDS_WRAP + themeReadableColours(name),
   );
-  return withTextDirections(page, themeTextLayout(name));
+  return inLanguage(withTextDirections(page, themeTextLayout(name)), resumeLanguage(resume));
+}
+
+/**
+ * The page with `<html lang>` saying `language` (a canonical BCP 47 tag: letters, digits and
+ * hyphens), in place of the theme's English; as it was when the language is not known.
+ * Browsers choose the Han characters' forms by it (Japanese or Chinese), screen readers
+ * their voice.
+ */
+function inLanguage(page: string, language: string | null): string {
+  if (language === null) return page;
+  return page.replace(
+    /<html\b([^>]*)>/i,
+    (_tag, attributes: string) => `<html${attributes.replace(/\s+lang="[^"]*"/i, "")} lang="${language}">`,
+  );
 }
