@@ -561,6 +561,7 @@ test("the profile's Resume language is a language tag, told under its field when
   await language.fill("de-at");
   await page.getByRole("button", { name: "Save profile" }).click();
   await expect(page.getByText("Profile saved.")).toBeVisible();
+  await expect(language).toHaveValue("de-AT");
   await page.reload();
   await expect(page.getByLabel("Resume language")).toHaveValue("de-AT");
 });

@@ -58,6 +58,9 @@ describe("the resume's language", () => {
     expect(pageLanguage((await api.get(`/me/versions/${version.body.id}/resume?format=html`)).text)).toBe(
       "de",
     );
+    const link = await api.post<{ url: string }>(`/me/versions/${version.body.id}/links`, {});
+    const shared = await fetch(`${web.url}${new URL(link.body.url).pathname}`);
+    expect([shared.status, pageLanguage(await shared.text())]).toEqual([200, "de"]);
     expect(pdfLanguage(await bytesOf("/me/resume?format=pdf", authorization))).toBe("de");
     expect(await wordLanguage(await bytesOf("/me/resume?format=docx", authorization))).toBe('w:val="de"');
     const exported = await api.get<{ meta: { "x-resume": { language: string } } }>(
@@ -112,5 +115,30 @@ describe("the resume's language", () => {
     });
     expect(refused.status).toBe(400);
     expect(refused.body.issues.map((issue) => issue.path)).toEqual(['meta["x-resume"].language']);
+  });
+
+  it("kept from an import, follows the profile: changed, cleared, or set aside for want of a profile", async () => {
+    const { authorization } = await newUser();
+    const api = httpClient(web.url, { authorization });
+    type Exported = { meta?: { "x-resume"?: { language?: string; goalsSummary?: string } } };
+    const exportedLanguage = async () =>
+      (await api.get<Exported>("/me/resume?format=jsonresume")).body.meta?.["x-resume"]?.language;
+
+    // Without basics there is no profile to keep them in: set aside, and not brought back by a later profile.
+    const withoutBasics = { meta: { "x-resume": { language: "fr", goalsSummary: "Old goals" } } };
+    const imported = await api.put<{ ignored: string[] }>("/me/resume?format=jsonresume", withoutBasics);
+    expect(imported.body.ignored).toEqual(['meta["x-resume"].goalsSummary', 'meta["x-resume"].language']);
+    expect((await api.put("/me/profile", { name: "Marie" })).status).toBe(200);
+    const exported = await api.get<Exported>("/me/resume?format=jsonresume");
+    expect(exported.body.meta?.["x-resume"]).not.toHaveProperty("language");
+    expect(exported.body.meta?.["x-resume"]).not.toHaveProperty("goalsSummary");
+
+    const document = { basics: { name: "Marie" }, meta: { "x-resume": { language: "fr" } } };
+    expect((await api.put("/me/resume?format=jsonresume", document)).status).toBe(200);
+    expect(await exportedLanguage()).toBe("fr");
+    expect((await api.put("/me/profile", { name: "Marie", language: "fr-CA" })).status).toBe(200);
+    expect(await exportedLanguage()).toBe("fr-CA");
+    expect((await api.put("/me/profile", { name: "Marie" })).status).toBe(200);
+    expect(await exportedLanguage()).toBeUndefined();
   });
 });

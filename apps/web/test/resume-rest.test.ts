@@ -185,6 +185,8 @@ describe("profile", () => {
       [{ name: "A", language: "en-" }, "language"],
       [{ name: "A", language: 7 }, "language"],
       [{ name: "A", language: `en-${"a".repeat(40)}` }, "language"],
+      // 32 characters as sent, 42 as written canonically (sh is sr-Latn, islamicc islamic-civil...).
+      [{ name: "A", language: "sh-u-ca-islamicc-ms-imperial-x-a" }, "language"],
     ];
     for (const [body, path] of cases) {
       const result = await api.put("/me/profile", body);

@@ -1,6 +1,14 @@
 import type { WholeResume } from "./schemas/whole-resume.ts";
 
-/** A language tag as its canonical form (`en-us` is `en-US`), or null when it is no well-formed BCP 47 tag. */
+/** The longest language tag kept, written canonically (RFC 5646 asks implementations to take at least 35 characters). */
+export const LANGUAGE_TAG_LENGTH = 35;
+
+/**
+ * A language tag as its canonical form (`en-us` is `en-US`, `iw` is `he`), or
+ * null when it is no well-formed BCP 47 tag of a language of two or three
+ * letters (the shape the database's check keeps: migration profile_language).
+ * The canonical form may be longer than the tag given (`sh` is `sr-Latn`).
+ */
 export function canonicalLanguageTag(tag: string): string | null {
   // Intl also takes Unicode's own `root` and `_` separators, which no `lang` attribute reads.
   if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(tag)) return null;
@@ -10,6 +18,34 @@ export function canonicalLanguageTag(tag: string): string | null {
     return null;
   }
 }
+
+/** The script a language is written in, as CLDR's likely subtags tell (`ja`: `Jpan`, `zh-TW`: `Hant`, `ku`: `Latn`). */
+export function scriptOfLanguage(tag: string): string | undefined {
+  try {
+    return new Intl.Locale(tag).maximize().script;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Scripts written right to left (Unicode's), by their ISO 15924 codes. */
+const RIGHT_TO_LEFT_SCRIPTS = new Set([
+  "Adlm",
+  "Arab",
+  "Hebr",
+  "Mand",
+  "Mend",
+  "Nkoo",
+  "Rohg",
+  "Samr",
+  "Syrc",
+  "Thaa",
+  "Yezi",
+]);
+
+/** Whether a language is written right to left: `he`, `ar`, `pa-Arab`; not `ku` (Latin, as CLDR has it) nor `pa`. */
+export const readsRightToLeftLanguage = (tag: string) =>
+  RIGHT_TO_LEFT_SCRIPTS.has(scriptOfLanguage(tag) ?? "");
 
 /**
  * The scripts whose letters tell the language they are written in, nearly
@@ -31,33 +67,62 @@ const LETTER = /\p{L}/u;
 
 /**
  * The language of a resume: the one its profile names, else the one its
- * person's text is written in where its script tells (TELLING_SCRIPTS: the
- * script with the most letters; Han characters are Japanese beside kana,
- * Korean beside Hangul, else Chinese), else null (the caller's default,
- * English). Only what the person wrote counts, not the dates, ids or URLs.
+ * person's text is written in where its script tells (languageOfText), else
+ * null (the caller's default, English). Only what the person wrote counts,
+ * not the dates, ids or URLs.
  */
 export function resumeLanguage(resume: WholeResume): string | null {
   return resume.profile?.language ?? languageOfText(personsText(resume));
 }
 
-/** The language `texts` are written in, by their script; null when their script does not tell. */
+/**
+ * A Chinese, Japanese or Korean character counts as this many letters: it
+ * writes a syllable or a word, where a Latin letter writes a sound. So a
+ * Japanese resume that names its English tools still reads as Japanese.
+ */
+const CJK_CHARACTER_LETTERS = 3;
+/** The share of a text's letters a telling script needs to say the text's language. */
+const TELLING_SHARE = 0.25;
+/** Kana (or Hangul) at least this share of the Han characters make them Japanese (or Korean). */
+const HAN_IN_JAPANESE_OR_KOREAN = 0.1;
+
+/**
+ * The language `texts` are written in by their script: the telling script
+ * (TELLING_SCRIPTS) with the most letters, where it holds at least a quarter
+ * of all (a Japanese resume names its tools in Latin letters, an English one
+ * may name its author in Han characters); else null.
+ * Han characters are Japanese beside a share of kana, Korean beside a share
+ * of Hangul, else Chinese: a Chinese resume that names a Japanese company
+ * (株式会社メルカリ) stays Chinese.
+ */
 export function languageOfText(texts: Iterable<string>): string | null {
   const letters = new Map<string, number>();
-  const count = (key: string) => letters.set(key, (letters.get(key) ?? 0) + 1);
+  const count = (key: string, weight = 1) => letters.set(key, (letters.get(key) ?? 0) + weight);
   for (const text of texts)
     for (const character of text) {
       if (!LETTER.test(character)) continue;
-      if (HAN.test(character)) count("han");
-      else count(TELLING_SCRIPTS.find(({ script }) => script.test(character))?.language ?? "other");
+      if (HAN.test(character)) count("han", CJK_CHARACTER_LETTERS);
+      else {
+        const language = TELLING_SCRIPTS.find(({ script }) => script.test(character))?.language ?? "other";
+        count(language, language === "ja" || language === "ko" ? CJK_CHARACTER_LETTERS : 1);
+      }
     }
-  const han = letters.get("han") ?? 0;
-  // Han characters are written in Japanese and Korean text too: there they count toward that language.
-  const hanLanguage = (letters.get("ja") ?? 0) > 0 ? "ja" : (letters.get("ko") ?? 0) > 0 ? "ko" : "zh";
+  const [han, kana, hangul] = ["han", "ja", "ko"].map((key) => letters.get(key) ?? 0) as [
+    number,
+    number,
+    number,
+  ];
+  const shareOfHan = (other: number) => other > 0 && other >= han * HAN_IN_JAPANESE_OR_KOREAN;
+  const hanLanguage = shareOfHan(kana) && kana >= hangul ? "ja" : shareOfHan(hangul) ? "ko" : "zh";
   letters.delete("han");
-  letters.set(hanLanguage, (letters.get(hanLanguage) ?? 0) + han);
-  let most: [string, number] = ["other", 0];
-  for (const entry of letters) if (entry[1] > most[1]) most = entry;
-  return most[0] === "other" ? null : most[0];
+  count(hanLanguage, han);
+  let total = 0;
+  let most: [string | null, number] = [null, 0];
+  for (const [language, weight] of letters) {
+    total += weight;
+    if (language !== "other" && weight > most[1]) most = [language, weight];
+  }
+  return most[1] >= total * TELLING_SHARE ? most[0] : null;
 }
 
 /** The free text of a resume: what its person wrote, in words. */

@@ -180,9 +180,15 @@ export function ProfileForm({ profile, onChanged }: Props) {
   /** The form goes on from `saved`, the profile as the service now has it. */
   function keepSaved(saved: Profile) {
     const based_on = saved.updated_at;
+    // The language as the service wrote it (`de-at` is `de-AT`), unless typed over meanwhile.
+    const language = saved.language ?? "";
     // What was typed while the save was under way stays, as a draft over the version saved.
-    setValues((current) => ({ ...current, based_on }));
-    clearDraft({ ...values, based_on });
+    setValues((current) => ({
+      ...current,
+      based_on,
+      ...(current.language === values.language ? { language } : {}),
+    }));
+    clearDraft({ ...values, language, based_on });
     setTheirs(undefined);
     setStatus("Profile saved.");
     onChanged();

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import * as fontkit from "fontkit";
+import { scriptOfLanguage } from "../resume-language.ts";
 import { withBidiLayout } from "./bidi-layout.ts";
 
 /** The two faces a PDF is drawn in: text, and names and headings. */
@@ -51,7 +52,13 @@ const NOTO = {
   },
 } satisfies Record<string, FamilyFiles>;
 
-const NOTO_BY_LANGUAGE: Partial<Record<string, FamilyFiles>> = { zh: NOTO.SC, ja: NOTO.JP, ko: NOTO.KR };
+/** The family of a language written in Chinese characters, by its script (scriptOfLanguage); no Traditional Chinese family is installed. */
+const NOTO_BY_SCRIPT: Partial<Record<string, FamilyFiles>> = {
+  Hans: NOTO.SC,
+  Hant: NOTO.SC,
+  Jpan: NOTO.JP,
+  Kore: NOTO.KR,
+};
 
 const KANA = /[\u3040-\u30FF\u31F0-\u31FF\uFF66-\uFF9F]/u;
 const HAN = /\p{Script=Han}/u;
@@ -107,7 +114,7 @@ export function pdfFontFamilyFor(texts: Iterable<string>, language: string | nul
     (script) => characters.filter((codePoint) => script.test(String.fromCodePoint(codePoint))).length,
   ) as [number, number, number, number];
   const first =
-    NOTO_BY_LANGUAGE[language?.split("-")[0]?.toLowerCase() ?? ""] ??
+    (language === null ? undefined : NOTO_BY_SCRIPT[scriptOfLanguage(language) ?? ""]) ??
     (hangul > 0 ? NOTO.KR : kana > 0 || (han > 0 && han < latin) ? NOTO.JP : NOTO.SC);
   const candidates =
     han + kana + hangul === 0

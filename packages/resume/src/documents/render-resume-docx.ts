@@ -13,6 +13,7 @@ import {
   type IRunOptions,
   type ParagraphChild,
 } from "docx";
+import { readsRightToLeftLanguage, scriptOfLanguage } from "../resume-language.ts";
 import { logicalRuns, readsRightToLeft } from "./bidi-layout.ts";
 import type { PaperSize } from "./render-resume-pdf.ts";
 import type { OutlineEntry, OutlineText, ResumeOutline } from "./resume-outline.ts";
@@ -250,23 +251,6 @@ function entryParagraphs(entry: OutlineEntry, contentWidth: number): Paragraph[]
   );
 }
 
-/** Languages written right to left (Unicode CLDR's), by their primary subtag. */
-const RIGHT_TO_LEFT_LANGUAGES = new Set([
-  "ar",
-  "arc",
-  "ckb",
-  "dv",
-  "fa",
-  "he",
-  "ku",
-  "ps",
-  "sd",
-  "syr",
-  "ug",
-  "ur",
-  "yi",
-]);
-
 /**
  * The resume's language as Word marks a run's: Word keeps one language for
  * Latin text (`w:val`), one for Chinese, Japanese and Korean (`w:eastAsia`)
@@ -276,8 +260,10 @@ const RIGHT_TO_LEFT_LANGUAGES = new Set([
  */
 function wordLanguage(language: string | null): IRunOptions["language"] {
   if (language === null) return undefined;
-  const primary = language.split("-")[0]!.toLowerCase();
-  if (["zh", "ja", "ko"].includes(primary)) return { eastAsia: language };
-  if (RIGHT_TO_LEFT_LANGUAGES.has(primary)) return { bidirectional: language };
+  if (EAST_ASIAN_SCRIPTS.has(scriptOfLanguage(language) ?? "")) return { eastAsia: language };
+  if (readsRightToLeftLanguage(language)) return { bidirectional: language };
   return { value: language };
 }
+
+/** The scripts Word counts as East Asian (scriptOfLanguage). */
+const EAST_ASIAN_SCRIPTS = new Set(["Hans", "Hant", "Jpan", "Kore"]);

@@ -133,13 +133,16 @@ function restoreProfile(
   writeFreshProfile: (document: JsonObject, profile: NonNullable<WholeResume["profile"]>) => void,
 ): void {
   const basics = document.basics;
+  // The profile's fields kept in `meta`: without a profile when the document was read, the
+  // import set them aside, and they are not the profile's now.
+  const profileFieldsInMeta = [PROFILE_FIELDS.goals_summary!, PROFILE_FIELDS.language!];
   if (!profile) {
     delete document.basics;
-    deleteAt(document, PROFILE_FIELDS.goals_summary!);
-    deleteAt(document, PROFILE_FIELDS.language!);
+    for (const path of profileFieldsInMeta) deleteAt(document, path);
     return;
   }
   if (!isJsonObject(basics)) {
+    for (const path of profileFieldsInMeta) deleteAt(document, path);
     writeFreshProfile(document, profile);
     return;
   }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
-import { canonicalLanguageTag } from "../resume-language.ts";
+import { canonicalLanguageTag, LANGUAGE_TAG_LENGTH } from "../resume-language.ts";
 import { recordWithoutProtoKey, text } from "@app/rest/fields";
 import {
   bodyIgnoringServerFields,
@@ -34,18 +34,17 @@ function linkNamesOnceEach<T extends z.ZodType>(links: T) {
   }, links);
 }
 
-/** The longest language tag kept (RFC 5646 asks implementations to take at least 35 characters). */
-const LANGUAGE_TAG_LENGTH = 35;
-
 /** A BCP 47 language tag, stored in its canonical form; empty, null or omitted store null. */
 const optionalLanguageTag = () =>
   optionalString(LANGUAGE_TAG_LENGTH).transform((tag, ctx) => {
     if (tag === null) return null;
     const canonical = canonicalLanguageTag(tag);
-    if (canonical) return canonical;
+    if (canonical && canonical.length <= LANGUAGE_TAG_LENGTH) return canonical;
     ctx.addIssue({
       code: "custom",
-      message: "must be a language tag (BCP 47), e.g. en, de, pt-BR or zh-Hant",
+      message: canonical
+        ? `must be at most ${LANGUAGE_TAG_LENGTH} characters, written canonically as ${canonical}`
+        : "must be a language tag (BCP 47), e.g. en, de, pt-BR or zh-Hant",
     });
     return z.NEVER;
   });
