@@ -81,6 +81,8 @@ export function resumeLanguage(resume: WholeResume): string | null {
  * Japanese resume that names its English tools still reads as Japanese.
  */
 const CJK_CHARACTER_LETTERS = 3;
+/** The characters read: a resume's language shows in its first pages, and a 10 MB one took seconds. */
+const TEXT_READ = 100_000;
 /** The share of a text's letters a telling script needs to say the text's language. */
 const TELLING_SHARE = 0.25;
 /** Kana (or Hangul) at least this share of the Han characters make them Japanese (or Korean). */
@@ -98,8 +100,14 @@ const HAN_IN_JAPANESE_OR_KOREAN = 0.1;
 export function languageOfText(texts: Iterable<string>): string | null {
   const letters = new Map<string, number>();
   const count = (key: string, weight = 1) => letters.set(key, (letters.get(key) ?? 0) + weight);
-  for (const text of texts)
+  let read = 0;
+  for (const text of texts) {
     for (const character of text) {
+      // ASCII first: most resumes are mostly ASCII, and a script's regular expression costs more.
+      if (character < "\u0080") {
+        if (/[A-Za-z]/.test(character)) count("other");
+        continue;
+      }
       if (!LETTER.test(character)) continue;
       if (HAN.test(character)) count("han", CJK_CHARACTER_LETTERS);
       else {
@@ -107,6 +115,9 @@ export function languageOfText(texts: Iterable<string>): string | null {
         count(language, language === "ja" || language === "ko" ? CJK_CHARACTER_LETTERS : 1);
       }
     }
+    read += text.length;
+    if (read >= TEXT_READ) break;
+  }
   const [han, kana, hangul] = ["han", "ja", "ko"].map((key) => letters.get(key) ?? 0) as [
     number,
     number,
