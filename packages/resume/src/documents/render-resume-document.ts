@@ -104,7 +104,9 @@ export function refuseTooLongForDocument(resume: WholeResume): void {
 /** The text a document of the resume holds, in characters (code points): an emoji is one, not two. */
 export function resumeTextLength(resume: WholeResume): number {
   let length = 0;
-  for (const text of outlineTexts(resumeOutline(resume))) for (const _ of text) length += 1;
+  // Measured on the request's thread for every document and page: without the language, which
+  // the text's length does not depend on and which is found by reading the text once more.
+  for (const text of outlineTexts(resumeOutline(resume, null))) for (const _ of text) length += 1;
   return length;
 }
 

@@ -73,7 +73,10 @@ function entry(fields: Partial<OutlineEntry> & { heading: string }): OutlineEntr
  * Sections in the editor's order (Summary first), empty ones left out; entries
  * in each collection's own order (experience and education newest first).
  */
-export function resumeOutline(resume: WholeResume): ResumeOutline {
+export function resumeOutline(
+  resume: WholeResume,
+  language: string | null = resumeLanguage(resume),
+): ResumeOutline {
   const { profile } = resume;
   const sections: OutlineSection[] = [];
   const add = (title: string, entries: OutlineEntry[], paragraphs: string[] = []) => {
@@ -103,7 +106,7 @@ export function resumeOutline(resume: WholeResume): ResumeOutline {
         ]
       : [],
     sections,
-    language: resumeLanguage(resume),
+    language,
   });
   return withOneLineFields(outline);
 }

@@ -10,6 +10,7 @@ import {
   isJsonObject,
   isPresent,
   PROFILE_FIELDS,
+  PROFILE_FIELDS_IN_META,
   profileLinkName,
   SECTIONS,
   WEBSITE,
@@ -177,9 +178,8 @@ export function fromJsonResume(document: unknown): ConvertedJsonResume {
     };
   } else {
     // The profile's fields kept in `meta` need a profile to be kept in.
-    if (extension?.goalsSummary !== undefined)
-      ignored.push(formatDocumentPath(PROFILE_FIELDS.goals_summary!));
-    if (extension?.language !== undefined) ignored.push(formatDocumentPath(PROFILE_FIELDS.language!));
+    for (const path of PROFILE_FIELDS_IN_META)
+      if (extension?.[path[2] as string] !== undefined) ignored.push(formatDocumentPath(path));
   }
 
   // ---------------------------------------------------------------- sections -> collections

@@ -180,3 +180,6 @@ export const PROFILE_FIELDS: Record<string, DocumentPath> = {
   goals_summary: ["meta", "x-resume", "goalsSummary"],
   language: ["meta", "x-resume", "language"],
 };
+
+/** The profile's fields JSON Resume has no place for, kept in `meta["x-resume"]`: only a profile keeps them. */
+export const PROFILE_FIELDS_IN_META = Object.values(PROFILE_FIELDS).filter((path) => path[0] === "meta");

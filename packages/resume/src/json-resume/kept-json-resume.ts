@@ -23,6 +23,7 @@ import {
   isJsonObject,
   jsonResumeValue,
   PROFILE_FIELDS,
+  PROFILE_FIELDS_IN_META,
   profileLinkName,
   SECTIONS,
   WEBSITE,
@@ -133,16 +134,14 @@ function restoreProfile(
   writeFreshProfile: (document: JsonObject, profile: NonNullable<WholeResume["profile"]>) => void,
 ): void {
   const basics = document.basics;
-  // The profile's fields kept in `meta`: without a profile when the document was read, the
-  // import set them aside, and they are not the profile's now.
-  const profileFieldsInMeta = [PROFILE_FIELDS.goals_summary!, PROFILE_FIELDS.language!];
   if (!profile) {
     delete document.basics;
-    for (const path of profileFieldsInMeta) deleteAt(document, path);
+    for (const path of PROFILE_FIELDS_IN_META) deleteAt(document, path);
     return;
   }
   if (!isJsonObject(basics)) {
-    for (const path of profileFieldsInMeta) deleteAt(document, path);
+    // Read without a profile, the import set the profile's fields in `meta` aside: they are not its now.
+    for (const path of PROFILE_FIELDS_IN_META) deleteAt(document, path);
     writeFreshProfile(document, profile);
     return;
   }
