@@ -111,9 +111,12 @@ const ADAPTERS: Record<ThemeName, ThemeAdapter> = {
       // overflows it: a right-to-left item's bullet, outside it at the right, was not shown.
       bulletsOnTheLeft: true,
     },
-    // Its links' blue in the light scheme (#0095ff: the email, the phone, the site, each entry's
-    // URL) was 3.11:1 on white; its dark scheme's is readable.
-    readableColours: "@media not (prefers-color-scheme: dark) { :root { --color-link: #0074cc; } }",
+    // In the light scheme its links' blue (#0095ff: the email, the phone, the site, each entry's
+    // URL) was 3.11:1 on white and its orange section titles (#ff6d1f) 2.82:1; the count beside a
+    // title, faded to 65 %, was 2.00:1 (4.00:1 in the dark scheme, whose colours are otherwise readable).
+    readableColours:
+      "@media not (prefers-color-scheme: dark) { :root { --color-link: #0074cc; --color-accent: #c2410c; } }" +
+      " .section-title .item-count { opacity: 1; }",
   },
 };
 
