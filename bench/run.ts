@@ -3,7 +3,6 @@
  * production servers, prints a table per benchmark, cleans up. BENCH_SECONDS
  * sets each load run's length (default 10).
  */
-import os from "node:os";
 import { benchBalances, benchPosting } from "./ledger.ts";
 import { benchControls } from "./ledger-controls.ts";
 import { benchFeed } from "./ledger-feed.ts";
@@ -13,14 +12,13 @@ import { benchResumeDocuments } from "./resume-documents.ts";
 import { benchResumeMixed } from "./resume-mixed.ts";
 import { env } from "../scripts/env.ts";
 import { startBenchEnvironment } from "./environment.ts";
+import { describeMachine } from "./machine.ts";
 
 const seconds = env.BENCH_SECONDS;
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 
-console.log(
-  `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
-);
+console.log(describeMachine());
 const environment = await startBenchEnvironment();
 try {
   if (wanted("posting"))
