@@ -223,6 +223,40 @@ test("an expired link says it no longer works and how to free its place, and off
   await expect(editor.getByTestId("share-link")).not.toContainText("expired");
 });
 
+test("a link named after whom it goes to is listed by its name, which stays off its page", async ({
+  page,
+  browser,
+}) => {
+  await signIn(page, uniqueUser("named-link"));
+  await threeJobs(page);
+  const editor = await makeVersion(page, "Sent to Acme");
+  const name = editor.getByRole("textbox", { name: "Link for", exact: true });
+  await expect(name).toHaveAccessibleDescription(/only you see its name/);
+  await name.fill("Acme, Jane Doe");
+  await editor.getByRole("button", { name: "Create link" }).click();
+  await expect(editor.getByTestId("share-link")).toHaveCount(1);
+  // Made, the field is empty again: the next link is not named after this one by mistake.
+  await expect(name).toHaveValue("");
+  await editor.getByRole("button", { name: "Create link" }).click();
+  await expect(editor.getByTestId("share-link")).toHaveCount(2);
+  const named = editor.getByRole("textbox", { name: /^Link for Acme, Jane Doe, made / });
+  await expect(named).toBeVisible();
+  await expect(editor.getByRole("textbox", { name: /^Link 2, made / })).toBeVisible();
+  await expect(editor.getByRole("button", { name: /^Copy link for Acme, Jane Doe, made / })).toBeVisible();
+  await expect(editor.getByRole("button", { name: /^Revoke link for Acme, Jane Doe, made / })).toBeVisible();
+  expect(await versionsViolations(page)).toEqual([]);
+  await editor
+    .getByTestId("share-links")
+    .screenshot({ path: path.join(SCREENSHOTS, "named-share-link.png") });
+
+  const stranger = await browser.newContext();
+  const visit = await stranger.newPage();
+  expect((await visit.goto(await named.inputValue()))?.status()).toBe(200);
+  await expect(visit.locator("body")).toContainText("Jo Tailor");
+  expect(await visit.content()).not.toContain("Jane Doe");
+  await stranger.close();
+});
+
 test("revoking a link gives the focus to the next link's Revoke, else the one before's, else Create link", async ({
   page,
 }) => {

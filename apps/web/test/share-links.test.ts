@@ -27,7 +27,14 @@ afterAll(() => stop?.());
 
 const THEMED_PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:";
 
-type Link = { id: string; url: string; created_at: string; expires_at: string | null; views: number };
+type Link = {
+  id: string;
+  url: string;
+  name: string | null;
+  created_at: string;
+  expires_at: string | null;
+  views: number;
+};
 
 /** A person with three jobs and a version showing two of them. */
 async function sharedVersion() {
@@ -64,6 +71,7 @@ describe("POST /me/versions/{id}/links", () => {
     expect(link).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       url: expect.stringMatching(new RegExp(`^${first.url}/r/[A-Za-z0-9_-]{32}$`)),
+      name: null,
       created_at: expect.any(String),
       expires_at: null,
       views: 0,
@@ -96,6 +104,44 @@ describe("POST /me/versions/{id}/links", () => {
     expect(
       (await api.post(`/me/versions/${versionId}/links`, { expires_in_days: 1, extra: true })).status,
     ).toBe(400);
+  });
+
+  it("names a link for its owner alone: trimmed, listed, never on its page; empty or null is no name", async () => {
+    const { api, versionId } = await sharedVersion();
+    const named = await makeLink(api, versionId, { name: "  Acme, Jane Doe  ", expires_in_days: 7 });
+    expect(named.name).toBe("Acme, Jane Doe");
+    for (const name of ["", "   ", null]) expect((await makeLink(api, versionId, { name })).name).toBeNull();
+    const listed = (await api.get<{ items: Link[] }>(`/me/versions/${versionId}/links`)).body.items;
+    expect(listed.find((l) => l.id === named.id)?.name).toBe("Acme, Jane Doe");
+    const page = await fetch(named.url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).not.toContain("Acme, Jane Doe");
+    expect((await makeLink(api, versionId, { name: "é".repeat(100) })).name).toBe("é".repeat(100));
+  });
+
+  it("refuses a name that is not text or is over 100 characters, at name, and makes no link of it", async () => {
+    const { api, versionId } = await sharedVersion();
+    for (const name of ["x".repeat(101), 42, ["Acme"], { who: "Acme" }, true]) {
+      const refused = await api.post<{ issues: { path: string }[] }>(`/me/versions/${versionId}/links`, {
+        name,
+      });
+      expect(refused.status, JSON.stringify(name)).toBe(400);
+      expect(refused.body.issues[0]!.path).toBe("name");
+    }
+    expect((await api.get<{ items: Link[] }>(`/me/versions/${versionId}/links`)).body.items).toEqual([]);
+  });
+
+  it("answers a retry with the same name its link, and the same key with another name 422", async () => {
+    const { api, versionId } = await sharedVersion();
+    const path = `/me/versions/${versionId}/links`;
+    const headers = { "idempotency-key": "link-for-acme" };
+    const made = await api.post<Link>(path, { name: "Acme" }, headers);
+    const retry = await api.post<Link>(path, { name: " Acme " }, headers);
+    expect([made.status, retry.status, retry.headers.get("idempotent-replayed")]).toEqual([201, 201, "true"]);
+    expect(retry.body).toEqual(made.body);
+    const other = await api.post(path, { name: "Globex" }, headers);
+    expect(other.status).toBe(422);
+    expect((await api.get<{ items: Link[] }>(path)).body.items).toHaveLength(1);
   });
 
   it("answers a body that is not a JSON object 400, and makes no link of it", async () => {

@@ -17,7 +17,7 @@ export {
   type TailoredVersion,
   type VersionInclude,
 } from "./schemas/tailored-version.ts";
-export { SHARE_LINK_MAX_DAYS, type ShareLink } from "./schemas/share-link.ts";
+export { SHARE_LINK_MAX_DAYS, SHARE_LINK_NAME_LENGTH, type ShareLink } from "./schemas/share-link.ts";
 export { SECTIONS as JSON_RESUME_SECTIONS } from "./json-resume/json-resume-mapping.ts";
 export { describeUnshown, unshownPartsOf } from "./json-resume/describe-unshown.ts";
 export type { ResumeAppRouter } from "./router.ts";

@@ -1,6 +1,7 @@
 "use client";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { ShareLink } from "@app/resume/client";
+import { SHARE_LINK_NAME_LENGTH, type ShareLink } from "@app/resume/client";
+import { distinctNames } from "./distinct-names.ts";
 import { hasExpired, localDay } from "./local-dates.ts";
 import { focusNeighbourOf } from "./neighbour-of.ts";
 import { useEditorSession } from "./editor-session.tsx";
@@ -10,6 +11,19 @@ import { useFailureHandler } from "./use-failure-handler.ts";
 /** Expiry choices of a new link, in days; null: until revoked. */
 const EXPIRY_CHOICES: (number | null)[] = [null, 7, 30, 90, 365];
 const viewsOf = (n: number) => (n === 1 ? "1 view" : `${n} views`);
+
+/**
+ * What each link is called in its label and its buttons' names: "for" its
+ * name, else its number (oldest 1), with the day it was made; where two are
+ * still alike, their place among them too.
+ */
+const linkTitles = (links: readonly ShareLink[]) =>
+  distinctNames(
+    links.map((link, i) => ({
+      title: `${link.name === null ? links.length - i : `for ${link.name}`}, made ${localDay(link.created_at)}`,
+      meta: "",
+    })),
+  );
 
 /**
  * A version's share links (docs/resume-api.md, "Share links"): make one, copy
@@ -24,6 +38,7 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
   const handleFailure = useFailureHandler();
   const [links, setLinks] = useState<ShareLink[] | null>(null);
   const [expiry, setExpiry] = useState<number | null>(null);
+  const [name, setName] = useState("");
   const [status, setStatus] = useState("");
   const listRef = useRef<HTMLUListElement>(null);
   const createRef = useRef<HTMLButtonElement>(null);
@@ -41,14 +56,15 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
   }, [reload]);
 
   async function create() {
-    const input = { id: versionId, expires_in_days: expiry };
-    // The same key while the choice is the same: making it again after a failure whose answer was lost
+    const input = { id: versionId, expires_in_days: expiry, name: name.trim() || null };
+    // The same key while the choices are the same: making it again after a failure whose answer was lost
     // gets that link, not a second one.
     try {
       await api.links.create.mutate(input, {
         context: { headers: { "idempotency-key": idempotencyKeyFor(createKey, input) } },
       });
       forgetIdempotencyKey(createKey);
+      setName("");
       setStatus("Link made: copy it and send it.");
       await reload();
     } catch (error) {
@@ -93,8 +109,22 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
   return (
     <section aria-labelledby={headingId} data-testid="share-links">
       <h4 id={headingId}>Share links</h4>
-      <p className="status">Anyone with a link sees this version, without signing in.</p>
+      <p className="status" id={`links-hint-${versionId}`}>
+        Anyone with a link sees this version, without signing in. Name a link after the person you send it to:
+        only you see its name, in this list.
+      </p>
       <div className="row">
+        <label htmlFor={`link-name-${versionId}`} className="inline-label">
+          Link for
+        </label>
+        <input
+          id={`link-name-${versionId}`}
+          value={name}
+          maxLength={SHARE_LINK_NAME_LENGTH}
+          placeholder="e.g. Acme, Jane Doe"
+          aria-describedby={`links-hint-${versionId}`}
+          onChange={(event) => setName(event.target.value)}
+        />
         <label htmlFor={`link-expiry-${versionId}`} className="inline-label">
           Expires
         </label>
@@ -120,10 +150,10 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
       {links && links.length === 0 && <p className="status">No links yet.</p>}
       {links && links.length > 0 && (
         <ul className="entries" aria-label={`Links to ${versionName}`} ref={listRef}>
-          {links.map((link, i) => {
+          {linkTitles(links).map((made, i) => {
+            const link = links[i]!;
             const fieldId = `link-url-${link.id}`;
             // "Link …" in the label, "link …" in the buttons' names: lowercased whole, the month would be too.
-            const made = `${links.length - i}, made ${localDay(link.created_at)}`;
             const expired = hasExpired(link.expires_at);
             return (
               <li key={link.id} data-testid="share-link" style={{ display: "block" }}>

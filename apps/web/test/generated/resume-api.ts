@@ -750,6 +750,8 @@ export interface components {
              * @description The public page: `<PUBLIC_URL>/r/<slug>`.
              */
             url: string;
+            /** @description Whom the link is for, as its owner named it; null: not named. */
+            name: string | null;
             /** Format: date-time */
             created_at: string;
             expires_at: string | null;
@@ -5580,6 +5582,8 @@ export interface operations {
                 "application/json": {
                     /** @description Days until the link stops working; left out or null: it works until revoked. */
                     expires_in_days?: number | null;
+                    /** @description Who or what the link is for (`Acme, Jane Doe`), to tell it from the version's other links: shown only to you, never on its page. Left out, empty or null: not named. */
+                    name?: string | null;
                     /**
                      * Format: uuid
                      * @description The path's id, if sent again: the path's value counts.

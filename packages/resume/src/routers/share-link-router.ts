@@ -46,8 +46,8 @@ export const shareLinkRouter = router({
     .output(shareLinkOutput)
     .mutation(async ({ ctx, input }) => {
       const key = idempotencyKeyOf(ctx.idempotencyKey);
-      const { id, expires_in_days } = input;
-      const created = await createShareLink(ctx.db, ctx.userId, id, expires_in_days, ctx.publicUrl, key);
+      const link = { name: input.name, expiresInDays: input.expires_in_days };
+      const created = await createShareLink(ctx.db, ctx.userId, input.id, link, ctx.publicUrl, key);
       return answerCreated(ctx.response, created.made.url, created);
     }),
 

@@ -1,6 +1,9 @@
 import { z } from "zod";
+import { optionalString } from "./fields.ts";
 
 export const SHARE_LINK_MAX_DAYS = 365;
+/** A link's name: who or what it is for. */
+export const SHARE_LINK_NAME_LENGTH = 100;
 
 export const shareLinkInput = z
   .strictObject({
@@ -13,6 +16,11 @@ export const shareLinkInput = z
       .nullish()
       .transform((v) => v ?? null)
       .meta({ description: "Days until the link stops working; left out or null: it works until revoked." }),
+    name: optionalString(SHARE_LINK_NAME_LENGTH).meta({
+      description:
+        "Who or what the link is for (`Acme, Jane Doe`), to tell it from the version's other links: shown " +
+        "only to you, never on its page. Left out, empty or null: not named.",
+    }),
   })
   .meta({ title: "ShareLinkInput" });
 
@@ -20,6 +28,10 @@ export const shareLinkOutput = z
   .object({
     id: z.uuid(),
     url: z.url().meta({ format: "uri", description: "The public page: `<PUBLIC_URL>/r/<slug>`." }),
+    name: z
+      .string()
+      .nullable()
+      .meta({ description: "Whom the link is for, as its owner named it; null: not named." }),
     created_at: z.iso.datetime(),
     expires_at: z.iso.datetime().nullable(),
     views: z.number().int().meta({ description: "Pages answered (GET /r/{slug}, 200)." }),

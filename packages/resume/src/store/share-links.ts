@@ -24,6 +24,7 @@ type StoredLink = Omit<ShareLink, "url"> & { slug: string };
 const LINK_JSON = `json_build_object(
   'id', l.id,
   'slug', l.slug,
+  'name', l.name,
   'created_at', ${isoTimestampSql("l.created_at")},
   'expires_at', ${isoTimestampSql("l.expires_at")},
   'views', l.views)`;
@@ -36,6 +37,12 @@ const answered = (publicUrl: string, { slug, ...link }: StoredLink): ShareLink =
   url: shareUrlOf(publicUrl, slug),
 });
 
+/** What a new link is: its name (null: none) and its days until it expires (null: until revoked). */
+export interface NewShareLink {
+  name: string | null;
+  expiresInDays: number | null;
+}
+
 /**
  * Makes a link to one of the person's versions; it works until revoked, or for
  * `expiresInDays`. Retry-safe under an Idempotency-Key (createOnce): a retry
@@ -45,7 +52,7 @@ export function createShareLink(
   db: Database,
   userId: string,
   versionId: string,
-  expiresInDays: number | null,
+  { name, expiresInDays }: NewShareLink,
   publicUrl: string,
   idempotencyKey: string | null = null,
 ): Promise<{ made: ShareLink; replayed: boolean }> {
@@ -55,7 +62,8 @@ export function createShareLink(
     // The version's id as its URL has it: the same in capitals.
     route: `versions/${versionId.toLowerCase()}/links`,
     what: "link",
-    request: { expires_in_days: expiresInDays },
+    // An unnamed link's request as it was before links had names: a retry across that upgrade still matches.
+    request: name === null ? { expires_in_days: expiresInDays } : { expires_in_days: expiresInDays, name },
     // The lock makes the count and the insert one step, so concurrent creates cannot pass the cap.
     lock: advisoryXactLock(`share_links:${userId}`),
     make: async (tx) => {
@@ -65,9 +73,9 @@ export function createShareLink(
       const [row] = await tx.query<{ found: boolean; link: StoredLink | null }>(
         `WITH version AS (SELECT id FROM resume.tailored_versions WHERE id = $2::uuid AND user_id = $3 FOR KEY SHARE),
          inserted AS (
-           INSERT INTO resume.share_links AS l (id, version_id, user_id, slug, slug_hash, expires_at)
+           INSERT INTO resume.share_links AS l (id, version_id, user_id, slug, slug_hash, expires_at, name)
            SELECT $1::uuid, version.id, $3, $4, decode($5, 'hex'),
-                  now() + make_interval(days => $6::int)
+                  now() + make_interval(days => $6::int), $7
              FROM version
             WHERE (SELECT count(*) FROM resume.share_links WHERE version_id = $2::uuid) < ${SHARE_LINKS_PER_VERSION}
            RETURNING ${LINK_JSON} AS link)
@@ -78,6 +86,7 @@ export function createShareLink(
         slug,
         slugHashOf(slug),
         expiresInDays,
+        name,
       );
       const { found, link } = row!;
       if (!found) throw versionNotFound();
