@@ -223,7 +223,7 @@ test("an expired link says it no longer works and how to free its place, and off
   await expect(editor.getByTestId("share-link")).not.toContainText("expired");
 });
 
-test("a link named after whom it goes to is listed by its name, which stays off its page", async ({
+test("a link named after whom it goes to, when made or later, is listed by its name, which stays off its page", async ({
   page,
   browser,
 }) => {
@@ -248,6 +248,26 @@ test("a link named after whom it goes to is listed by its name, which stays off 
   await editor
     .getByTestId("share-links")
     .screenshot({ path: path.join(SCREENSHOTS, "named-share-link.png") });
+
+  // The unnamed one named afterwards, from the prompt its Rename opens with the name it has.
+  page.once("dialog", (dialog) => {
+    expect(dialog.defaultValue()).toBe("");
+    void dialog.accept("  Globex ");
+  });
+  await editor.getByRole("button", { name: /^Rename link 2, made / }).click();
+  await expect(editor.getByTestId("share-links").getByRole("status")).toHaveText(
+    "The link is now for Globex.",
+  );
+  await expect(editor.getByRole("textbox", { name: /^Link for Globex, made / })).toBeVisible();
+  page.once("dialog", (dialog) => {
+    expect(dialog.defaultValue()).toBe("Globex");
+    void dialog.accept("");
+  });
+  await editor.getByRole("button", { name: /^Rename link for Globex, made / }).click();
+  await expect(editor.getByTestId("share-links").getByRole("status")).toHaveText(
+    "The link's name was cleared.",
+  );
+  await expect(editor.getByRole("textbox", { name: /^Link 2, made / })).toBeVisible();
 
   const stranger = await browser.newContext();
   const visit = await stranger.newPage();

@@ -4,6 +4,7 @@
  * answers, and nothing for other origins or when no origin is configured.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resumeOpenApiDocument } from "@app/resume";
 import { startResumeApi } from "../../../test/resume-api.ts";
 import { newUser } from "../../../test/tokens.ts";
 import type { WebServer } from "../../../test/web-server.ts";
@@ -38,7 +39,13 @@ describe("CORS on /me/*", () => {
     const answer = await preflight(open.url, ALLOWED);
     expect(answer.status).toBe(204);
     expect(answer.headers.get("access-control-allow-origin")).toBe(ALLOWED);
-    expect(answer.headers.get("access-control-allow-methods")).toBe("GET, HEAD, POST, PUT, DELETE");
+    expect(answer.headers.get("access-control-allow-methods")).toBe("GET, HEAD, POST, PUT, PATCH, DELETE");
+    // Every method a route of /me takes, so that a script may call each of them.
+    const methods = new Set(
+      Object.values(resumeOpenApiDocument.paths ?? {}).flatMap((item) => Object.keys(item)),
+    );
+    const allowed = answer.headers.get("access-control-allow-methods")!.toLowerCase().split(", ");
+    expect([...methods].filter((method) => !allowed.includes(method))).toEqual([]);
     expect(answer.headers.get("access-control-allow-headers")).toBe(
       "Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, If-Unmodified-Since, X-Request-Id",
     );

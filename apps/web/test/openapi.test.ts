@@ -58,6 +58,7 @@ describe("GET /openapi.json", () => {
       "get /me/versions/{id}/resume",
       "get /me/versions/{id}/links",
       "post /me/versions/{id}/links",
+      "patch /me/links/{id}",
       "delete /me/links/{id}",
       ...COLLECTIONS.flatMap((c) => [
         `get ${c.path}`,

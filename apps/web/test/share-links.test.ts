@@ -198,6 +198,55 @@ describe("POST /me/versions/{id}/links", () => {
   });
 });
 
+describe("PATCH /me/links/{id}", () => {
+  it("names a link anew, or clears its name with null; its address, expiry and views stay", async () => {
+    const { api, versionId } = await sharedVersion();
+    const link = await makeLink(api, versionId, { name: "Acme", expires_in_days: 30 });
+    expect((await fetch(link.url)).status).toBe(200);
+    const renamed = await api.send<Link>("PATCH", `/me/links/${link.id}`, {
+      name: "  Globex, Hank Scorpio ",
+    });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(renamed.body).toEqual({ ...link, name: "Globex, Hank Scorpio", views: expect.any(Number) });
+    const listed = (await api.get<{ items: Link[] }>(`/me/versions/${versionId}/links`)).body.items;
+    expect(listed.map((l) => l.name)).toEqual(["Globex, Hank Scorpio"]);
+    const cleared = await api.send<Link>("PATCH", `/me/links/${link.id.toUpperCase()}`, { name: null });
+    expect([cleared.status, cleared.body.name]).toEqual([200, null]);
+    expect((await fetch(link.url)).status).toBe(200);
+  });
+
+  it("refuses a body without a name, with one that is not text or too long, or with other fields, and changes nothing", async () => {
+    const { api, versionId } = await sharedVersion();
+    const link = await makeLink(api, versionId, { name: "Acme" });
+    const bodies: [unknown, string][] = [
+      [{}, "name"],
+      [{ name: 42 }, "name"],
+      [{ name: "x".repeat(101) }, "name"],
+      [{ name: "Globex", expires_in_days: 7 }, "expires_in_days"],
+    ];
+    for (const [body, path] of bodies) {
+      const refused = await api.send<{ issues: { path: string }[] }>("PATCH", `/me/links/${link.id}`, body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.issues[0]!.path).toBe(path);
+    }
+    const listed = (await api.get<{ items: Link[] }>(`/me/versions/${versionId}/links`)).body.items;
+    expect(listed).toEqual([link]);
+  });
+
+  it("answers for another person's link, or none, 404, and for an id that is not one 400", async () => {
+    const { api: owner, versionId } = await sharedVersion();
+    const link = await makeLink(owner, versionId, { name: "Acme" });
+    const stranger = httpClient(first.url, { authorization: (await newUser()).authorization });
+    for (const id of [link.id, "00000000-0000-4000-8000-000000000000"]) {
+      expect((await stranger.send("PATCH", `/me/links/${id}`, { name: "mine" })).status).toBe(404);
+    }
+    expect((await owner.send("PATCH", "/me/links/not-a-uuid", { name: "x" })).status).toBe(400);
+    expect((await owner.get<{ items: Link[] }>(`/me/versions/${versionId}/links`)).body.items[0]!.name).toBe(
+      "Acme",
+    );
+  });
+});
+
 describe("GET /r/{slug}", () => {
   it("answers the version's themed page to anyone, with its headers and links to its files", async () => {
     const { api, versionId } = await sharedVersion();

@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { PRECONDITION_HEADERS, type Answer } from "@app/rest";
 
 /** What a browser script on another origin may send and read (docs/resume-api.md, "Cross-origin access (CORS)"). */
-const ALLOWED_METHODS = "GET, HEAD, POST, PUT, DELETE";
+const ALLOWED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE";
 const ALLOWED_HEADERS = [
   "Authorization",
   "Content-Type",

@@ -82,6 +82,28 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
     }
   }
 
+  async function rename(link: ShareLink) {
+    const entered = window.prompt(
+      "Whom is this link for? Only you see its name (empty: no name).",
+      link.name ?? "",
+    );
+    if (entered === null) return;
+    try {
+      const renamed = await api.links.rename.mutate({
+        id: link.id,
+        name: entered.trim().slice(0, SHARE_LINK_NAME_LENGTH),
+      });
+      setStatus(
+        renamed.name === null ? "The link's name was cleared." : `The link is now for ${renamed.name}.`,
+      );
+    } catch (error) {
+      const failure = handleFailure(error);
+      if (failure.kind !== "gone") return setStatus(failure.message);
+      setStatus("That link was revoked in another tab or app.");
+    }
+    await reload();
+  }
+
   async function revoke(link: ShareLink) {
     if (!window.confirm("Revoke this link? Whoever has it sees nothing from now on.")) return;
     let done = "Link revoked.";
@@ -180,6 +202,14 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
                       </button>
                     </>
                   )}
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={`Rename link ${made}`}
+                    onClick={() => void rename(link)}
+                  >
+                    Rename
+                  </button>
                   <button
                     type="button"
                     className="danger"

@@ -521,7 +521,11 @@ export interface paths {
         delete: operations["links-revoke"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Name a share link
+         * @description Gives the link a new `name` (null: none), which only its owner sees. Its address, expiry and views stay.
+         */
+        patch: operations["links-rename"];
         trace?: never;
     };
 }
@@ -5582,7 +5586,7 @@ export interface operations {
                 "application/json": {
                     /** @description Days until the link stops working; left out or null: it works until revoked. */
                     expires_in_days?: number | null;
-                    /** @description Who or what the link is for (`Acme, Jane Doe`), to tell it from the version's other links: shown only to you, never on its page. Left out, empty or null: not named. */
+                    /** @description Who or what the link is for (`Acme, Jane Doe`), to tell it from the version's other links: shown only to you, never on its page. Empty or null: not named. */
                     name?: string | null;
                     /**
                      * Format: uuid
@@ -5756,6 +5760,121 @@ export interface operations {
             };
             /** @description No share link with this id belongs to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-user rate limit (see Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the body never carries internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "links-rename": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Who or what the link is for (`Acme, Jane Doe`), to tell it from the version's other links: shown only to you, never on its page. Empty or null: not named. */
+                    name: string | null;
+                    /**
+                     * Format: uuid
+                     * @description The path's id, if sent again: the path's value counts.
+                     */
+                    id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLink"];
+                };
+            };
+            /** @description The body is not valid JSON or fails validation (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or one that is invalid or expired (see WWW-Authenticate). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: a personal access token without resume:write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No share link with this id belongs to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON, or is encoded (a `Content-Encoding` other than `identity`). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { idempotencyKeyOf, REPLAYED_HEADER, retrySafeDescription } from "@app/rest";
 import { deletedOutput, idInput } from "../schemas/fields.ts";
-import { shareLinkInput, shareLinkOutput } from "../schemas/share-link.ts";
+import { shareLinkInput, shareLinkOutput, shareLinkRenameInput } from "../schemas/share-link.ts";
 import {
   createShareLink,
   listShareLinks,
+  renameShareLink,
   revokeShareLink,
   SHARE_LINKS_PER_VERSION,
 } from "../store/share-links.ts";
@@ -14,7 +15,9 @@ import { TAILORED_VERSIONS_PATH } from "./tailored-version-router.ts";
 
 const LINKS_PATH = `${TAILORED_VERSIONS_PATH}/{id}/links`;
 const tags = ["versions"];
+const LINK_PATH = "/me/links/{id}";
 const versionNotFound = { 404: "No tailored version with this id belongs to the caller." };
+const linkNotFound = { 404: "No share link with this id belongs to the caller." };
 
 /** Share links of tailored versions (docs/resume-api.md, "Share links"). */
 export const shareLinkRouter = router({
@@ -69,16 +72,32 @@ export const shareLinkRouter = router({
       items: await listShareLinks(ctx.db, ctx.userId, input.id, ctx.publicUrl),
     })),
 
+  rename: userProcedure
+    .meta({
+      openapi: {
+        method: "PATCH",
+        path: LINK_PATH,
+        tags,
+        summary: "Name a share link",
+        description:
+          "Gives the link a new `name` (null: none), which only its owner sees. Its address, expiry and views stay.",
+      },
+      rest: { errors: linkNotFound },
+    })
+    .input(shareLinkRenameInput)
+    .output(shareLinkOutput)
+    .mutation(({ ctx, input }) => renameShareLink(ctx.db, ctx.userId, input.id, input.name, ctx.publicUrl)),
+
   revoke: userProcedure
     .meta({
       openapi: {
         method: "DELETE",
-        path: "/me/links/{id}",
+        path: LINK_PATH,
         tags,
         summary: "Revoke a share link",
         description: "Its page and files are a 404 at once, on every instance.",
       },
-      rest: { errors: { 404: "No share link with this id belongs to the caller." } },
+      rest: { errors: linkNotFound },
     })
     .input(idInput)
     .output(deletedOutput)

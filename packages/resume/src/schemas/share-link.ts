@@ -1,9 +1,22 @@
 import { z } from "zod";
-import { optionalString } from "./fields.ts";
+import { text } from "@app/rest/fields";
 
 export const SHARE_LINK_MAX_DAYS = 365;
 /** A link's name: who or what it is for. */
 export const SHARE_LINK_NAME_LENGTH = 100;
+
+const LINK_NAME_DESCRIPTION =
+  "Who or what the link is for (`Acme, Jane Doe`), to tell it from the version's other links: shown only " +
+  "to you, never on its page. Empty or null: not named.";
+
+/** Who or what a link is for: trimmed; empty or null is no name (null). */
+const linkName = () =>
+  text()
+    .trim()
+    .max(SHARE_LINK_NAME_LENGTH, `must be at most ${SHARE_LINK_NAME_LENGTH} characters`)
+    .nullable()
+    .transform((v) => v || null)
+    .meta({ description: LINK_NAME_DESCRIPTION });
 
 export const shareLinkInput = z
   .strictObject({
@@ -16,13 +29,16 @@ export const shareLinkInput = z
       .nullish()
       .transform((v) => v ?? null)
       .meta({ description: "Days until the link stops working; left out or null: it works until revoked." }),
-    name: optionalString(SHARE_LINK_NAME_LENGTH).meta({
-      description:
-        "Who or what the link is for (`Acme, Jane Doe`), to tell it from the version's other links: shown " +
-        "only to you, never on its page. Left out, empty or null: not named.",
-    }),
+    name: linkName()
+      .optional()
+      .transform((v) => v ?? null),
   })
   .meta({ title: "ShareLinkInput" });
+
+/** A new name for a link: `name` must be sent (null clears it), so that `{}` renames nothing. */
+export const shareLinkRenameInput = z
+  .strictObject({ id: z.uuid("must be a uuid"), name: linkName() })
+  .meta({ title: "ShareLinkRename" });
 
 export const shareLinkOutput = z
   .object({

@@ -116,6 +116,25 @@ export async function listShareLinks(
   return row!.items.map((link) => answered(publicUrl, link));
 }
 
+/** Names a link anew (null: no name); its address, expiry and views stay. */
+export async function renameShareLink(
+  db: Queryable,
+  userId: string,
+  id: string,
+  name: string | null,
+  publicUrl: string,
+): Promise<ShareLink> {
+  const [row] = await queryRows<{ link: StoredLink }>(
+    db,
+    `UPDATE resume.share_links l SET name = $3 WHERE l.id = $1::uuid AND l.user_id = $2 RETURNING ${LINK_JSON} AS link`,
+    id,
+    userId,
+    name,
+  );
+  if (!row) throw linkNotFound();
+  return answered(publicUrl, row.link);
+}
+
 /** Revokes a link: its row goes, so its page is a 404 at once on every instance. */
 export async function revokeShareLink(db: Database, userId: string, id: string): Promise<void> {
   const deleted = await queryRows(
