@@ -143,8 +143,11 @@ test("a version with two of three jobs, its link copied and opened with no sessi
   await expect(async () => {
     await page.getByRole("button", { name: "Close" }).click();
     await page.getByRole("button", { name: "Edit Two jobs" }).click();
-    await expect(page.getByTestId("share-link")).toContainText("1 view", { timeout: 1_000 });
+    await expect(page.getByTestId("share-link")).toContainText("1 view (last ", { timeout: 1_000 });
   }).toPass({ timeout: 10_000 });
+  // When it was opened, as a day the browser reads out; the machine-readable instant beside it.
+  const lastViewed = page.getByTestId("share-link").locator("time").first();
+  expect(Date.parse((await lastViewed.getAttribute("datetime"))!)).toBeGreaterThan(Date.now() - 60_000);
   // Deleting the version asks first, saying what its link's recipients lose; dismissed, nothing goes.
   const answerDialog = (accept: boolean) =>
     new Promise<string>((resolve) =>

@@ -221,7 +221,14 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
                   </button>
                 </div>
                 <span className="entry-meta">
-                  {viewsOf(link.views)} ·{" "}
+                  {viewsOf(link.views)}
+                  {link.last_viewed_at !== null && (
+                    <>
+                      {" "}
+                      (last <time dateTime={link.last_viewed_at}>{localDay(link.last_viewed_at)}</time>)
+                    </>
+                  )}{" "}
+                  ·{" "}
                   {link.expires_at === null ? (
                     "never expires"
                   ) : expired ? (

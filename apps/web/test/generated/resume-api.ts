@@ -761,6 +761,8 @@ export interface components {
             expires_at: string | null;
             /** @description Pages answered (GET /r/{slug}, 200). */
             views: number;
+            /** @description When its page was last answered (counted with `views`); null: never opened. */
+            last_viewed_at: string | null;
         };
         Error: {
             /** @description The HTTP status, repeated. */

@@ -51,6 +51,10 @@ export const shareLinkOutput = z
     created_at: z.iso.datetime(),
     expires_at: z.iso.datetime().nullable(),
     views: z.number().int().meta({ description: "Pages answered (GET /r/{slug}, 200)." }),
+    last_viewed_at: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: "When its page was last answered (counted with `views`); null: never opened." }),
   })
   .meta({ id: "ShareLink" });
 

@@ -27,7 +27,8 @@ const LINK_JSON = `json_build_object(
   'name', l.name,
   'created_at', ${isoTimestampSql("l.created_at")},
   'expires_at', ${isoTimestampSql("l.expires_at")},
-  'views', l.views)`;
+  'views', l.views,
+  'last_viewed_at', ${isoTimestampSql("l.last_viewed_at")})`;
 
 const versionNotFound = () => new DomainError(404, "no tailored version with that id");
 const linkNotFound = () => new DomainError(404, "no share link with that id");
@@ -194,12 +195,12 @@ export async function findSharedVersions(
   return found;
 }
 
-/** Adds counted page views to their links, in one statement (a link revoked meanwhile is skipped). */
+/** Adds counted page views to their links, as last viewed now, in one statement (a link revoked meanwhile is skipped). */
 export async function addShareLinkViews(db: Database, views: ReadonlyMap<string, number>): Promise<void> {
   if (views.size === 0) return;
   await queryRows(
     db,
-    `UPDATE resume.share_links l SET views = l.views + v.n
+    `UPDATE resume.share_links l SET views = l.views + v.n, last_viewed_at = now()
        FROM unnest($1::uuid[], $2::int[]) AS v(id, n) WHERE l.id = v.id`,
     [...views.keys()],
     [...views.values()],
