@@ -271,6 +271,16 @@ test("a link named after whom it goes to, when made or later, is listed by its n
     "The link's name was cleared.",
   );
   await expect(editor.getByRole("textbox", { name: /^Link 2, made / })).toBeVisible();
+  // Revoke asks first, naming the link; dismissed, it stays.
+  const asked = new Promise<string>((resolve) =>
+    page.once("dialog", (dialog) => {
+      resolve(dialog.message());
+      void dialog.dismiss();
+    }),
+  );
+  await editor.getByRole("button", { name: /^Revoke link for Acme, Jane Doe, made / }).click();
+  expect(await asked).toBe("Revoke the link for Acme, Jane Doe? Whoever has it sees nothing from now on.");
+  await expect(editor.getByTestId("share-link")).toHaveCount(2);
 
   const stranger = await browser.newContext();
   const visit = await stranger.newPage();

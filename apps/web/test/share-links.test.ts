@@ -39,7 +39,7 @@ type Link = {
 
 /** A person with three jobs and a version showing two of them. */
 async function sharedVersion() {
-  const { authorization } = await newUser();
+  const { authorization, userId } = await newUser();
   const api = httpClient(first.url, { authorization });
   await api.put("/me/profile", { name: "Paula Public", headline: "Engineer", email: "paula@example.org" });
   const jobs = await addThreeJobs(api);
@@ -48,7 +48,7 @@ async function sharedVersion() {
     hide_email: true,
     include: { experience: [jobs[0], jobs[2]] },
   });
-  return { api, authorization, jobs, versionId: version.body.id };
+  return { api, authorization, userId, jobs, versionId: version.body.id };
 }
 
 const makeLink = async (api: HttpClient, versionId: string, body: unknown = {}) => {
@@ -144,6 +144,30 @@ describe("POST /me/versions/{id}/links", () => {
     const other = await api.post(path, { name: "Globex" }, headers);
     expect(other.status).toBe(422);
     expect((await api.get<{ items: Link[] }>(path)).body.items).toHaveLength(1);
+  });
+
+  it("answers a retry of a create kept before links had a name and a last view with both null, not a 500", async () => {
+    const { api, userId, versionId } = await sharedVersion();
+    const link = await makeLink(api, versionId);
+    // The key and answer as that create kept them: the request hashed as it is for an unnamed link.
+    const { name: _name, last_viewed_at: _lastViewedAt, ...keptAnswer } = link;
+    await sql.query(
+      `INSERT INTO resume.idempotency_keys (user_id, idempotency_key, collection, request_hash, entry)
+       VALUES ($1, 'kept-before-names', $2, encode(sha256($3::bytea), 'hex'), $4::jsonb)`,
+      [
+        userId,
+        `versions/${versionId}/links`,
+        JSON.stringify({ expires_in_days: null }),
+        JSON.stringify(keptAnswer),
+      ],
+    );
+    const retry = await api.post<Link>(
+      `/me/versions/${versionId}/links`,
+      {},
+      { "idempotency-key": "kept-before-names" },
+    );
+    expect([retry.status, retry.headers.get("idempotent-replayed")], retry.text).toEqual([201, "true"]);
+    expect(retry.body).toEqual(link);
   });
 
   it("answers a body that is not a JSON object 400, and makes no link of it", async () => {
@@ -453,6 +477,39 @@ describe("GET /r/{slug}", () => {
     expect((await api.get<{ items: Link[] }>(`/me/versions/${versionId}/links`)).body.items[0]!.views).toBe(
       3,
     );
+  });
+
+  it("keeps a view's time when writing it fails: the next write counts it, as last viewed when it was", async () => {
+    const { api, versionId } = await sharedVersion();
+    const link = await makeLink(api, versionId);
+    // A real refusal from PostgreSQL, for this link's row alone (other files' links share the table).
+    const refuse = `refuse_views_${link.id.replaceAll("-", "")}`;
+    await sql.query(
+      `CREATE FUNCTION resume.${refuse}() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN IF NEW.id = '${link.id}' THEN RAISE EXCEPTION 'refused for the test'; END IF; RETURN NEW; END $$;
+       CREATE TRIGGER ${refuse} BEFORE UPDATE ON resume.share_links FOR EACH ROW EXECUTE FUNCTION resume.${refuse}()`,
+    );
+    let allowedAt: number;
+    try {
+      const viewedAt = Date.now();
+      expect((await fetch(link.url)).status).toBe(200);
+      // Two writes of the view are refused meanwhile (one a second).
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      const listed = (await api.get<{ items: Link[] }>(`/me/versions/${versionId}/links`)).body.items[0]!;
+      expect([listed.views, listed.last_viewed_at]).toEqual([0, null]);
+      allowedAt = Date.now();
+      expect(allowedAt - viewedAt).toBeGreaterThan(2_000);
+    } finally {
+      await sql.query(`DROP TRIGGER ${refuse} ON resume.share_links; DROP FUNCTION resume.${refuse}()`);
+    }
+    let counted: Link | undefined;
+    for (const deadline = Date.now() + 5_000; Date.now() < deadline && !counted?.views;) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      counted = (await api.get<{ items: Link[] }>(`/me/versions/${versionId}/links`)).body.items[0]!;
+    }
+    expect(counted?.views).toBe(1);
+    // The view's own time, not the time of the write that at last went through.
+    expect(Date.parse(counted!.last_viewed_at!)).toBeLessThan(allowedAt - 1_500);
   });
 
   it("takes only GET and HEAD", async () => {

@@ -151,7 +151,11 @@ export function apiErrorOf(error: unknown, input?: unknown): ApiError {
   if (!(error instanceof TRPCError))
     return { status: 500, headers: {}, body: apiErrorBody(500, "internal error") };
   const status = getHTTPStatusCodeFromError(error);
-  const issues = error.cause instanceof ZodError ? apiIssuesOf(error.cause, dottedPath, input) : undefined;
+  // A schema's issues are the client's only when its input failed: the answer's own failing (a 500) is ours.
+  const issues =
+    error.code === "BAD_REQUEST" && error.cause instanceof ZodError
+      ? apiIssuesOf(error.cause, dottedPath, input)
+      : undefined;
   const message = issues
     ? invalidRequestMessage(issues)
     : error.code === "PARSE_ERROR"

@@ -24,6 +24,7 @@ export { TAILORED_RESUME_PATH } from "./routers/tailored-version-router.ts";
 export { getTailoredResume } from "./store/tailored-versions.ts";
 export {
   addShareLinkViews,
+  type CountedViews,
   findSharedVersions,
   SLUG_PATTERN,
   slugHashOf,

@@ -20,6 +20,7 @@ import {
 } from "@app/rest";
 import {
   addShareLinkViews,
+  type CountedViews,
   answerInFormat,
   findSharedVersions,
   getTailoredResume,
@@ -141,7 +142,7 @@ export function createPublicPages({
     return answer;
   }
 
-  const unwrittenViews = new Map<string, number>();
+  const unwrittenViews = new Map<string, CountedViews>();
   const flushViews = async () => {
     if (unwrittenViews.size === 0) return;
     const views = new Map(unwrittenViews);
@@ -150,7 +151,10 @@ export function createPublicPages({
       await addShareLinkViews(db, views);
     } catch (error) {
       // Counted again with the next flush rather than lost to a moment without the database.
-      for (const [id, n] of views) unwrittenViews.set(id, (unwrittenViews.get(id) ?? 0) + n);
+      for (const [id, { count, lastAt }] of views) {
+        const later = unwrittenViews.get(id);
+        unwrittenViews.set(id, { count: count + (later?.count ?? 0), lastAt: later?.lastAt ?? lastAt });
+      }
       logger.warn({ err: error }, "writing share link views failed");
     }
   };
@@ -214,7 +218,8 @@ export function createPublicPages({
         }
       }
       if (method === "GET" && wanted.file === "page") {
-        unwrittenViews.set(shared.linkId, (unwrittenViews.get(shared.linkId) ?? 0) + 1);
+        const counted = unwrittenViews.get(shared.linkId);
+        unwrittenViews.set(shared.linkId, { count: (counted?.count ?? 0) + 1, lastAt: new Date() });
       }
       return answer;
     } catch (error) {

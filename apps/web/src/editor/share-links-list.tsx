@@ -91,7 +91,7 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
     try {
       const renamed = await api.links.rename.mutate({
         id: link.id,
-        name: entered.trim().slice(0, SHARE_LINK_NAME_LENGTH),
+        name: entered,
       });
       setStatus(
         renamed.name === null ? "The link's name was cleared." : `The link is now for ${renamed.name}.`,
@@ -105,7 +105,8 @@ export function ShareLinksList({ versionId, versionName }: { versionId: string; 
   }
 
   async function revoke(link: ShareLink) {
-    if (!window.confirm("Revoke this link? Whoever has it sees nothing from now on.")) return;
+    const which = link.name === null ? "this link" : `the link for ${link.name}`;
+    if (!window.confirm(`Revoke ${which}? Whoever has it sees nothing from now on.`)) return;
     let done = "Link revoked.";
     try {
       await api.links.revoke.mutate({ id: link.id });

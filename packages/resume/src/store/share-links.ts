@@ -49,7 +49,7 @@ export interface NewShareLink {
  * `expiresInDays`. Retry-safe under an Idempotency-Key (createOnce): a retry
  * answers the same link.
  */
-export function createShareLink(
+export async function createShareLink(
   db: Database,
   userId: string,
   versionId: string,
@@ -57,7 +57,7 @@ export function createShareLink(
   publicUrl: string,
   idempotencyKey: string | null = null,
 ): Promise<{ made: ShareLink; replayed: boolean }> {
-  return createOnce(db, {
+  const created = await createOnce(db, {
     userId,
     idempotencyKey,
     // The version's id as its URL has it: the same in capitals.
@@ -96,6 +96,12 @@ export function createShareLink(
       return answered(publicUrl, link);
     },
   });
+  // A link kept by a create from before links had a name and a last view lacks both: null, as for a new one.
+  const { made } = created;
+  return {
+    ...created,
+    made: { ...made, name: made.name ?? null, last_viewed_at: made.last_viewed_at ?? null },
+  };
 }
 
 /** A version's links, newest first, expired ones included (until revoked), with their views. */
@@ -195,14 +201,30 @@ export async function findSharedVersions(
   return found;
 }
 
-/** Adds counted page views to their links, as last viewed now, in one statement (a link revoked meanwhile is skipped). */
-export async function addShareLinkViews(db: Database, views: ReadonlyMap<string, number>): Promise<void> {
+/** Page views of one link counted and not yet written, and when the last of them was answered. */
+export interface CountedViews {
+  count: number;
+  lastAt: Date;
+}
+
+/**
+ * Adds counted page views to their links, each with the time of its last view
+ * (a view counted again after a failed write keeps its own time), in one
+ * statement; a link revoked meanwhile is skipped.
+ */
+export async function addShareLinkViews(
+  db: Database,
+  views: ReadonlyMap<string, CountedViews>,
+): Promise<void> {
   if (views.size === 0) return;
+  const counted = [...views.values()];
   await queryRows(
     db,
-    `UPDATE resume.share_links l SET views = l.views + v.n, last_viewed_at = now()
-       FROM unnest($1::uuid[], $2::int[]) AS v(id, n) WHERE l.id = v.id`,
+    `UPDATE resume.share_links l
+        SET views = l.views + v.n, last_viewed_at = GREATEST(l.last_viewed_at, v.at)
+       FROM unnest($1::uuid[], $2::int[], $3::timestamptz[]) AS v(id, n, at) WHERE l.id = v.id`,
     [...views.keys()],
-    [...views.values()],
+    counted.map((c) => c.count),
+    counted.map((c) => c.lastAt.toISOString()),
   );
 }
