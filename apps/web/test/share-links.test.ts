@@ -12,6 +12,7 @@ import { addThreeJobs } from "../../../test/three-jobs.ts";
 import { newUser } from "../../../test/tokens.ts";
 import type { WebServer } from "../../../test/web-server.ts";
 import type pg from "pg";
+import type { components } from "./generated/resume-api.ts";
 
 let first: WebServer;
 let second: WebServer;
@@ -27,15 +28,8 @@ afterAll(() => stop?.());
 
 const THEMED_PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:";
 
-type Link = {
-  id: string;
-  url: string;
-  name: string | null;
-  created_at: string;
-  expires_at: string | null;
-  views: number;
-  last_viewed_at: string | null;
-};
+/** A share link as the OpenAPI document declares it. */
+type Link = components["schemas"]["ShareLink"];
 
 /** A person with three jobs and a version showing two of them. */
 async function sharedVersion() {

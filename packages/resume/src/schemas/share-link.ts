@@ -5,10 +5,6 @@ export const SHARE_LINK_MAX_DAYS = 365;
 /** A link's name: who or what it is for. */
 export const SHARE_LINK_NAME_LENGTH = 100;
 
-const LINK_NAME_DESCRIPTION =
-  "Who or what the link is for (`Acme, Jane Doe`), to tell it from the version's other links: shown only " +
-  "to you, never on its page. Empty or null: not named.";
-
 /** Who or what a link is for: trimmed; empty or null is no name (null). */
 const linkName = () =>
   text()
@@ -16,7 +12,11 @@ const linkName = () =>
     .max(SHARE_LINK_NAME_LENGTH, `must be at most ${SHARE_LINK_NAME_LENGTH} characters`)
     .nullable()
     .transform((v) => v || null)
-    .meta({ description: LINK_NAME_DESCRIPTION });
+    .meta({
+      description:
+        "Who or what the link is for (`Acme, Jane Doe`), to tell it from the version's other links: shown only " +
+        "to you, never on its page. Empty or null: not named.",
+    });
 
 export const shareLinkInput = z
   .strictObject({
